@@ -1,0 +1,81 @@
+import { ButtonLink, Container, Footer, LogoLink, paths, site, useDocumentTitle } from '@nativegtm/shared';
+import styles from './ComingSoonPage.module.css';
+
+const promises = ['No more resume guesswork.', 'No more failed hires.', 'Just proven talent, delivered.'] as const;
+
+/** On this page "Featured Jobs" points here too: the listing is part of what is coming. */
+const footerLinks = [
+  { label: 'Candidates', to: paths.candidates },
+  { label: 'Employers', to: paths.employers },
+  { label: 'Featured Jobs', to: paths.comingSoon },
+] as const;
+
+export function ComingSoonPage() {
+  useDocumentTitle('Coming Soon');
+  return (
+    <>
+      <div className={styles.hero}>
+        <header className={styles.topBar}>
+          <Container className={styles.topBarInner}>
+            <LogoLink inverse />
+            <ButtonLink to={paths.candidates} variant="inverseOutline" size="sm">
+              Back to Home
+            </ButtonLink>
+          </Container>
+        </header>
+
+        <main id="main-content" className={styles.main}>
+          <Container className={styles.intro}>
+            <p className={styles.badge}>Launching soon</p>
+            <h1 className={styles.title}>
+              {site.name} is <span className={styles.highlight}>Coming Soon</span>
+            </h1>
+            <p className={styles.tagline}>We&apos;re revolutionizing hiring with AI-powered skill assessments.</p>
+            <ul className={styles.promises}>
+              {promises.map((promise) => (
+                <li key={promise} className={styles.promise}>
+                  <svg className={styles.check} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+                    <path d="M4 10.5l4 4 8-9" />
+                  </svg>
+                  {promise}
+                </li>
+              ))}
+            </ul>
+          </Container>
+
+          <Container className={styles.cards}>
+            <section className={styles.card} aria-labelledby="beta-title">
+              <h2 id="beta-title" className={styles.cardTitle}>
+                Join the Beta
+              </h2>
+              <p className={styles.cardText}>
+                Be among the first to experience standardized skill assessment that transforms how you hire.
+              </p>
+              <ButtonLink to={site.earlyAccessUrl} newTab size="lg" className={styles.cardAction}>
+                Get Early Access
+              </ButtonLink>
+            </section>
+            <section className={styles.card} aria-labelledby="questions-title">
+              <h2 id="questions-title" className={styles.cardTitle}>
+                Questions?
+              </h2>
+              <p className={styles.cardText}>
+                Our recruiting team is happy to help. Write to us at{' '}
+                <span className={styles.address}>{site.recruiterEmail}</span>.
+              </p>
+              <ButtonLink
+                to={`mailto:${site.recruiterEmail}`}
+                variant="inverseOutline"
+                size="lg"
+                className={styles.cardAction}
+              >
+                Contact us
+              </ButtonLink>
+            </section>
+          </Container>
+        </main>
+      </div>
+      <Footer links={footerLinks} />
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+const { createJestProject } = require('@nativegtm/shared/build/jest.js');
+
+module.exports = createJestProject({ packageDir: __dirname, displayName: 'employers-mfe' });

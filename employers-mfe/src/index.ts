@@ -1,0 +1,2 @@
+// Async boundary: shared singletons are negotiated before the page's code runs (see shell/src/index.ts).
+import('./bootstrap');

@@ -1,0 +1,171 @@
+// One webpack configuration for every deployable, so the shell and the four remotes cannot drift apart in
+// loaders, hashing or sharing rules. Each package's webpack.config.js only says what is specific to it.
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const CompressionPlugin = require('compression-webpack-plugin');
+const CopyPlugin = require('copy-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { sharedSingletons } = require('./shared-singletons');
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+// Files that must always be revalidated are not precompressed when an operator may edit them in place
+// (remotes.json): a stale .gz beside an edited file would be served instead of the edit.
+const NEVER_PRECOMPRESS = /remotes\.json$/;
+
+function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
+  const production = mode === 'production';
+  return {
+    mode,
+    context: packageDir,
+    entry: { main: './src/index.ts' },
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    output: {
+      path: path.join(packageDir, 'dist'),
+      publicPath,
+      filename: production ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      assetModuleFilename: '[name].[contenthash:10][ext]',
+      clean: true,
+      uniqueName: path.basename(packageDir),
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+    },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'ts-loader',
+            // Type errors are caught by `npm run typecheck` (tsc -b over the whole repo); the bundler only strips types.
+            options: {
+              transpileOnly: true,
+              configFile: path.join(repoRoot, 'tsconfig.base.json'),
+              compilerOptions: { rootDir: repoRoot, sourceMap: production },
+            },
+          },
+        },
+        {
+          test: /\.css$/,
+          use: [
+            MiniCssExtractPlugin.loader,
+            {
+              loader: 'css-loader',
+              options: {
+                modules: {
+                  auto: /\.module\.css$/,
+                  // Hashing against the repository root makes class names unique per package and file, so two remotes
+                  // with the same file layout can never produce the same class and leak styles into each other.
+                  localIdentContext: repoRoot,
+                  localIdentName: production ? '[hash:base64:7]' : '[path][name]__[local]',
+                  namedExport: false,
+                  exportLocalsConvention: 'as-is',
+                },
+              },
+            },
+          ],
+        },
+        {
+          test: /\.(svg|png|woff2)$/,
+          type: 'asset/resource',
+        },
+      ],
+    },
+    plugins: [
+      new MiniCssExtractPlugin({
+        filename: production ? '[name].[contenthash:10].css' : '[name].css',
+        chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
+      }),
+      new HtmlWebpackPlugin({
+        template,
+        title,
+        scriptLoading: 'defer',
+      }),
+      production &&
+        new CompressionPlugin({
+          test: /\.(js|css|html|json|svg)$/,
+          exclude: NEVER_PRECOMPRESS,
+          algorithm: 'gzip',
+          filename: '[path][base].gz',
+          threshold: 512,
+        }),
+      production &&
+        new CompressionPlugin({
+          test: /\.(js|css|html|json|svg)$/,
+          exclude: NEVER_PRECOMPRESS,
+          algorithm: 'brotliCompress',
+          filename: '[path][base].br',
+          threshold: 512,
+        }),
+    ].filter(Boolean),
+    devServer: {
+      port,
+      historyApiFallback: true,
+      hot: false,
+      liveReload: true,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      client: { overlay: { warnings: false, errors: true } },
+    },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+/** The host: routes, 404, error screen; learns where remotes live at run time from /remotes.json. */
+function createShellConfig({ packageDir, port, mode = 'production' }) {
+  const config = baseConfig({
+    packageDir,
+    mode,
+    port,
+    publicPath: '/',
+    title: 'NativeGTM',
+    template: path.join(packageDir, 'src/index.html'),
+  });
+  config.plugins.push(
+    // remotes.json is deployment configuration, not code: copied as is so operators can edit it in dist/.
+    new CopyPlugin({ patterns: [{ from: 'public', to: '.' }] }),
+    new ModuleFederationPlugin({
+      name: 'shell',
+      remotes: {},
+      shared: sharedSingletons(packageDir),
+      // The default 'version-first' strategy fetches every remote's entry before anything renders, so one remote that
+      // is down blanks the whole site. 'loaded-first' only touches a remote when its route is opened.
+      shareStrategy: 'loaded-first',
+      dts: false,
+      manifest: false,
+    }),
+  );
+  return config;
+}
+
+/**
+ * A page remote: exposes './Page', builds mf-manifest.json + remoteEntry.js at the root of dist/, with
+ * publicPath 'auto' so the same dist/ works from any address. Its index.html renders the page alone for its team.
+ */
+function createRemoteConfig({ packageDir, name, title, port, mode = 'production' }) {
+  const config = baseConfig({
+    packageDir,
+    mode,
+    port,
+    publicPath: 'auto',
+    title,
+    template: path.join(__dirname, 'standalone.html'),
+  });
+  config.plugins.push(
+    new ModuleFederationPlugin({
+      name,
+      filename: 'remoteEntry.js',
+      exposes: { './Page': './src/Page.tsx' },
+      shared: sharedSingletons(packageDir),
+      shareStrategy: 'loaded-first',
+      dts: false,
+      manifest: { fileName: 'mf-manifest.json' },
+    }),
+  );
+  return config;
+}
+
+module.exports = { createShellConfig, createRemoteConfig, repoRoot };

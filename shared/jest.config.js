@@ -1,0 +1,3 @@
+const { createJestProject } = require('./build/jest');
+
+module.exports = createJestProject({ packageDir: __dirname, displayName: 'shared' });

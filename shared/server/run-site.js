@@ -1,0 +1,35 @@
+// Serves the five production builds, one server per deployable on its own port. Used by `npm start` and by the
+// integration tests, so the tests exercise exactly what visitors get.
+const path = require('node:path');
+const { createStaticServer, listen, close } = require('./static-server');
+
+/**
+ * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
+ * already started are closed again and the error says which port.
+ * @param {import('./site').Deployable[]} deployables
+ * @param {{ ports?: Record<string, number>, roots?: Record<string, string> }} [options]
+ */
+async function startSite(deployables, { ports = {}, roots = {} } = {}) {
+  const running = [];
+  try {
+    for (const deployable of deployables) {
+      const port = ports[deployable.name] ?? deployable.port;
+      const server = createStaticServer({
+        root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
+        spa: deployable.role === 'host',
+        cors: deployable.role === 'remote',
+      });
+      await listen(server, port, deployable.name);
+      running.push({ deployable, port, server });
+    }
+  } catch (error) {
+    await Promise.all(running.map(({ server }) => close(server)));
+    throw error;
+  }
+  return {
+    servers: running,
+    stop: () => Promise.all(running.map(({ server }) => close(server))),
+  };
+}
+
+module.exports = { startSite };

@@ -1,0 +1,23 @@
+// The five deployables and their default ports: the addresses contract that remotes.json, the integration tests
+// and operators rely on (see README "Ports").
+const path = require('node:path');
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+/** @typedef {{ name: string, dir: string, port: number, role: 'host' | 'remote' }} Deployable */
+
+/** @type {Deployable[]} */
+const deployables = [
+  { name: 'shell', dir: path.join(repoRoot, 'shell'), port: 3000, role: 'host' },
+  { name: 'candidates-mfe', dir: path.join(repoRoot, 'candidates-mfe'), port: 3001, role: 'remote' },
+  { name: 'employers-mfe', dir: path.join(repoRoot, 'employers-mfe'), port: 3002, role: 'remote' },
+  { name: 'jobs-mfe', dir: path.join(repoRoot, 'jobs-mfe'), port: 3003, role: 'remote' },
+  { name: 'coming-soon-mfe', dir: path.join(repoRoot, 'coming-soon-mfe'), port: 3004, role: 'remote' },
+];
+
+/** The file whose presence (and age) says a package's dist/ is a complete build. */
+function buildMarker(deployable) {
+  return path.join(deployable.dir, 'dist', deployable.role === 'host' ? 'index.html' : 'mf-manifest.json');
+}
+
+module.exports = { deployables, buildMarker, repoRoot };

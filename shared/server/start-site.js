@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm start`: build what is not built, then serve the composed site on http://localhost:3000 (remotes 3001-3004).
+const { deployables } = require('./site');
+const { buildIfNeeded } = require('./build-if-needed');
+const { startSite } = require('./run-site');
+
+async function main() {
+  buildIfNeeded(deployables);
+  const site = await startSite(deployables);
+  for (const { deployable, port } of site.servers) {
+    console.log(`  ${deployable.name.padEnd(16)} http://localhost:${port}`);
+  }
+  console.log('\nNativeGTM is running on http://localhost:3000 (Ctrl+C to stop)');
+
+  const shutdown = async (signal) => {
+    console.log(`\n${signal} received, stopping the servers…`);
+    await site.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  console.error(`\nCould not start the site: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+// The production static server of one deployable: its dist/ on its own port, with the caching and CORS rules
+// federated assets need. sirv does the file serving (precompressed .br/.gz, ETags, ranges, no path traversal).
+const http = require('node:http');
+const path = require('node:path');
+const sirv = require('sirv');
+
+/** Content-hashed build output (`main.0123456789.js`): never changes under its name, cache it for a year. */
+const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+/**
+ * @param {{ root: string, spa?: boolean, cors?: boolean }} options
+ *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
+ *   (the shell) load the manifest and chunks.
+ */
+function createStaticHandler({ root, spa = false, cors = false }) {
+  const serve = sirv(path.resolve(root), {
+    // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
+    // manifest) or an operator's edit of remotes.json is served at once, without a restart.
+    dev: true,
+    etag: true,
+    gzip: true,
+    brotli: true,
+    single: spa,
+    setHeaders(res, pathname) {
+      res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+    onNoMatch(_req, res) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.end('Not found\n');
+    },
+  });
+
+  return (req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    if (cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        res.setHeader('Access-Control-Allow-Headers', '*');
+        res.statusCode = 204;
+        return res.end();
+      }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.statusCode = 405;
+      res.setHeader('Allow', 'GET, HEAD');
+      return res.end();
+    }
+    return serve(req, res);
+  };
+}
+
+function createStaticServer(options) {
+  const server = http.createServer(createStaticHandler(options));
+  // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
+  return server;
+}
+
+class PortInUseError extends Error {
+  constructor(port, label) {
+    super(
+      `Port ${port} (${label}) is already in use. Stop the process that holds it ` +
+        `(e.g. \`lsof -i :${port}\`) and try again; the site needs exactly this port.`,
+    );
+    this.name = 'PortInUseError';
+    this.port = port;
+  }
+}
+
+/** Listens on `port` (all interfaces unless HOST is set); rejects with PortInUseError rather than picking another. */
+function listen(server, port, label, host = process.env.HOST) {
+  return new Promise((resolve, reject) => {
+    const onError = (error) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, label) : error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/** Stops accepting connections and ends idle keep-alive ones, so a shutdown does not hang. */
+function close(server) {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  });
+}
+
+module.exports = { createStaticHandler, createStaticServer, listen, close, PortInUseError, HASHED_ASSET };

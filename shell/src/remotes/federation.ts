@@ -1,0 +1,27 @@
+import { getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
+import { getRemotesConfig } from './remotesConfig';
+import { createPageLoader } from './pageLoader';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Operators may tune the timeout without a rebuild: <meta name="remote-timeout-ms" content="…"> in index.html. */
+function configuredTimeout(): number {
+  const value = Number(document.querySelector<HTMLMetaElement>('meta[name="remote-timeout-ms"]')?.content);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_TIMEOUT_MS;
+}
+
+/** The instance the build plugin created for the shell, with the shared singletons already registered. */
+function runtime(): ModuleFederation {
+  const instance = getInstance();
+  if (!instance) throw new Error('Module Federation runtime is not initialised: is the async boundary in place?');
+  return instance;
+}
+
+export const pageLoader = createPageLoader({
+  federation: {
+    registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
+    loadRemote: (id) => runtime().loadRemote(id),
+  },
+  getConfig: () => getRemotesConfig(),
+  timeoutMs: configuredTimeout(),
+});

@@ -1,0 +1,93 @@
+import type { PageComponent } from '@nativegtm/shared';
+import { createPageLoader, RemoteLoadError, type FederationRuntime } from './pageLoader';
+import type { RemotesConfig } from './remotesConfig';
+
+const Page: PageComponent = () => null;
+const config: RemotesConfig = {
+  entries: { jobs: 'http://localhost:3003/mf-manifest.json' },
+  problems: [],
+};
+
+function setup(overrides: Partial<FederationRuntime> = {}, timeoutMs = 1000) {
+  const federation = {
+    registerRemotes: jest.fn(),
+    loadRemote: jest.fn().mockResolvedValue({ default: Page }),
+    ...overrides,
+  } as jest.Mocked<FederationRuntime>;
+  const log = jest.fn();
+  const loader = createPageLoader({ federation, getConfig: () => Promise.resolve(config), timeoutMs, log });
+  return { federation, loader, log };
+}
+
+describe('createPageLoader', () => {
+  it('registers the remote from the configuration and loads its exposed page', async () => {
+    const { federation, loader } = setup();
+    await expect(loader.load('jobs')).resolves.toBe(Page);
+    expect(federation.registerRemotes).toHaveBeenCalledWith(
+      [{ name: 'jobs', entry: 'http://localhost:3003/mf-manifest.json' }],
+      { force: false },
+    );
+    expect(federation.loadRemote).toHaveBeenCalledWith('jobs/Page');
+  });
+
+  it('shares one load between concurrent and later callers', async () => {
+    const { federation, loader } = setup();
+    await Promise.all([loader.load('jobs'), loader.load('jobs')]);
+    await loader.load('jobs');
+    expect(federation.loadRemote).toHaveBeenCalledTimes(1);
+    expect(federation.registerRemotes).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not cache a failure: the next load re-registers the remote with force and fetches again', async () => {
+    const { federation, loader, log } = setup({
+      loadRemote: jest
+        .fn()
+        .mockRejectedValueOnce(new Error('ScriptExternalLoadError'))
+        .mockResolvedValueOnce({ default: Page }),
+    });
+    await expect(loader.load('jobs')).rejects.toThrow(
+      'Remote "jobs": failed to load from http://localhost:3003/mf-manifest.json',
+    );
+    expect(log).toHaveBeenCalledTimes(1);
+    await expect(loader.load('jobs')).resolves.toBe(Page);
+    expect(federation.registerRemotes).toHaveBeenLastCalledWith(expect.any(Array), { force: true });
+  });
+
+  it('fails a remote that is not configured without asking the runtime', async () => {
+    const { federation, loader } = setup();
+    await expect(loader.load('candidates')).rejects.toThrow('Remote "candidates": no valid address in /remotes.json');
+    expect(federation.loadRemote).not.toHaveBeenCalled();
+  });
+
+  it('fails when the exposed module is not a component', async () => {
+    const { loader } = setup({ loadRemote: jest.fn().mockResolvedValue({ default: 'nope' }) });
+    await expect(loader.load('jobs')).rejects.toBeInstanceOf(RemoteLoadError);
+  });
+
+  it('fails a load that hangs past the timeout', async () => {
+    jest.useFakeTimers();
+    try {
+      const { loader } = setup({ loadRemote: jest.fn(() => new Promise<never>(() => undefined)) }, 5000);
+      const result = loader.load('jobs');
+      const assertion = expect(result).rejects.toThrow('Remote "jobs": did not load within 5000 ms');
+      await jest.advanceTimersByTimeAsync(5000);
+      await assertion;
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('reports an unavailable configuration as a failure of the remote being opened', async () => {
+    const federation = { registerRemotes: jest.fn(), loadRemote: jest.fn() };
+    const loader = createPageLoader({
+      federation,
+      getConfig: () => Promise.reject(new Error('/remotes.json answered HTTP 404')),
+      timeoutMs: 1000,
+      log: jest.fn(),
+    });
+    const error = await loader.load('jobs').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RemoteLoadError);
+    expect((error as RemoteLoadError).remote).toBe('jobs');
+    expect((error as Error).cause).toEqual(new Error('/remotes.json answered HTTP 404'));
+  });
+});

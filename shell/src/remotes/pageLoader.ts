@@ -1,0 +1,114 @@
+import { exposedPage, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
+import type { RemotesConfig } from './remotesConfig';
+
+/** A remote page that could not be loaded; `remote` names it for logs and for the error screen. */
+export class RemoteLoadError extends Error {
+  override name = 'RemoteLoadError';
+
+  constructor(
+    readonly remote: RemoteName,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Remote "${remote}": ${message}`, options);
+  }
+}
+
+/** The two calls of the Module Federation runtime the shell needs; injected so the loader is testable. */
+export interface FederationRuntime {
+  registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
+  loadRemote<T>(id: string): Promise<T | null>;
+}
+
+export interface PageLoaderOptions {
+  federation: FederationRuntime;
+  getConfig: () => Promise<RemotesConfig>;
+  /** A load that takes longer than this fails, so a hanging remote ends on the error screen. */
+  timeoutMs: number;
+  log?: (message: string, error: unknown) => void;
+}
+
+export interface PageLoader {
+  /** The remote's page component; concurrent and later calls share one load. Failed loads are not cached. */
+  load(remote: RemoteName): Promise<PageComponent>;
+  /** Starts loading without waiting or reporting, e.g. when a visitor points at a link. */
+  preload(remote: RemoteName): void;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createPageLoader({
+  federation,
+  getConfig,
+  timeoutMs,
+  log = (message, error) => console.error(message, error),
+}: PageLoaderOptions): PageLoader {
+  const pages = new Map<RemoteName, Promise<PageComponent>>();
+  /** The entry each remote was registered with, and whether its last load failed. */
+  const registrations = new Map<RemoteName, { entry: string; stale: boolean }>();
+
+  function register(remote: RemoteName, entry: string): void {
+    const current = registrations.get(remote);
+    if (current && current.entry === entry && !current.stale) return;
+    // force: re-registering drops what the runtime cached for the remote (its entry, its failed manifest), so a
+    // retry or a moved remote really fetches again instead of replaying the old failure.
+    federation.registerRemotes([{ name: remote, entry }], { force: current !== undefined });
+    registrations.set(remote, { entry, stale: false });
+  }
+
+  async function fetchPage(remote: RemoteName): Promise<PageComponent> {
+    let config: RemotesConfig;
+    try {
+      config = await getConfig();
+    } catch (error) {
+      throw new RemoteLoadError(remote, 'the remotes configuration is unavailable', { cause: error });
+    }
+    const entry = config.entries[remote];
+    if (!entry) throw new RemoteLoadError(remote, 'no valid address in /remotes.json');
+    register(remote, entry);
+
+    let module: PageModule | null;
+    try {
+      module = await withTimeout(
+        federation.loadRemote<PageModule>(`${remote}/${exposedPage.slice(2)}`),
+        timeoutMs,
+        () => new RemoteLoadError(remote, `did not load within ${timeoutMs} ms (${entry})`),
+      );
+    } catch (error) {
+      if (error instanceof RemoteLoadError) throw error;
+      throw new RemoteLoadError(remote, `failed to load from ${entry}`, { cause: error });
+    }
+    if (typeof module?.default !== 'function') {
+      throw new RemoteLoadError(remote, `${exposedPage} does not export a page component`);
+    }
+    return module.default;
+  }
+
+  function load(remote: RemoteName): Promise<PageComponent> {
+    let page = pages.get(remote);
+    if (!page) {
+      page = fetchPage(remote).catch((error: unknown) => {
+        pages.delete(remote);
+        const registration = registrations.get(remote);
+        if (registration) registration.stale = true;
+        log(`[shell] ${error instanceof Error ? error.message : String(error)}`, error);
+        throw error;
+      });
+      pages.set(remote, page);
+    }
+    return page;
+  }
+
+  return {
+    load,
+    preload(remote) {
+      load(remote).catch(() => undefined);
+    },
+  };
+}

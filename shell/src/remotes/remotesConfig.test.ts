@@ -1,0 +1,93 @@
+import { getRemotesConfig, parseRemotesConfig, RemotesConfigError, resetRemotesConfig } from './remotesConfig';
+
+const complete = {
+  candidates: 'http://localhost:3001/mf-manifest.json',
+  employers: 'http://localhost:3002/mf-manifest.json',
+  jobs: 'https://cdn.example.com/jobs/mf-manifest.json',
+  comingSoon: 'http://localhost:3004/mf-manifest.json',
+};
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    json: () => (typeof body === 'string' ? Promise.reject(new SyntaxError('bad json')) : Promise.resolve(body)),
+  } as Response;
+}
+
+describe('parseRemotesConfig', () => {
+  it('accepts a complete configuration without problems', () => {
+    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, problems: [] });
+  });
+
+  it.each([null, [], 'candidates', 42])('rejects %p as a whole: there is nothing to read', (json) => {
+    expect(() => parseRemotesConfig(json)).toThrow(RemotesConfigError);
+  });
+
+  it('disables only the entry whose address is not http(s)', () => {
+    const config = parseRemotesConfig({
+      ...complete,
+      jobs: 'javascript:alert(1)',
+      employers: 42,
+      comingSoon: 'not a url',
+    });
+    expect(config.entries).toEqual({ candidates: complete.candidates });
+    expect(config.problems).toEqual([
+      '/remotes.json: "employers" disabled, its address must be an http(s) URL',
+      '/remotes.json: "jobs" disabled, its address must be an http(s) URL',
+      '/remotes.json: "comingSoon" disabled, its address must be an http(s) URL',
+    ]);
+  });
+
+  it('ignores unknown remote names and reports missing ones', () => {
+    const { candidates, ...rest } = complete;
+    const config = parseRemotesConfig({ ...rest, admin: 'http://localhost:9999/mf-manifest.json' });
+    expect(config.entries).toEqual(rest);
+    expect(config.problems).toEqual([
+      '/remotes.json: unknown remote "admin" ignored (known: candidates, employers, jobs, comingSoon)',
+      '/remotes.json: no address for "candidates", its page is disabled',
+    ]);
+    expect(candidates).toBeDefined();
+  });
+});
+
+describe('getRemotesConfig', () => {
+  beforeEach(() => {
+    resetRemotesConfig();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('fetches the file once, bypassing the HTTP cache', async () => {
+    const fetchImpl = jest.fn().mockResolvedValue(jsonResponse(complete));
+    await getRemotesConfig(fetchImpl);
+    await getRemotesConfig(fetchImpl);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(fetchImpl).toHaveBeenCalledWith('/remotes.json', { cache: 'no-store' });
+  });
+
+  it('names the problem when the file is missing, and fetches again on the next call', async () => {
+    const fetchImpl = jest
+      .fn()
+      .mockResolvedValueOnce(jsonResponse({}, 404))
+      .mockResolvedValueOnce(jsonResponse(complete));
+    await expect(getRemotesConfig(fetchImpl)).rejects.toThrow('/remotes.json answered HTTP 404');
+    await expect(getRemotesConfig(fetchImpl)).resolves.toEqual({ entries: complete, problems: [] });
+  });
+
+  it('names the problem when the file is not JSON', async () => {
+    const fetchImpl = jest.fn().mockResolvedValue(jsonResponse('<html>'));
+    await expect(getRemotesConfig(fetchImpl)).rejects.toThrow('/remotes.json is not valid JSON');
+  });
+
+  it('names the problem when the network fails', async () => {
+    const fetchImpl = jest.fn().mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(getRemotesConfig(fetchImpl)).rejects.toThrow('/remotes.json could not be fetched');
+  });
+
+  it('logs configuration problems for operators', async () => {
+    const fetchImpl = jest.fn().mockResolvedValue(jsonResponse({ ...complete, jobs: 'ftp://x' }));
+    await getRemotesConfig(fetchImpl);
+    expect(console.error).toHaveBeenCalledWith('/remotes.json: "jobs" disabled, its address must be an http(s) URL');
+  });
+});

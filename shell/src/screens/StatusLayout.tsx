@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { LogoLink } from '@nativegtm/shared';
+import styles from './StatusLayout.module.css';
+
+export interface StatusLayoutProps {
+  /** Large visual above the title ("404", an icon). */
+  eyebrow: ReactNode;
+  title: string;
+  children: ReactNode;
+  actions: ReactNode;
+}
+
+/** The frame of the shell's own screens (404 and the error screen): logo, one centred card, actions. */
+export function StatusLayout({ eyebrow, title, children, actions }: StatusLayoutProps) {
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <LogoLink />
+      </header>
+      <main className={styles.main} id="main-content">
+        <section className={styles.card} aria-labelledby="status-title">
+          {eyebrow}
+          <h1 className={styles.title} id="status-title">
+            {title}
+          </h1>
+          <div className={styles.body}>{children}</div>
+          <div className={styles.actions}>{actions}</div>
+        </section>
+      </main>
+    </div>
+  );
+}
+
+export { styles as statusStyles };

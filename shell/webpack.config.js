@@ -1,0 +1,4 @@
+const { createShellConfig } = require('@nativegtm/shared/build/webpack.js');
+
+module.exports = (_env, argv) =>
+  createShellConfig({ packageDir: __dirname, port: 3000, mode: argv.mode || 'production' });
