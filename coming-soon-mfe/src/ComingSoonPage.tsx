@@ -1,14 +1,7 @@
-import { ButtonLink, Container, Footer, LogoLink, paths, site, useDocumentTitle } from '@nativegtm/shared';
+import { ButtonLink, CheckIcon, Container, Footer, landingNavLinks, LogoLink, paths, site, useDocumentTitle } from '@nativegtm/shared';
 import styles from './ComingSoonPage.module.css';
 
 const promises = ['No more resume guesswork.', 'No more failed hires.', 'Just proven talent, delivered.'] as const;
-
-/** On this page "Featured Jobs" points here too: the listing is part of what is coming. */
-const footerLinks = [
-  { label: 'Candidates', to: paths.candidates },
-  { label: 'Employers', to: paths.employers },
-  { label: 'Featured Jobs', to: paths.comingSoon },
-] as const;
 
 export function ComingSoonPage() {
   useDocumentTitle('Coming Soon');
@@ -34,9 +27,7 @@ export function ComingSoonPage() {
             <ul className={styles.promises}>
               {promises.map((promise) => (
                 <li key={promise} className={styles.promise}>
-                  <svg className={styles.check} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
-                    <path d="M4 10.5l4 4 8-9" />
-                  </svg>
+                  <CheckIcon />
                   {promise}
                 </li>
               ))}
@@ -75,7 +66,7 @@ export function ComingSoonPage() {
           </Container>
         </main>
       </div>
-      <Footer links={footerLinks} />
+      <Footer links={landingNavLinks} />
     </>
   );
 }

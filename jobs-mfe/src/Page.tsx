@@ -1,4 +1,6 @@
 import type { PageComponent } from '@nativegtm/shared';
+import { FeaturedJobsPage } from './FeaturedJobsPage';
 
-const Page: PageComponent = () => <main><h1>temporary</h1></main>;
+/** What this remote exposes as './Page' (the contract in @nativegtm/shared). */
+const Page: PageComponent = FeaturedJobsPage;
 export default Page;

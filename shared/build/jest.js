@@ -5,7 +5,7 @@ function createJestProject({ packageDir, displayName }) {
   return {
     displayName,
     rootDir: packageDir,
-    testEnvironment: 'jsdom',
+    testEnvironment: path.join(__dirname, 'jest.environment.js'),
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts', '**/*.test.tsx'],
     setupFilesAfterEnv: [path.join(__dirname, 'jest.setup.ts')],

@@ -7,9 +7,10 @@ const { createStaticServer, listen, close } = require('./static-server');
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
  * already started are closed again and the error says which port.
  * @param {import('./site').Deployable[]} deployables
- * @param {{ ports?: Record<string, number>, roots?: Record<string, string> }} [options]
+ * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string }} [options]
+ *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json.
  */
-async function startSite(deployables, { ports = {}, roots = {} } = {}) {
+async function startSite(deployables, { ports = {}, roots = {}, remotesFile } = {}) {
   const running = [];
   try {
     for (const deployable of deployables) {
@@ -18,6 +19,7 @@ async function startSite(deployables, { ports = {}, roots = {} } = {}) {
         root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
         spa: deployable.role === 'host',
         cors: deployable.role === 'remote',
+        files: deployable.role === 'host' && remotesFile ? { '/remotes.json': remotesFile } : {},
       });
       await listen(server, port, deployable.name);
       running.push({ deployable, port, server });

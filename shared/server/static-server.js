@@ -1,5 +1,6 @@
 // The production static server of one deployable: its dist/ on its own port, with the caching and CORS rules
 // federated assets need. sirv does the file serving (precompressed .br/.gz, ETags, ranges, no path traversal).
+const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const sirv = require('sirv');
@@ -13,11 +14,12 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * @param {{ root: string, spa?: boolean, cors?: boolean }} options
+ * @param {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string> }} options
  *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
- *   (the shell) load the manifest and chunks.
+ *   (the shell) load the manifest and chunks; files: URL paths served from a file outside root, e.g. a
+ *   remotes.json kept with the deployment's configuration rather than in dist/.
  */
-function createStaticHandler({ root, spa = false, cors = false }) {
+function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
   const serve = sirv(path.resolve(root), {
     // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
     // manifest) or an operator's edit of remotes.json is served at once, without a restart.
@@ -53,8 +55,24 @@ function createStaticHandler({ root, spa = false, cors = false }) {
       res.setHeader('Allow', 'GET, HEAD');
       return res.end();
     }
+    const override = files[new URL(req.url, 'http://localhost').pathname];
+    if (override) return sendFile(res, override);
     return serve(req, res);
   };
+}
+
+/** Sends one configuration file, always revalidated (it is edited in place). */
+function sendFile(res, file) {
+  fs.readFile(file, (error, body) => {
+    if (error) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      return res.end('Not found\n');
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.end(body);
+  });
 }
 
 function createStaticServer(options) {

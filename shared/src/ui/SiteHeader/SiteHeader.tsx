@@ -1,0 +1,82 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
+import { ButtonLink } from '../Button/Button';
+import { LogoLink } from '../Logo/Logo';
+import { Container } from '../Container/Container';
+import styles from './SiteHeader.module.css';
+
+export interface NavItem {
+  label: string;
+  to: string;
+}
+
+export interface SiteHeaderProps {
+  /** Site links, in order. */
+  links: readonly NavItem[];
+  /** The sign-in button: its label differs per page ("Candidate Sign In", "Employer Sign In", "Sign In"). */
+  signIn: NavItem;
+}
+
+/**
+ * The site header: logo, links and a sign-in button. It sticks to the top while scrolling; below 768 px the links
+ * collapse behind a menu button, which closes again on navigation and on Escape.
+ */
+export function SiteHeader({ links, signIn }: SiteHeaderProps) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const { pathname, search } = useLocation();
+
+  useEffect(() => setOpen(false), [pathname, search]);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+
+  const close = () => setOpen(false);
+
+  return (
+    <header className={styles.header}>
+      <Container className={styles.bar}>
+        <LogoLink />
+        <button
+          ref={toggleRef}
+          type="button"
+          className={styles.toggle}
+          aria-expanded={open}
+          aria-controls={menuId}
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span className={styles.toggleIcon} data-open={open} aria-hidden="true" />
+          <span className={styles.toggleLabel}>{open ? 'Close menu' : 'Menu'}</span>
+        </button>
+        <nav id={menuId} className={styles.menu} data-open={open} aria-label="Main">
+          <ul className={styles.links}>
+            {links.map((link) => (
+              <li key={link.label}>
+                <NavLink
+                  to={link.to}
+                  end
+                  onClick={close}
+                  className={({ isActive }) => [styles.link, isActive && styles.active].filter(Boolean).join(' ')}
+                >
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <ButtonLink to={signIn.to} variant="outline" size="sm" className={styles.signIn}>
+            {signIn.label}
+          </ButtonLink>
+        </nav>
+      </Container>
+    </header>
+  );
+}

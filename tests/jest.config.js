@@ -1,0 +1,16 @@
+// Browser integration tests: they build what is not built, serve the composed site with the same code as
+// `npm start` (on test ports, so a running `npm start` is not disturbed) and drive Chromium with playwright-core.
+const path = require('node:path');
+
+module.exports = {
+  displayName: 'integration',
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/specs/**/*.test.ts'],
+  globalSetup: '<rootDir>/support/globalSetup.js',
+  globalTeardown: '<rootDir>/support/globalTeardown.js',
+  testTimeout: 60_000,
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, '../shared/build/tsconfig.jest.json'), diagnostics: false }],
+  },
+};

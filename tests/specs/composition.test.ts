@@ -1,0 +1,111 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { collectConsoleErrors, countReactRenderers, navigateInApp, pages, ports, shellUrl } from '../support/site';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage();
+});
+afterEach(async () => {
+  await page.close();
+});
+
+describe('the composed site', () => {
+  it.each(pages)('renders $path with the page code of $remotePackage, loaded from its own port', async (route) => {
+    const remoteRequests: string[] = [];
+    page.on('request', (request) => {
+      const { port, pathname } = new URL(request.url());
+      if (Number(port) === ports[route.remotePackage]) remoteRequests.push(pathname);
+    });
+
+    await page.goto(shellUrl(route.path));
+
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(route.heading);
+    expect(remoteRequests).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
+    expect(remoteRequests.some((pathname) => /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname))).toBe(
+      true,
+    );
+  });
+
+  it('loads only the remote of the route being opened (one remote down cannot block the others)', async () => {
+    const remotePorts = new Set<number>();
+    page.on('request', (request) => remotePorts.add(Number(new URL(request.url()).port)));
+    await page.goto(shellUrl('/coming-soon'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect([...remotePorts].sort()).toEqual([ports.shell, ports['coming-soon-mfe']].sort());
+  });
+
+  it('navigates between remotes on the client: one document, one React renderer for every route', async () => {
+    await countReactRenderers(page);
+    let documentLoads = 0;
+    page.on('load', () => {
+      documentLoads += 1;
+    });
+
+    await page.goto(shellUrl('/coming-soon'));
+    await page.getByRole('heading', { name: 'NativeGTM is Coming Soon' }).waitFor();
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+    await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Employers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    expect(page.url()).toBe(shellUrl('/employers'));
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Candidates' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
+
+    await navigateInApp(page, '/featured-jobs');
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+
+    await navigateInApp(page, '/no-such-page');
+    await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
+
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(documentLoads).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __reactRenderers: () => number }).__reactRenderers())).toBe(
+      1,
+    );
+  });
+
+  it('shows the 404 screen for an unknown path and logs the path', async () => {
+    const errors = collectConsoleErrors(page);
+    const response = await page.goto(shellUrl('/jobs/does-not-exist?x=1'));
+    expect(response?.status()).toBe(200);
+
+    await expect(page.getByText('404', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oops! Page not found');
+    expect(errors).toContain('404: no page at /jobs/does-not-exist');
+    expect(await page.title()).toBe('Page not found · NativeGTM');
+
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
+    expect(page.url()).toBe(shellUrl('/'));
+  });
+
+  it('keeps the other routes working when one remote is unreachable', async () => {
+    await page.route(`http://localhost:${ports['jobs-mfe']}/**`, (route) => route.abort('connectionrefused'));
+    collectConsoleErrors(page);
+
+    await page.goto(shellUrl('/featured-jobs'));
+    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(/at \w+ \(/).count()).resolves.toBe(0); // no stack trace for visitors
+
+    await page.getByRole('link', { name: 'Back to home' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
+    await navigateInApp(page, '/coming-soon');
+    await page.getByRole('heading', { level: 1, name: 'NativeGTM is Coming Soon' }).waitFor();
+  });
+
+  it('serves each remote alone on its own port for its team', async () => {
+    await page.goto(`http://localhost:${ports['coming-soon-mfe']}/`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('NativeGTM is Coming Soon');
+  });
+});

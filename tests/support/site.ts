@@ -1,0 +1,59 @@
+import type { Page } from 'playwright-core';
+
+/** Ports of the test site, by package name (set by globalSetup). */
+export const ports: Record<string, number> = JSON.parse(process.env.SITE_PORTS ?? '{}');
+
+export const shellUrl = (path = '/') => `http://localhost:${ports.shell}${path}`;
+
+/** Which package serves each page route, and the heading that proves it rendered. */
+export const pages = [
+  { path: '/', remotePackage: 'candidates-mfe', heading: 'Land high-paying AI-native GTM jobs' },
+  { path: '/employers', remotePackage: 'employers-mfe', heading: 'Hire Vetted AI-Native GTM Talent' },
+  { path: '/featured-jobs', remotePackage: 'jobs-mfe', heading: 'Featured Jobs' },
+  { path: '/coming-soon', remotePackage: 'coming-soon-mfe', heading: 'NativeGTM is Coming Soon' },
+] as const;
+
+/** Collects console errors, so a test can assert on what the shell logged. */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
+}
+
+/**
+ * Installs a stand-in for the React DevTools hook before any script runs. Every React renderer that loads
+ * registers itself through it, so `window.__reactRenderers()` counts the copies of react-dom in the page.
+ */
+export async function countReactRenderers(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const renderers = new Map<number, unknown>();
+    Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
+      configurable: true,
+      value: {
+        renderers,
+        supportsFiber: true,
+        inject(renderer: unknown) {
+          const id = renderers.size + 1;
+          renderers.set(id, renderer);
+          return id;
+        },
+        onScheduleFiberRoot() {},
+        onCommitFiberRoot() {},
+        onCommitFiberUnmount() {},
+        onPostCommitFiberRoot() {},
+        checkDCE() {},
+      },
+    });
+    (window as unknown as { __reactRenderers: () => number }).__reactRenderers = () => renderers.size;
+  });
+}
+
+/** Client-side navigation to any path, as the router would do it for a link (no document load). */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
