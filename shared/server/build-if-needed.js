@@ -1,5 +1,5 @@
 // "Builds everything that is not built": a package is rebuilt when its dist/ is missing or older than any of its
-// sources (its own files, or the shared design system and build setup it compiles in).
+// sources (its own src/, public/ and build settings, or the shared design system and build setup it compiles in).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -25,7 +25,7 @@ function newestMtime(target) {
 
 function sourcesOf(deployable) {
   return [
-    deployable.dir,
+    ...['src', 'public', 'webpack.config.js', 'package.json'].map((entry) => path.join(deployable.dir, entry)),
     path.join(repoRoot, 'shared', 'src'),
     path.join(repoRoot, 'shared', 'build'),
     path.join(repoRoot, 'tsconfig.base.json'),

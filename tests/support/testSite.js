@@ -1,0 +1,33 @@
+// Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
+// collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { deployables } = require('@nativegtm/shared/server/site.js');
+const { buildIfNeeded } = require('@nativegtm/shared/server/build-if-needed.js');
+const { startSite } = require('@nativegtm/shared/server/run-site.js');
+
+const remoteNames = {
+  'candidates-mfe': 'candidates',
+  'employers-mfe': 'employers',
+  'jobs-mfe': 'jobs',
+  'coming-soon-mfe': 'comingSoon',
+};
+
+function portsFor(base) {
+  return Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
+}
+
+async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100), log = console.log } = {}) {
+  buildIfNeeded(deployables, { log });
+  const ports = portsFor(base);
+  const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-')), 'remotes.json');
+  const remotes = Object.fromEntries(
+    Object.entries(remoteNames).map(([pkg, name]) => [name, `http://localhost:${ports[pkg]}/mf-manifest.json`]),
+  );
+  fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
+  const site = await startSite(deployables, { ports, remotesFile });
+  return { ...site, ports, remotesFile };
+}
+
+module.exports = { startTestSite, portsFor, remoteNames };
