@@ -9,7 +9,7 @@ module.exports = {
   testMatch: ['<rootDir>/specs/**/*.test.ts'],
   globalSetup: '<rootDir>/support/globalSetup.js',
   globalTeardown: '<rootDir>/support/globalTeardown.js',
-  testTimeout: 60_000,
+  setupFilesAfterEnv: ['<rootDir>/support/setup.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, '../shared/build/tsconfig.jest.json'), diagnostics: false }],
   },

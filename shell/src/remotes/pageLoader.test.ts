@@ -89,5 +89,8 @@ describe('createPageLoader', () => {
     expect(error).toBeInstanceOf(RemoteLoadError);
     expect((error as RemoteLoadError).remote).toBe('jobs');
     expect((error as Error).cause).toEqual(new Error('/remotes.json answered HTTP 404'));
+    expect((error as Error).message).toBe(
+      'Remote "jobs": the remotes configuration is unavailable (/remotes.json answered HTTP 404)',
+    );
   });
 });

@@ -10,7 +10,10 @@ export class RemoteLoadError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`Remote "${remote}": ${message}`, options);
+    // The cause's first line names the real problem ("/remotes.json answered HTTP 404", "RUNTIME-003"): it belongs
+    // in the one line operators read in the console.
+    const reason = options?.cause instanceof Error ? options.cause.message.split('\n')[0] : undefined;
+    super(`Remote "${remote}": ${message}${reason ? ` (${reason})` : ''}`, options);
   }
 }
 

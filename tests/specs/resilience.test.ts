@@ -1,0 +1,294 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { close, createStaticServer, listen } from '@nativegtm/shared/server/static-server.js';
+import { buildRemote } from '../support/buildRemote';
+import { launchChromium } from '../support/chromium';
+import { gate } from '../support/gate';
+import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
+
+const repoRoot = resolve(__dirname, '../..');
+const jobsOrigin = `http://localhost:${ports['jobs-mfe']}`;
+const extraPort = (offset: number) => ports.shell! + 60 + offset;
+
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage();
+  errors = collectConsoleErrors(page);
+});
+afterEach(async () => {
+  await page.close();
+});
+
+async function expectErrorScreen(): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+  await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'Back to home' }).getAttribute('href')).resolves.toBe('/');
+}
+
+async function expectPage(path: string, heading: string): Promise<void> {
+  await navigateInApp(page, path);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** The other routes, in the same tab, after a failure. */
+async function expectOtherRoutesWork(): Promise<void> {
+  await expectPage('/coming-soon', 'NativeGTM is Coming Soon');
+  await expectPage('/', 'Land high-paying AI-native GTM jobs');
+  await expectPage('/no-such-page', 'Oops! Page not found');
+}
+
+function remotesJson(overrides: Record<string, unknown>): Record<string, unknown> {
+  return {
+    candidates: `http://localhost:${ports['candidates-mfe']}/mf-manifest.json`,
+    employers: `http://localhost:${ports['employers-mfe']}/mf-manifest.json`,
+    jobs: `${jobsOrigin}/mf-manifest.json`,
+    comingSoon: `http://localhost:${ports['coming-soon-mfe']}/mf-manifest.json`,
+    ...overrides,
+  };
+}
+
+async function serveRemotesJson(body: Record<string, unknown>): Promise<void> {
+  await page.route(shellUrl('/remotes.json'), (route) => route.fulfill({ json: body }));
+}
+
+async function serveFolder(root: string, port: number): Promise<Server> {
+  return listen(createStaticServer({ root, cors: true }), port, 'test remote');
+}
+
+describe('a remote that is down', () => {
+  it('shows the error screen on its route only; the other routes work before and after', async () => {
+    await page.route(`${jobsOrigin}/**`, (route) => route.abort('connectionrefused'));
+    await page.goto(shellUrl('/employers'));
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+
+    await navigateInApp(page, '/featured-jobs');
+    await expectErrorScreen();
+    await expectOtherRoutesWork();
+  });
+
+  it.each([
+    ['the manifest answers 404', /\/mf-manifest\.json$/, 404],
+    ['the manifest answers 500', /\/mf-manifest\.json$/, 500],
+    ['a chunk answers 404', /\/__federation_expose_Page\.[0-9a-f]+\.js$/, 404],
+  ])('shows the error screen when %s', async (_case, path, status) => {
+    await page.route(path, (route) =>
+      route.request().url().startsWith(jobsOrigin) ? route.fulfill({ status, body: 'unavailable' }) : route.continue(),
+    );
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    expect(errors.filter((line) => line.includes('[shell] Remote "jobs"'))).toHaveLength(1);
+    await expectOtherRoutesWork();
+  });
+
+  it('recovers with "Try again" once the remote is back, without reloading the page', async () => {
+    let down = true;
+    await page.route(`${jobsOrigin}/**`, (route) => (down ? route.abort('connectionrefused') : route.continue()));
+    let documentLoads = 0;
+    page.on('load', () => {
+      documentLoads += 1;
+    });
+
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expectErrorScreen(); // still down: a second failure is shown, not a blank page
+
+    down = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+    expect(documentLoads).toBe(1);
+  });
+});
+
+describe('a slow remote', () => {
+  it('shows an accessible loading state while it loads, then the page', async () => {
+    const release = gate();
+    await page.route(`${jobsOrigin}/mf-manifest.json`, async (route) => {
+      await release.wait;
+      await route.continue();
+    });
+    await page.goto(shellUrl('/featured-jobs'));
+    const status = page.getByRole('status');
+    await status.waitFor();
+    await expect(status.textContent()).resolves.toContain('Loading page');
+
+    release.open();
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+    await expect(page.getByRole('status').count()).resolves.toBe(0);
+  });
+
+  it('turns into the error screen after the configured timeout', async () => {
+    // What an operator would put in index.html, added while the document parses. (Fulfilling the document through
+    // interception instead would make Chromium treat it as non-local and block its requests to localhost.)
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        if (!document.head) return;
+        const meta = Object.assign(document.createElement('meta'), { name: 'remote-timeout-ms', content: '1000' });
+        document.head.append(meta);
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.route(`${jobsOrigin}/mf-manifest.json`, () => undefined); // never answers
+
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    expect(errors).toContainEqual(expect.stringContaining('Remote "jobs": did not load within 1000 ms'));
+    await expectOtherRoutesWork();
+  });
+});
+
+describe('a broken remote', () => {
+  it('shows the error screen for an invalid mf-manifest.json and logs it once with the remote name', async () => {
+    await page.route(`${jobsOrigin}/mf-manifest.json`, (route) =>
+      route.fulfill({ contentType: 'application/json', body: '{"name": "jobs", ' }),
+    );
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    expect(errors.filter((line) => line.includes('Remote "jobs"'))).toHaveLength(1);
+    await expectOtherRoutesWork();
+  });
+
+  it('shows the error screen when the remote entry throws', async () => {
+    await page.route(`${jobsOrigin}/remoteEntry.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("broken entry")' }),
+    );
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    await expectOtherRoutesWork();
+  });
+
+  describe('whose page throws while rendering', () => {
+    const fixtureDir = join(repoRoot, 'tests/fixtures/throwing-page');
+    const outputPath = join(repoRoot, 'tests/.artifacts/throwing-page');
+    let server: Server;
+
+    beforeAll(async () => {
+      await buildRemote({ packageDir: fixtureDir, name: 'jobs', outputPath });
+      server = await serveFolder(outputPath, extraPort(0));
+    }, 120_000);
+    afterAll(async () => {
+      if (server) await close(server);
+    });
+
+    it('shows the error screen for that route only and logs it once with the remote name', async () => {
+      await serveRemotesJson(remotesJson({ jobs: `http://localhost:${extraPort(0)}/mf-manifest.json` }));
+      await page.goto(shellUrl('/featured-jobs'));
+      await expectErrorScreen();
+      expect(errors.filter((line) => line.includes('Remote "jobs"'))).toEqual([
+        expect.stringContaining('[shell] Remote "jobs": its page failed while rendering'),
+      ]);
+      await expect(page.getByText('Fixture page failed while rendering').count()).resolves.toBe(0);
+      await expectOtherRoutesWork();
+    });
+  });
+});
+
+describe('the remotes configuration', () => {
+  it('missing: the shell still renders its own screens and names the problem in the console', async () => {
+    await page.route(shellUrl('/remotes.json'), (route) => route.fulfill({ status: 404, body: 'Not found' }));
+    await page.goto(shellUrl('/'));
+    await expectErrorScreen();
+    expect(errors).toContainEqual(expect.stringContaining('/remotes.json answered HTTP 404'));
+    await expectPage('/no-such-page', 'Oops! Page not found');
+  });
+
+  it('not JSON: routes show the error screen and the console says why', async () => {
+    await page.route(shellUrl('/remotes.json'), (route) => route.fulfill({ body: '<html>oops</html>' }));
+    await page.goto(shellUrl('/coming-soon'));
+    await expectErrorScreen();
+    expect(errors).toContainEqual(expect.stringContaining('/remotes.json is not valid JSON'));
+  });
+
+  it('a malformed entry disables that remote only', async () => {
+    await serveRemotesJson(remotesJson({ jobs: 'javascript:alert(1)', unknown: 'http://localhost:1/x.json' }));
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    expect(errors).toContainEqual('/remotes.json: "jobs" disabled, its address must be an http(s) URL');
+    expect(errors).toContainEqual(expect.stringContaining('unknown remote "unknown" ignored'));
+    await expectOtherRoutesWork();
+  });
+});
+
+describe('a moved remote', () => {
+  let server: Server;
+  let copy: string;
+
+  beforeAll(async () => {
+    copy = mkdtempSync(join(tmpdir(), 'nativegtm-moved-'));
+    cpSync(join(repoRoot, 'jobs-mfe/dist'), copy, { recursive: true });
+    server = await serveFolder(copy, extraPort(1));
+  });
+  afterAll(async () => {
+    if (server) await close(server);
+    rmSync(copy, { recursive: true, force: true });
+  });
+
+  it('works from a copy of its dist/ on another port, by editing remotes.json only', async () => {
+    const origins = new Set<string>();
+    page.on('request', (request) => origins.add(new URL(request.url()).origin));
+    await serveRemotesJson(remotesJson({ jobs: `http://localhost:${extraPort(1)}/mf-manifest.json` }));
+
+    await page.goto(shellUrl('/featured-jobs'));
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+    expect(origins).toContain(`http://localhost:${extraPort(1)}`);
+    expect(origins).not.toContain(jobsOrigin);
+  });
+});
+
+describe('independent deployment', () => {
+  const packageCopy = join(repoRoot, 'tests/.artifacts/coming-soon-redeploy');
+  let deployed: string;
+  let server: Server;
+
+  function digest(folder: string): string {
+    const hash = createHash('sha256');
+    for (const name of readdirSync(folder).sort()) hash.update(name).update(readFileSync(join(folder, name)));
+    return hash.digest('hex');
+  }
+
+  beforeAll(async () => {
+    deployed = mkdtempSync(join(tmpdir(), 'nativegtm-deploy-'));
+    cpSync(join(repoRoot, 'coming-soon-mfe/dist'), deployed, { recursive: true });
+    server = await serveFolder(deployed, extraPort(2));
+
+    rmSync(packageCopy, { recursive: true, force: true });
+    mkdirSync(packageCopy, { recursive: true });
+    cpSync(join(repoRoot, 'coming-soon-mfe/src'), join(packageCopy, 'src'), { recursive: true });
+    cpSync(join(repoRoot, 'coming-soon-mfe/package.json'), join(packageCopy, 'package.json'));
+    const page = join(packageCopy, 'src/ComingSoonPage.tsx');
+    writeFileSync(page, readFileSync(page, 'utf8').replace('Launching soon', 'Launching this week'));
+  });
+  afterAll(async () => {
+    if (server) await close(server);
+    rmSync(deployed, { recursive: true, force: true });
+  });
+
+  it('a rebuilt remote shows its new text in the running shell after a reload; the shell is untouched', async () => {
+    const shellBefore = digest(join(repoRoot, 'shell/dist'));
+    await serveRemotesJson(remotesJson({ comingSoon: `http://localhost:${extraPort(2)}/mf-manifest.json` }));
+
+    await page.goto(shellUrl('/coming-soon'));
+    await page.getByText('Launching soon').waitFor();
+
+    // Deploy: the team builds its remote straight into the folder its server serves.
+    await buildRemote({ packageDir: packageCopy, name: 'comingSoon', outputPath: deployed });
+
+    await page.reload();
+    await page.getByText('Launching this week').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('NativeGTM is Coming Soon');
+    expect(digest(join(repoRoot, 'shell/dist'))).toBe(shellBefore);
+  }, 120_000);
+});
