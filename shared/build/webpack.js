@@ -90,7 +90,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
           exclude: NEVER_PRECOMPRESS,
           algorithm: 'gzip',
           filename: '[path][base].gz',
-          threshold: 512,
+          threshold: 0,
         }),
       production &&
         new CompressionPlugin({
@@ -98,7 +98,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
           exclude: NEVER_PRECOMPRESS,
           algorithm: 'brotliCompress',
           filename: '[path][base].br',
-          threshold: 512,
+          threshold: 0,
         }),
     ].filter(Boolean),
     devServer: {

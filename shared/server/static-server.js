@@ -4,14 +4,13 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const sirv = require('sirv');
+const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
 
 /** Content-hashed build output (`main.0123456789.js`): never changes under its name, cache it for a year. */
 const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;
 
-const SECURITY_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-};
+/** Page routes and .html files are documents; everything with another extension is an asset. */
+const isDocument = (pathname) => pathname.endsWith('.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
 /**
  * @param {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string> }} options
@@ -20,6 +19,8 @@ const SECURITY_HEADERS = {
  *   remotes.json kept with the deployment's configuration rather than in dist/.
  */
 function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
+  // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
+  const remotesFile = spa ? files['/remotes.json'] ?? path.join(root, 'remotes.json') : undefined;
   const serve = sirv(path.resolve(root), {
     // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
     // manifest) or an operator's edit of remotes.json is served at once, without a restart.
@@ -30,6 +31,10 @@ function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
     single: spa,
     setHeaders(res, pathname) {
       res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (isDocument(pathname)) {
+        const headers = htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []);
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      }
     },
     onNoMatch(_req, res) {
       res.statusCode = 404;
@@ -40,7 +45,7 @@ function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
   });
 
   return (req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (req.method === 'OPTIONS') {

@@ -9,6 +9,8 @@ import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { gate } from '../support/gate';
 import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startTestSite } = require('../support/testSite');
 
 const repoRoot = resolve(__dirname, '../..');
 const jobsOrigin = `http://localhost:${ports['jobs-mfe']}`;
@@ -18,11 +20,37 @@ let browser: Browser;
 let page: Page;
 let errors: string[];
 
+/**
+ * A second copy of the site, with its own remotes.json on disk: the tests that move or redeploy a remote edit that
+ * file as an operator would, without disturbing the site the other tests use.
+ */
+const deployment = {
+  site: undefined as undefined | { ports: Record<string, number>; remotesFile: string; stop: () => Promise<unknown> },
+  original: '',
+  get ports() {
+    return this.site!.ports;
+  },
+  url(path: string) {
+    return `http://localhost:${this.site!.ports.shell}${path}`;
+  },
+  setRemote(name: string, entry: string) {
+    const remotes = JSON.parse(this.original);
+    writeFileSync(this.site!.remotesFile, JSON.stringify({ ...remotes, [name]: entry }));
+  },
+  reset() {
+    writeFileSync(this.site!.remotesFile, this.original);
+  },
+};
+
 beforeAll(async () => {
   browser = await launchChromium();
+  const site = await startTestSite({ base: ports.shell! + 50, log: () => undefined });
+  deployment.site = site;
+  deployment.original = readFileSync(site.remotesFile, 'utf8');
 });
 afterAll(async () => {
   await browser?.close();
+  await deployment.site?.stop();
 });
 beforeEach(async () => {
   page = await browser.newPage();
@@ -178,14 +206,15 @@ describe('a broken remote', () => {
     beforeAll(async () => {
       await buildRemote({ packageDir: fixtureDir, name: 'jobs', outputPath });
       server = await serveFolder(outputPath, extraPort(0));
+      deployment.setRemote('jobs', `http://localhost:${extraPort(0)}/mf-manifest.json`);
     }, 120_000);
     afterAll(async () => {
+      deployment.reset();
       if (server) await close(server);
     });
 
     it('shows the error screen for that route only and logs it once with the remote name', async () => {
-      await serveRemotesJson(remotesJson({ jobs: `http://localhost:${extraPort(0)}/mf-manifest.json` }));
-      await page.goto(shellUrl('/featured-jobs'));
+      await page.goto(deployment.url('/featured-jobs'));
       await expectErrorScreen();
       expect(errors.filter((line) => line.includes('Remote "jobs"'))).toEqual([
         expect.stringContaining('[shell] Remote "jobs": its page failed while rendering'),
@@ -232,6 +261,7 @@ describe('a moved remote', () => {
     server = await serveFolder(copy, extraPort(1));
   });
   afterAll(async () => {
+    deployment.reset();
     if (server) await close(server);
     rmSync(copy, { recursive: true, force: true });
   });
@@ -239,12 +269,13 @@ describe('a moved remote', () => {
   it('works from a copy of its dist/ on another port, by editing remotes.json only', async () => {
     const origins = new Set<string>();
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
-    await serveRemotesJson(remotesJson({ jobs: `http://localhost:${extraPort(1)}/mf-manifest.json` }));
+    // The operator's edit: the file on disk, which the running server serves (and builds its CSP from).
+    deployment.setRemote('jobs', `http://localhost:${extraPort(1)}/mf-manifest.json`);
 
-    await page.goto(shellUrl('/featured-jobs'));
+    await page.goto(deployment.url('/featured-jobs'));
     await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
     expect(origins).toContain(`http://localhost:${extraPort(1)}`);
-    expect(origins).not.toContain(jobsOrigin);
+    expect(origins).not.toContain(`http://localhost:${deployment.ports['jobs-mfe']}`);
   });
 });
 
@@ -263,6 +294,7 @@ describe('independent deployment', () => {
     deployed = mkdtempSync(join(tmpdir(), 'nativegtm-deploy-'));
     cpSync(join(repoRoot, 'coming-soon-mfe/dist'), deployed, { recursive: true });
     server = await serveFolder(deployed, extraPort(2));
+    deployment.setRemote('comingSoon', `http://localhost:${extraPort(2)}/mf-manifest.json`);
 
     rmSync(packageCopy, { recursive: true, force: true });
     mkdirSync(packageCopy, { recursive: true });
@@ -272,15 +304,15 @@ describe('independent deployment', () => {
     writeFileSync(page, readFileSync(page, 'utf8').replace('Launching soon', 'Launching this week'));
   });
   afterAll(async () => {
+    deployment.reset();
     if (server) await close(server);
     rmSync(deployed, { recursive: true, force: true });
   });
 
   it('a rebuilt remote shows its new text in the running shell after a reload; the shell is untouched', async () => {
     const shellBefore = digest(join(repoRoot, 'shell/dist'));
-    await serveRemotesJson(remotesJson({ comingSoon: `http://localhost:${extraPort(2)}/mf-manifest.json` }));
 
-    await page.goto(shellUrl('/coming-soon'));
+    await page.goto(deployment.url('/coming-soon'));
     await page.getByText('Launching soon').waitFor();
 
     // Deploy: the team builds its remote straight into the folder its server serves.

@@ -1,0 +1,90 @@
+// Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
+const fs = require('node:fs');
+
+/** Features the site never uses, switched off for the page and anything it embeds. */
+const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'display-capture=()',
+  'encrypted-media=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+/** Sent with every response. */
+const COMMON_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+/**
+ * The origins of the remotes listed in a remotes.json object: only well-formed http(s) URLs count, exactly as the
+ * shell itself validates the file, so the policy never allows more than the shell would load.
+ */
+function remoteOrigins(remotes) {
+  if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) return [];
+  const origins = new Set();
+  for (const value of Object.values(remotes)) {
+    if (typeof value !== 'string') continue;
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
+    } catch {
+      // A malformed entry disables that remote in the shell; it gets no place in the policy either.
+    }
+  }
+  return [...origins].sort();
+}
+
+/** Reads remotes.json at the moment of the request, so an operator's edit changes the policy at once. */
+function remoteOriginsFromFile(file) {
+  try {
+    return remoteOrigins(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * No 'unsafe-inline' or 'unsafe-eval' anywhere: the build emits no inline script and CSS only as files. Scripts,
+ * styles and fetches may come from this origin and the remotes' origins, nothing else.
+ */
+function contentSecurityPolicy(origins = []) {
+  const sources = ["'self'", ...origins].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${sources}`,
+    `style-src ${sources}`,
+    `connect-src ${sources}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The headers of an HTML document of the site. */
+function htmlHeaders(origins) {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(origins),
+    'Permissions-Policy': PERMISSIONS_POLICY,
+  };
+}
+
+module.exports = {
+  COMMON_HEADERS,
+  PERMISSIONS_POLICY,
+  contentSecurityPolicy,
+  htmlHeaders,
+  remoteOrigins,
+  remoteOriginsFromFile,
+};

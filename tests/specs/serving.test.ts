@@ -1,0 +1,186 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { startNginx } from '../support/nginx';
+import { rawGet } from '../support/rawGet';
+import { pages, ports as builtInPorts } from '../support/site';
+
+/** One way of serving the five dist/ folders: the built-in server (npm start) or nginx with the generated config. */
+interface Target {
+  host: string;
+  ports: Record<string, number>;
+  remoteOrigins: string[];
+  stop?: () => Promise<void>;
+}
+
+const remoteNames: Record<string, string> = {
+  'candidates-mfe': 'candidates',
+  'employers-mfe': 'employers',
+  'jobs-mfe': 'jobs',
+  'coming-soon-mfe': 'comingSoon',
+};
+const remotePackages = Object.keys(remoteNames);
+
+function origins(host: string, ports: Record<string, number>): string[] {
+  return remotePackages.map((pkg) => `http://${host}:${ports[pkg]}`).sort();
+}
+
+async function builtIn(): Promise<Target> {
+  return { host: 'localhost', ports: builtInPorts, remoteOrigins: origins('localhost', builtInPorts) };
+}
+
+async function nginx(): Promise<Target> {
+  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 400]));
+  const host = '127.0.0.1';
+  const folder = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-remotes-'));
+  chmodSync(folder, 0o755); // nginx workers run as an unprivileged user and must read the file
+  const remotesFile = join(folder, 'remotes.json');
+  writeFileSync(
+    remotesFile,
+    JSON.stringify(
+      Object.fromEntries(remotePackages.map((pkg) => [remoteNames[pkg], `http://${host}:${ports[pkg]}/mf-manifest.json`])),
+    ),
+  );
+  const server = await startNginx({ ports, remotesFile });
+  return { host, ports, remoteOrigins: origins(host, ports), stop: server.stop };
+}
+
+describe.each([
+  ['the built-in server (npm start)', builtIn],
+  ['nginx with the generated configuration', nginx],
+])('%s', (_name, start) => {
+  let target: Target;
+  const port = (name: string) => target.ports[name]!;
+
+  beforeAll(async () => {
+    target = await start();
+  });
+  afterAll(async () => {
+    await target?.stop?.();
+  });
+
+  it('answers page routes, known or not, with index.html, but a missing file with a real 404', async () => {
+    for (const path of ['/', '/featured-jobs', '/coming-soon', '/no/such/page']) {
+      const response = await rawGet(port('shell'), path);
+      expect([path, response.status, response.headers['content-type']]).toEqual([path, 200, expect.stringMatching(/^text\/html/)]);
+      expect(response.body).toMatch(/<div id="?root"?>/);
+    }
+    for (const path of ['/missing.1234abcd.js', '/missing.css', '/remotes.json.bak']) {
+      const response = await rawGet(port('shell'), path);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.headers['content-type'] ?? '').not.toMatch(/html/);
+    }
+  });
+
+  it('revalidates what changes on deploy and caches content-hashed files for a year', async () => {
+    const checks: [string, number, string][] = [
+      ['shell', port('shell'), '/'],
+      ['shell', port('shell'), '/featured-jobs'],
+      ['shell', port('shell'), '/remotes.json'],
+      ['jobs', port('jobs-mfe'), '/mf-manifest.json'],
+      ['jobs', port('jobs-mfe'), '/remoteEntry.js'],
+    ];
+    for (const [label, p, path] of checks) {
+      const response = await rawGet(p, path);
+      expect([label, path, response.status, response.headers['cache-control']]).toEqual([label, path, 200, 'no-cache']);
+    }
+    const html = (await rawGet(port('shell'), '/')).body;
+    const script = /src="?(\/main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const hashed = await rawGet(port('shell'), script!);
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves JavaScript, CSS, HTML and JSON compressed', async () => {
+    const manifest = JSON.parse((await rawGet(port('jobs-mfe'), '/mf-manifest.json')).body);
+    expect(manifest.name).toBe('jobs');
+    for (const [p, path] of [
+      [port('jobs-mfe'), '/remoteEntry.js'],
+      [port('jobs-mfe'), '/mf-manifest.json'],
+      [port('shell'), '/'],
+    ] as const) {
+      const response = await rawGet(p, path, { 'Accept-Encoding': 'gzip' });
+      expect([path, response.headers['content-encoding']]).toEqual([path, 'gzip']);
+      expect(response.headers.vary).toMatch(/Accept-Encoding/i);
+    }
+  });
+
+  it('lets the shell origin load the remotes (CORS)', async () => {
+    for (const pkg of remotePackages) {
+      const response = await rawGet(port(pkg), '/mf-manifest.json', { Origin: `http://${target.host}:${port('shell')}` });
+      expect([pkg, response.headers['access-control-allow-origin']]).toEqual([pkg, '*']);
+    }
+  });
+
+  it('sends the security headers, with a CSP generated from remotes.json, on every HTML response', async () => {
+    for (const path of ['/', '/employers', '/no/such/page', '/index.html']) {
+      const response = await rawGet(port('shell'), path);
+      const csp = String(response.headers['content-security-policy']);
+      const directives = Object.fromEntries(
+        csp.split(';').map((directive) => {
+          const [name, ...values] = directive.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      expect(directives['script-src']?.sort()).toEqual(["'self'", ...target.remoteOrigins].sort());
+      expect(directives['connect-src']?.sort()).toEqual(["'self'", ...target.remoteOrigins].sort());
+      expect(directives['object-src']).toEqual(["'none'"]);
+      expect(directives['base-uri']).toEqual(["'self'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['permissions-policy']).toMatch(/camera=\(\)/);
+    }
+    const remotePage = await rawGet(port('jobs-mfe'), '/');
+    expect(remotePage.headers['content-security-policy']).toMatch(/script-src 'self';/);
+  });
+
+  it('never reads outside a package\'s dist/ (path traversal)', async () => {
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2fpackage.json', '/.%2e/webpack.config.js']) {
+      for (const pkg of ['shell', 'jobs-mfe']) {
+        const response = await rawGet(port(pkg), path);
+        expect([pkg, path, response.body]).not.toEqual([pkg, path, expect.stringContaining('"scripts"')]);
+        expect([pkg, path, response.body]).not.toEqual([pkg, path, expect.stringContaining('createRemoteConfig')]);
+      }
+    }
+  });
+
+  describe('in Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('renders every route with zero CSP violations and no request to any other host', async () => {
+      const page = await browser.newPage();
+      const allowed = new Set([`http://${target.host}:${port('shell')}`, ...target.remoteOrigins]);
+      const foreign: string[] = [];
+      const violations: string[] = [];
+      page.on('request', (request) => {
+        const { origin } = new URL(request.url());
+        if (!allowed.has(origin)) foreign.push(request.url());
+      });
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+        });
+      });
+      for (const route of [...pages, { path: '/no-such-page', heading: 'Oops! Page not found' }]) {
+        await page.goto(`http://${target.host}:${port('shell')}${route.path}`);
+        await page.getByRole('heading', { level: 1, name: route.heading }).waitFor();
+      }
+      await page.close();
+      expect(violations).toEqual([]);
+      expect(foreign).toEqual([]);
+    });
+  });
+});

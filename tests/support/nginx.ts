@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:net';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { renderNginxConfig } = require('@nativegtm/shared/server/nginx.js');
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'];
+
+function findNginx(): string {
+  const found = [process.env.NGINX_PATH, ...NGINX].find((candidate) => candidate && existsSync(candidate));
+  if (!found) throw new Error('nginx not found: `apt-get install nginx` (.ci/run does), or set NGINX_PATH.');
+  return found;
+}
+
+function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nginx did not listen on ${port}`));
+        else setTimeout(attempt, 100);
+      });
+    };
+    attempt();
+  });
+}
+
+/** Real nginx with the generated configuration, on loopback ports; returns a stop function. */
+export async function startNginx(options: {
+  ports: Record<string, number>;
+  remotesFile: string;
+}): Promise<{ stop: () => Promise<void>; config: string }> {
+  const nginx = findNginx();
+  const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
+  const config = renderNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
+  const file = join(prefix, 'nginx.conf');
+  writeFileSync(file, config);
+
+  const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', file], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
+
+  const child = spawn(nginx, ['-p', prefix, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  try {
+    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port)));
+  } catch (error) {
+    child.kill('SIGKILL');
+    const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
+    throw new Error(`${(error as Error).message}\n${stderr}\n${log}`);
+  }
+  return {
+    config,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGQUIT');
+      }),
+  };
+}
