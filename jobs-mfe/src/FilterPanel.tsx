@@ -1,0 +1,54 @@
+import type { Ref } from 'react';
+import type { JobFilters } from './jobs/filters';
+import {
+  allJobFunctionsLabel,
+  allLocationsLabel,
+  jobFunctions,
+  jobLocations,
+  optionForSlug,
+  slugify,
+  sortOptions,
+} from './jobs/options';
+import { SelectField, type SelectOption } from './SelectField';
+import styles from './FilterPanel.module.css';
+
+// The empty value stands for "All"; every other value is the option's slug, as in the URL.
+const ALL = '';
+const toOption = (label: string): SelectOption => ({ value: slugify(label), label });
+const functionOptions = [{ value: ALL, label: allJobFunctionsLabel }, ...jobFunctions.map(toOption)];
+const locationOptions = [{ value: ALL, label: allLocationsLabel }, ...jobLocations.map(toOption)];
+const sortSelectOptions = sortOptions.map(toOption);
+
+export interface FilterPanelProps {
+  filters: JobFilters;
+  onChange: (next: JobFilters) => void;
+  /** The Job Function select, so the page can return focus to it after Clear Filters. */
+  functionRef?: Ref<HTMLSelectElement>;
+}
+
+/** Job Function, Location and Sort by: a row on wide screens, stacked on phones. */
+export function FilterPanel({ filters, onChange, functionRef }: FilterPanelProps) {
+  return (
+    <form role="search" aria-label="Filter jobs" className={styles.panel} onSubmit={(event) => event.preventDefault()}>
+      <SelectField
+        ref={functionRef}
+        label="Job Function"
+        value={filters.jobFunction === null ? ALL : slugify(filters.jobFunction)}
+        options={functionOptions}
+        onChange={(value) => onChange({ ...filters, jobFunction: optionForSlug(jobFunctions, value) ?? null })}
+      />
+      <SelectField
+        label="Location"
+        value={filters.location === null ? ALL : slugify(filters.location)}
+        options={locationOptions}
+        onChange={(value) => onChange({ ...filters, location: optionForSlug(jobLocations, value) ?? null })}
+      />
+      <SelectField
+        label="Sort by"
+        value={slugify(filters.sort)}
+        options={sortSelectOptions}
+        onChange={(value) => onChange({ ...filters, sort: optionForSlug(sortOptions, value) ?? filters.sort })}
+      />
+    </form>
+  );
+}
