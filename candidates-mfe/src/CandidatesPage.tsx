@@ -1,5 +1,10 @@
 import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
 import { CandidatesHero } from './sections/CandidatesHero';
+import { EmployerTeaser } from './sections/EmployerTeaser';
+import { FeaturedJobsSection } from './sections/FeaturedJobsSection';
+import { HowItWorksSection } from './sections/HowItWorksSection';
+import { ReasonsSection } from './sections/ReasonsSection';
+import { RolesSection } from './sections/RolesSection';
 
 export function CandidatesPage() {
   useDocumentTitle('AI-native GTM jobs for candidates');
@@ -8,6 +13,11 @@ export function CandidatesPage() {
       <SiteHeader links={landingNavLinks} signIn={{ label: 'Candidate Sign In', to: paths.comingSoon }} />
       <main id="main-content">
         <CandidatesHero />
+        <RolesSection />
+        <HowItWorksSection />
+        <ReasonsSection />
+        <EmployerTeaser />
+        <FeaturedJobsSection />
       </main>
       <Footer />
     </>

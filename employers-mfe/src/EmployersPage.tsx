@@ -1,5 +1,10 @@
 import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
 import { EmployersHero } from './sections/EmployersHero';
+import { FreeOfferSection } from './sections/FreeOfferSection';
+import { HiringFlowSection } from './sections/HiringFlowSection';
+import { OpenRolesSection } from './sections/OpenRolesSection';
+import { ReasonsSection } from './sections/ReasonsSection';
+import { RolesSection } from './sections/RolesSection';
 
 export function EmployersPage() {
   useDocumentTitle('Hire AI-native GTM talent');
@@ -8,6 +13,11 @@ export function EmployersPage() {
       <SiteHeader links={landingNavLinks} signIn={{ label: 'Employer Sign In', to: paths.comingSoon }} />
       <main id="main-content">
         <EmployersHero />
+        <FreeOfferSection />
+        <RolesSection />
+        <ReasonsSection />
+        <HiringFlowSection />
+        <OpenRolesSection />
       </main>
       <Footer />
     </>

@@ -48,6 +48,7 @@ export const tokenNames = [
   'font-size-3xl',
   'font-size-4xl',
   'font-size-5xl',
+  'font-size-display',
   'font-weight-regular',
   'font-weight-medium',
   'font-weight-semibold',

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, MouseEventHandler, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { VisuallyHidden } from '../VisuallyHidden/VisuallyHidden';
 import styles from './Button.module.css';
@@ -35,12 +35,13 @@ export interface ButtonLinkProps extends Appearance {
   newTab?: boolean;
   'aria-label'?: string;
   'aria-describedby'?: string;
+  onClick?: MouseEventHandler<HTMLAnchorElement>;
 }
 
 const isOutside = (to: string) => /^(https?:|mailto:)/.test(to);
 
 /** Navigation styled as a button: client-side for site paths, a plain link for outside addresses. */
-export function ButtonLink({ to, children, newTab = false, variant, size, block, className, ...aria }: ButtonLinkProps) {
+export function ButtonLink({ to, children, newTab = false, variant, size, block, className, ...rest }: ButtonLinkProps) {
   const className_ = classes({ variant, size, block, className });
   if (isOutside(to)) {
     return (
@@ -48,7 +49,7 @@ export function ButtonLink({ to, children, newTab = false, variant, size, block,
         href={to}
         className={className_}
         {...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-        {...aria}
+        {...rest}
       >
         {children}
         {newTab && <VisuallyHidden> (opens in a new tab)</VisuallyHidden>}
@@ -56,7 +57,7 @@ export function ButtonLink({ to, children, newTab = false, variant, size, block,
     );
   }
   return (
-    <Link to={to} className={className_} {...aria}>
+    <Link to={to} className={className_} {...rest}>
       {children}
     </Link>
   );

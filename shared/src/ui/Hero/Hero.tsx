@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Container } from '../Container/Container';
+import { KeepCompounds } from '../Text/KeepCompounds';
 import { CheckIcon } from '../Icon/CheckIcon';
 import styles from './Hero.module.css';
 
@@ -25,7 +26,7 @@ export function Hero({ eyebrow, title, lead, bullets, actions, note, aside }: He
         <div className={styles.copy}>
           <p className={styles.eyebrow}>{eyebrow}</p>
           <h1 id={titleId} className={styles.title}>
-            {title}
+            <KeepCompounds>{title}</KeepCompounds>
           </h1>
           <p className={styles.lead}>{lead}</p>
           <ul className={styles.bullets}>

@@ -56,7 +56,7 @@ describe('SiteHeader', () => {
 
     await userEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    expect(toggle).toHaveAccessibleName('Close menu');
+    expect(toggle).toHaveAccessibleName('Menu');
     expect(nav).toHaveAttribute('data-open', 'true');
 
     await userEvent.click(toggle);
@@ -78,5 +78,46 @@ describe('SiteHeader', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Employers' }));
     expect(router.state.location.pathname).toBe('/employers');
     expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('closes the menu when the sign-in button navigates', async () => {
+    const router = renderHeader();
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Candidate Sign In' }));
+    expect(router.state.location.pathname).toBe('/coming-soon');
+    expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('closes the menu when a link to the page already shown is chosen', async () => {
+    renderHeader();
+    const toggle = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole('link', { name: 'Candidates' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('closes the menu on a click outside the header, and not on one inside it', async () => {
+    render(
+      <>
+        <SiteHeader links={links} signIn={{ label: 'Candidate Sign In', to: '/coming-soon' }} />
+        <p>Page content</p>
+      </>,
+      { wrapper: ({ children }) => <RouterProvider router={createMemoryRouter([{ path: '/', element: children }])} /> },
+    );
+    const toggle = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole('navigation', { name: 'Main' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(screen.getByText('Page content'));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('points every link at a site path in the same tab', () => {
+    renderHeader();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    for (const link of within(nav).getAllByRole('link')) {
+      expect(link).not.toHaveAttribute('target');
+      expect(link.getAttribute('href')).toMatch(/^\/[a-z-]*$/);
+    }
   });
 });

@@ -19,12 +19,13 @@ export interface SiteHeaderProps {
 
 /**
  * The site header: logo, links and a sign-in button. It sticks to the top while scrolling; below 768 px the links
- * collapse behind a menu button, which closes again on navigation and on Escape.
+ * collapse behind a menu button, which closes again on navigation, on Escape and on a click outside the header.
  */
 export function SiteHeader({ links, signIn }: SiteHeaderProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
   const { pathname, search } = useLocation();
 
   useEffect(() => setOpen(false), [pathname, search]);
@@ -36,14 +37,22 @@ export function SiteHeader({ links, signIn }: SiteHeaderProps) {
       setOpen(false);
       toggleRef.current?.focus();
     };
+    // The open menu covers the page; a click or tap on the page means the visitor is done with it.
+    const onPointerDown = (event: PointerEvent) => {
+      if (!headerRef.current?.contains(event.target as Node)) setOpen(false);
+    };
     document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
   }, [open]);
 
   const close = () => setOpen(false);
 
   return (
-    <header className={styles.header}>
+    <header ref={headerRef} className={styles.header}>
       <Container className={styles.bar}>
         <LogoLink />
         <button
@@ -55,7 +64,8 @@ export function SiteHeader({ links, signIn }: SiteHeaderProps) {
           onClick={() => setOpen((value) => !value)}
         >
           <span className={styles.toggleIcon} data-open={open} aria-hidden="true" />
-          <span className={styles.toggleLabel}>{open ? 'Close menu' : 'Menu'}</span>
+          {/* A fixed name: aria-expanded already says whether it is open, and a name that changes too is read twice. */}
+          Menu
         </button>
         <nav id={menuId} className={styles.menu} data-open={open} aria-label="Main">
           <ul className={styles.links}>
@@ -72,7 +82,7 @@ export function SiteHeader({ links, signIn }: SiteHeaderProps) {
               </li>
             ))}
           </ul>
-          <ButtonLink to={signIn.to} variant="outline" size="sm" className={styles.signIn}>
+          <ButtonLink to={signIn.to} variant="outline" size="sm" className={styles.signIn} onClick={close}>
             {signIn.label}
           </ButtonLink>
         </nav>

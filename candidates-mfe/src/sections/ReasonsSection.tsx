@@ -1,0 +1,10 @@
+import { ReasonList, Section } from '@nativegtm/shared';
+import { reasons } from '../content';
+
+export function ReasonsSection() {
+  return (
+    <Section eyebrow="Why NativeGTM" title="Five reasons to interview with us">
+      <ReasonList reasons={reasons} />
+    </Section>
+  );
+}

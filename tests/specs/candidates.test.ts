@@ -1,0 +1,163 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import {
+  clickAndExpectArrival,
+  controlsOf,
+  eventually,
+  horizontalOverflow,
+  isSameDocument,
+  markDocument,
+  openPage,
+} from '../support/landing';
+import { shellUrl } from '../support/site';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await page?.close();
+});
+
+async function newPage(width: number) {
+  page = await browser.newPage({ viewport: { width, height: 900 } });
+  return page;
+}
+
+const comingSoon = (label: string): [string, string] => [label, '/coming-soon'];
+
+/** What the spec says every control on / does, in page order. */
+const expectedControls: [string, string | null][] = [
+  ['NativeGTM', '/'],
+  ['Menu', null],
+  ['Candidates', '/'],
+  ['Employers', '/employers'],
+  comingSoon('Featured Jobs'),
+  comingSoon('Candidate Sign In'),
+  comingSoon('Apply Now'),
+  ...Array.from({ length: 5 }, () => comingSoon('Apply Now')),
+  comingSoon('Search Candidates'),
+  ...Array.from({ length: 5 }, () => comingSoon('Apply Now')),
+];
+
+describe('the Candidates landing page (/)', () => {
+  it('has exactly the controls the spec asks for, each with its target', async () => {
+    await newPage(1280);
+    await openPage(page, '/');
+    expect(await controlsOf(page)).toEqual(expectedControls);
+  });
+
+  // Jest's default 5 s is too short for a dozen round trips through the router.
+  it('takes every link to its target on the client, in one document', async () => {
+    await newPage(1280);
+    await openPage(page, '/');
+    await markDocument(page);
+    const links = page.getByRole('link');
+    const targets = (await controlsOf(page)).filter(([, href]) => href !== null);
+    expect(await links.count()).toBe(targets.length);
+    for (const [index, [, href]] of targets.entries()) {
+      await clickAndExpectArrival(page, links.nth(index), '/', href!);
+    }
+    expect(await isSameDocument(page)).toBe(true);
+  }, 30_000);
+
+  it('highlights a role card while it is hovered and while its button has keyboard focus', async () => {
+    await newPage(1280);
+    await openPage(page, '/');
+    const cards = page.getByRole('region', { name: 'Find your next AI-native GTM role' }).getByRole('article');
+    const look = (index: number) =>
+      cards.nth(index).evaluate((card) => {
+        const style = getComputedStyle(card);
+        return `${style.borderColor} ${style.boxShadow}`;
+      });
+    const resting = await look(0);
+    expect(await look(1)).toBe(resting);
+
+    await cards.nth(0).hover();
+    await eventually(() => look(0), (value) => value !== resting);
+    await page.mouse.move(0, 0);
+    await eventually(() => look(0), (value) => value === resting);
+
+    await cards.nth(1).getByRole('link', { name: 'Apply Now' }).focus();
+    await eventually(() => look(1), (value) => value !== resting);
+    expect(await look(0)).toBe(resting);
+  });
+
+  it('keeps the header at the top while the page scrolls', async () => {
+    await newPage(1280);
+    await openPage(page, '/');
+    await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    const box = await page.getByRole('banner').boundingBox();
+    expect(box?.y).toBe(0);
+    await expect(page.getByRole('link', { name: 'Candidate Sign In' }).isVisible()).resolves.toBe(true);
+  });
+
+  it.each([320, 375, 768, 1280, 1920])('never scrolls sideways at %i px', async (width) => {
+    await newPage(width);
+    await openPage(page, '/');
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+
+  it('shows the featured jobs table whole on a 375 px phone, every action within reach', async () => {
+    await newPage(375);
+    await openPage(page, '/');
+    const table = page.getByRole('region', { name: 'Featured Jobs' }).getByRole('table');
+    const tableBox = await table.boundingBox();
+    expect(tableBox!.x).toBeGreaterThanOrEqual(0);
+    expect(tableBox!.x + tableBox!.width).toBeLessThanOrEqual(375);
+    const actions = table.getByRole('link', { name: 'Apply Now' });
+    expect(await actions.count()).toBe(5);
+    for (const action of await actions.all()) {
+      const box = await action.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    }
+  });
+
+  describe('on a phone (375 px)', () => {
+    it('hides the links behind the menu button, which opens and closes on Escape', async () => {
+      await newPage(375);
+      await openPage(page, '/');
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
+      await expect(employers.isVisible()).resolves.toBe(false);
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      const controlled = await toggle.getAttribute('aria-controls');
+      expect(await page.locator(`[id="${controlled}"]`).getAttribute('aria-label')).toBe('Main');
+
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await expect(employers.isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('link', { name: 'Candidate Sign In' }).isVisible()).resolves.toBe(true);
+
+      await page.keyboard.press('Escape');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await expect(employers.isVisible()).resolves.toBe(false);
+      expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
+    });
+
+    it('closes the menu when a link in it is followed, and navigates on the client', async () => {
+      await newPage(375);
+      await openPage(page, '/');
+      await markDocument(page);
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      const nav = page.getByRole('navigation', { name: 'Main' });
+
+      // The link to the page already shown changes no route: only the menu's own handling can close it.
+      await toggle.click();
+      await nav.getByRole('link', { name: 'Candidates' }).click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await expect(nav.getByRole('link', { name: 'Employers' }).isVisible()).resolves.toBe(false);
+
+      await toggle.click();
+      await clickAndExpectArrival(page, nav.getByRole('link', { name: 'Employers' }), '/', '/employers');
+      expect(await isSameDocument(page)).toBe(true);
+      expect(page.url()).toBe(shellUrl('/'));
+    });
+  });
+});
