@@ -149,13 +149,13 @@ describe('a slow remote', () => {
       await route.continue();
     });
     await page.goto(shellUrl('/featured-jobs'));
-    const status = page.getByRole('status');
+    const status = page.getByRole('status').filter({ hasText: 'Loading page' });
     await status.waitFor();
     await expect(status.textContent()).resolves.toContain('Loading page');
 
     release.open();
     await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
-    await expect(page.getByRole('status').count()).resolves.toBe(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Loading page' }).count()).resolves.toBe(0);
   });
 
   it('turns into the error screen after the configured timeout', async () => {
