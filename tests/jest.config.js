@@ -11,6 +11,9 @@ module.exports = {
   globalTeardown: '<rootDir>/support/globalTeardown.js',
   setupFilesAfterEnv: ['<rootDir>/support/setup.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, '../shared/build/tsconfig.jest.json'), diagnostics: false }],
+    '^.+\\.ts$': [
+      'ts-jest',
+      { tsconfig: path.join(__dirname, '../shared/build/tsconfig.jest.json'), diagnostics: false },
+    ],
   },
 };

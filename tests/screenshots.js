@@ -17,7 +17,12 @@ const widths = (process.env.SCREENSHOT_WIDTHS || '375,768,1280').split(',').map(
 const outDir = path.resolve(__dirname, '..', 'screenshots');
 
 function chromiumPath() {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [
+    process.env.CHROME_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
   if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
   return found;

@@ -76,7 +76,9 @@ describe('Candidates page sections', () => {
   it('explains how it works in three ordered steps, with the rating levels', () => {
     renderPage();
     const how = region('Three steps to your next role');
-    const steps = within(how).getAllByRole('listitem').filter((item) => item.parentElement?.tagName === 'OL');
+    const steps = within(how)
+      .getAllByRole('listitem')
+      .filter((item) => item.parentElement?.tagName === 'OL');
     expect(steps.map((step) => within(step).getByRole('heading', { level: 3 }).textContent)).toEqual([
       'Upload your resume',
       'Take the AI interview',
@@ -108,11 +110,11 @@ describe('Candidates page sections', () => {
   it('lists five featured jobs in the US in a table, each with an action to Coming Soon', () => {
     renderPage();
     const table = within(region('Featured Jobs')).getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Position',
-      'Location',
-      'Action',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Position', 'Location', 'Action']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(5);
     for (const row of rows) {
@@ -124,7 +126,9 @@ describe('Candidates page sections', () => {
   it('ends with the footer: current year and company name', () => {
     renderPage();
     expect(
-      within(screen.getByRole('contentinfo')).getByText(`© ${new Date().getFullYear()} NativeGTM. All rights reserved.`),
+      within(screen.getByRole('contentinfo')).getByText(
+        `© ${new Date().getFullYear()} NativeGTM. All rights reserved.`,
+      ),
     ).toBeInTheDocument();
   });
 

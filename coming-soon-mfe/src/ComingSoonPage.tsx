@@ -1,4 +1,14 @@
-import { ButtonLink, CheckIcon, Container, Footer, landingNavLinks, LogoLink, paths, site, useDocumentTitle } from '@nativegtm/shared';
+import {
+  ButtonLink,
+  CheckIcon,
+  Container,
+  Footer,
+  landingNavLinks,
+  LogoLink,
+  paths,
+  site,
+  useDocumentTitle,
+} from '@nativegtm/shared';
 import styles from './ComingSoonPage.module.css';
 
 const promises = ['No more resume guesswork.', 'No more failed hires.', 'Just proven talent, delivered.'] as const;

@@ -52,7 +52,12 @@ describe('Employers page sections', () => {
   it('offers four things for FREE, each marked FREE', () => {
     renderPage();
     const offer = region('Everything you need to hire, FREE');
-    expect(headingsIn(offer, 3)).toEqual(['Post Jobs', 'Search for Candidates', 'Assign AI Interviews', 'Get Introduced']);
+    expect(headingsIn(offer, 3)).toEqual([
+      'Post Jobs',
+      'Search for Candidates',
+      'Assign AI Interviews',
+      'Get Introduced',
+    ]);
     const items = within(offer).getAllByRole('listitem');
     expect(items).toHaveLength(4);
     for (const item of items) expect(within(item).getByText('FREE')).toBeInTheDocument();
@@ -99,22 +104,21 @@ describe('Employers page sections', () => {
       'Get introduced',
     ]);
     const ratings = within(steps[2]!).getByRole('list', { name: 'Ratings' });
-    expect(within(ratings).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Elite',
-      'Pro',
-      'Moderate',
-      'Basic',
-    ]);
+    expect(
+      within(ratings)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Elite', 'Pro', 'Moderate', 'Basic']);
   });
 
   it('lists six roles in a table, all US (Remote), each with Hire Now to Coming Soon', () => {
     renderPage();
     const table = within(region('Roles companies are filling with us')).getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Position',
-      'Location',
-      'Action',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Position', 'Location', 'Action']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getByRole('rowheader').textContent)).toEqual([
       'Product Manager - Consumer',
@@ -147,7 +151,9 @@ describe('Employers page sections', () => {
   it('ends with the footer: current year and company name', () => {
     renderPage();
     expect(
-      within(screen.getByRole('contentinfo')).getByText(`© ${new Date().getFullYear()} NativeGTM. All rights reserved.`),
+      within(screen.getByRole('contentinfo')).getByText(
+        `© ${new Date().getFullYear()} NativeGTM. All rights reserved.`,
+      ),
     ).toBeInTheDocument();
   });
 });

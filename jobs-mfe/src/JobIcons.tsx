@@ -22,7 +22,12 @@ export function CalendarIcon() {
 
 export function SearchOffIcon({ className }: { className?: string }) {
   return (
-    <svg className={[styles.icon, className].filter(Boolean).join(' ')} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <svg
+      className={[styles.icon, className].filter(Boolean).join(' ')}
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+    >
       <circle cx="10.5" cy="10.5" r="6.5" />
       <path d="M15.5 15.5L20.5 20.5M8 8l5 5M13 8l-5 5" />
     </svg>

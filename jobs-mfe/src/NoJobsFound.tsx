@@ -10,7 +10,9 @@ export function NoJobsFound({ onClear }: { onClear: () => void }) {
         <SearchOffIcon className={styles.icon} />
       </span>
       <h2 className={styles.message}>No jobs found matching your criteria.</h2>
-      <p className={styles.hint}>Try another job function or location, or clear the filters to see every featured job.</p>
+      <p className={styles.hint}>
+        Try another job function or location, or clear the filters to see every featured job.
+      </p>
       <Button onClick={onClear} className={styles.clear}>
         Clear Filters
       </Button>

@@ -10,10 +10,7 @@ function createJestProject({ packageDir, displayName }) {
     testMatch: ['**/*.test.ts', '**/*.test.tsx'],
     setupFilesAfterEnv: [path.join(__dirname, 'jest.setup.ts')],
     transform: {
-      '^.+\\.tsx?$': [
-        'ts-jest',
-        { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false },
-      ],
+      '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
     },
     moduleNameMapper: {
       // CSS Modules resolve to their class names, so tests can still assert on className where it matters.

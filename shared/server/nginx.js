@@ -76,9 +76,18 @@ ${headerLines(documentHeaders, i + '    ')}
  * @param {{ roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string,
  *   listenHost?: string, prefix: string, mimeTypes?: string }} options
  */
-function renderNginxConfig({ roots = {}, ports = {}, remotesFile, listenHost, prefix, mimeTypes = '/etc/nginx/mime.types' }) {
+function renderNginxConfig({
+  roots = {},
+  ports = {},
+  remotesFile,
+  listenHost,
+  prefix,
+  mimeTypes = '/etc/nginx/mime.types',
+}) {
   const shell = deployables.find((d) => d.role === 'host');
-  const origins = remoteOriginsFromFile(remotesFile ?? path.join(roots.shell ?? path.join(shell.dir, 'dist'), 'remotes.json'));
+  const origins = remoteOriginsFromFile(
+    remotesFile ?? path.join(roots.shell ?? path.join(shell.dir, 'dist'), 'remotes.json'),
+  );
   const servers = deployables
     .map((deployable) =>
       serverBlock({

@@ -20,7 +20,7 @@ const isDocument = (pathname) => pathname.endsWith('.html') || !/\.[a-z0-9]+$/i.
  */
 function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
   // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
-  const remotesFile = spa ? files['/remotes.json'] ?? path.join(root, 'remotes.json') : undefined;
+  const remotesFile = spa ? (files['/remotes.json'] ?? path.join(root, 'remotes.json')) : undefined;
   const serve = sirv(path.resolve(root), {
     // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
     // manifest) or an operator's edit of remotes.json is served at once, without a restart.

@@ -22,17 +22,15 @@ export function createRoutes(loader: PageLoader): RouteObject[] {
       errorElement: <ErrorScreen />,
       hydrateFallbackElement: <LoadingScreen />,
       children: [
-        ...pageRoutes.map(
-          ({ path, remote }): RouteObject => ({
-            path,
-            // The loader fetches the remote before the route renders: on client-side navigation the current page
-            // stays on screen (with a progress indicator) instead of flashing an empty one.
-            loader: async () => ({ Page: await loader.load(remote) }),
-            element: <RemotePage />,
-            errorElement: <ErrorScreen />,
-            handle: { remote },
-          }),
-        ),
+        ...pageRoutes.map(({ path, remote }): RouteObject => ({
+          path,
+          // The loader fetches the remote before the route renders: on client-side navigation the current page
+          // stays on screen (with a progress indicator) instead of flashing an empty one.
+          loader: async () => ({ Page: await loader.load(remote) }),
+          element: <RemotePage />,
+          errorElement: <ErrorScreen />,
+          handle: { remote },
+        })),
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -79,12 +79,21 @@ describe('the Candidates landing page (/)', () => {
     expect(await look(1)).toBe(resting);
 
     await cards.nth(0).hover();
-    await eventually(() => look(0), (value) => value !== resting);
+    await eventually(
+      () => look(0),
+      (value) => value !== resting,
+    );
     await page.mouse.move(0, 0);
-    await eventually(() => look(0), (value) => value === resting);
+    await eventually(
+      () => look(0),
+      (value) => value === resting,
+    );
 
     await cards.nth(1).getByRole('link', { name: 'Apply Now' }).focus();
-    await eventually(() => look(1), (value) => value !== resting);
+    await eventually(
+      () => look(1),
+      (value) => value !== resting,
+    );
     expect(await look(0)).toBe(resting);
   });
 

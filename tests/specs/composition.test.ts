@@ -30,9 +30,7 @@ describe('the composed site', () => {
 
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(route.heading);
     expect(remoteRequests).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
-    expect(remoteRequests.some((pathname) => /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname))).toBe(
-      true,
-    );
+    expect(remoteRequests.some((pathname) => /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname))).toBe(true);
   });
 
   it('loads only the remote of the route being opened (one remote down cannot block the others)', async () => {
@@ -69,9 +67,9 @@ describe('the composed site', () => {
 
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(documentLoads).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { __reactRenderers: () => number }).__reactRenderers())).toBe(
-      1,
-    );
+    expect(
+      await page.evaluate(() => (window as unknown as { __reactRenderers: () => number }).__reactRenderers()),
+    ).toBe(1);
   });
 
   it('shows the 404 screen for an unknown path and logs the path', async () => {

@@ -63,7 +63,11 @@ describe('Featured Jobs in the composed site', () => {
     await select('Job Function').selectOption({ label: 'Product Management' });
     await page.waitForURL(jobsUrl('?function=product-management'));
     await waitForCount('3 jobs found');
-    expect(await cardTitles()).toEqual(['Product Manager - SAAS', 'Senior Product Manager', 'Product Manager - Consumer']);
+    expect(await cardTitles()).toEqual([
+      'Product Manager - SAAS',
+      'Senior Product Manager',
+      'Product Manager - Consumer',
+    ]);
 
     await select('Location').selectOption({ label: 'US (Remote)' });
     await page.waitForURL(jobsUrl('?function=product-management&location=us-remote'));

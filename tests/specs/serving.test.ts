@@ -40,7 +40,9 @@ async function nginx(): Promise<Target> {
   writeFileSync(
     remotesFile,
     JSON.stringify(
-      Object.fromEntries(remotePackages.map((pkg) => [remoteNames[pkg], `http://${host}:${ports[pkg]}/mf-manifest.json`])),
+      Object.fromEntries(
+        remotePackages.map((pkg) => [remoteNames[pkg], `http://${host}:${ports[pkg]}/mf-manifest.json`]),
+      ),
     ),
   );
   const server = await startNginx({ ports, remotesFile });
@@ -64,7 +66,11 @@ describe.each([
   it('answers page routes, known or not, with index.html, but a missing file with a real 404', async () => {
     for (const path of ['/', '/featured-jobs', '/coming-soon', '/no/such/page']) {
       const response = await rawGet(port('shell'), path);
-      expect([path, response.status, response.headers['content-type']]).toEqual([path, 200, expect.stringMatching(/^text\/html/)]);
+      expect([path, response.status, response.headers['content-type']]).toEqual([
+        path,
+        200,
+        expect.stringMatching(/^text\/html/),
+      ]);
       expect(response.body).toMatch(/<div id="?root"?>/);
     }
     for (const path of ['/missing.1234abcd.js', '/missing.css', '/remotes.json.bak']) {
@@ -109,7 +115,9 @@ describe.each([
 
   it('lets the shell origin load the remotes (CORS)', async () => {
     for (const pkg of remotePackages) {
-      const response = await rawGet(port(pkg), '/mf-manifest.json', { Origin: `http://${target.host}:${port('shell')}` });
+      const response = await rawGet(port(pkg), '/mf-manifest.json', {
+        Origin: `http://${target.host}:${port('shell')}`,
+      });
       expect([pkg, response.headers['access-control-allow-origin']]).toEqual([pkg, '*']);
     }
   });
@@ -138,8 +146,14 @@ describe.each([
     expect(remotePage.headers['content-security-policy']).toMatch(/script-src 'self';/);
   });
 
-  it('never reads outside a package\'s dist/ (path traversal)', async () => {
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2fpackage.json', '/.%2e/webpack.config.js']) {
+  it("never reads outside a package's dist/ (path traversal)", async () => {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/%2e%2e%2fpackage.json',
+      '/.%2e/webpack.config.js',
+    ]) {
       for (const pkg of ['shell', 'jobs-mfe']) {
         const response = await rawGet(port(pkg), path);
         expect([pkg, path, response.body]).not.toEqual([pkg, path, expect.stringContaining('"scripts"')]);

@@ -8,7 +8,12 @@ const { createRemoteConfig } = require('@nativegtm/shared/build/webpack.js');
  * `outputPath`. Used to deploy test doubles: a broken remote, or a changed build of a real one.
  */
 export function buildRemote(options: { packageDir: string; name: string; outputPath: string }): Promise<void> {
-  const config = createRemoteConfig({ packageDir: options.packageDir, name: options.name, title: options.name, port: 0 });
+  const config = createRemoteConfig({
+    packageDir: options.packageDir,
+    name: options.name,
+    title: options.name,
+    port: 0,
+  });
   config.output.path = options.outputPath;
   return new Promise((resolve, reject) => {
     webpack(config, (error, stats) => {

@@ -16,7 +16,9 @@ export async function openPage(page: Page, path: string): Promise<void> {
 /** Every link and button in the document, in order, as [text, href] (href is null for buttons). */
 export function controlsOf(page: Page): Promise<[string, string | null][]> {
   return page.$$eval('a, button', (elements) =>
-    elements.map((element) => [element.textContent?.trim() ?? '', element.getAttribute('href')] as [string, string | null]),
+    elements.map(
+      (element) => [element.textContent?.trim() ?? '', element.getAttribute('href')] as [string, string | null],
+    ),
   );
 }
 
@@ -50,7 +52,11 @@ export function horizontalOverflow(page: Page): Promise<number> {
 }
 
 /** Re-reads a value until it passes the check (styles may be mid-transition), failing after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 2000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 2000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!check(value)) {

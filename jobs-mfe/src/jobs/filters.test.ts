@@ -12,7 +12,14 @@ const titles = (list: readonly Job[]) => list.map((job) => job.title);
  */
 const expected: Record<string, Record<string, string[]>> = {
   All: {
-    All: ['Product Marketing Manager', 'Product Manager - SAAS', 'Senior Product Manager', 'Product Manager - Consumer', 'Consumer Marketing Specialist', 'Enterprise Account Executive'],
+    All: [
+      'Product Marketing Manager',
+      'Product Manager - SAAS',
+      'Senior Product Manager',
+      'Product Manager - Consumer',
+      'Consumer Marketing Specialist',
+      'Enterprise Account Executive',
+    ],
     'US (Remote)': ['Product Manager - SAAS', 'Senior Product Manager'],
     'San Francisco, CA': ['Product Manager - Consumer'],
     'New York, NY': ['Enterprise Account Executive'],
@@ -63,7 +70,9 @@ describe('visibleJobs', () => {
   it('has an expectation for each of the 30 combinations, and nothing else', () => {
     expect(combinations).toHaveLength(30);
     const tableKeys = Object.entries(expected).flatMap(([fn, row]) => Object.keys(row).map((loc) => `${fn} | ${loc}`));
-    const choiceKeys = combinations.map(({ jobFunction, location }) => `${jobFunction ?? 'All'} | ${location ?? 'All'}`);
+    const choiceKeys = combinations.map(
+      ({ jobFunction, location }) => `${jobFunction ?? 'All'} | ${location ?? 'All'}`,
+    );
     expect(tableKeys.sort()).toEqual(choiceKeys.sort());
   });
 
@@ -97,7 +106,9 @@ describe('visibleJobs', () => {
 
   it('returns nothing for an empty list', () => {
     expect(visibleJobs([], defaultFilters)).toEqual([]);
-    expect(visibleJobs([], { ...defaultFilters, jobFunction: 'Product Management', location: 'Austin, TX' })).toEqual([]);
+    expect(visibleJobs([], { ...defaultFilters, jobFunction: 'Product Management', location: 'Austin, TX' })).toEqual(
+      [],
+    );
   });
 });
 
@@ -125,7 +136,10 @@ describe('sortJobs by Date Posted', () => {
 
   it('orders jobs posted the same day by id, so the list is stable', () => {
     const [first, second] = jobs as [Job, Job];
-    const sameDay = [{ ...second, datePosted: '2025-06-20' }, { ...first, datePosted: '2025-06-20' }];
+    const sameDay = [
+      { ...second, datePosted: '2025-06-20' },
+      { ...first, datePosted: '2025-06-20' },
+    ];
     expect(sortJobs(sameDay, 'Date Posted').map((job) => job.id)).toEqual([first.id, second.id]);
   });
 });

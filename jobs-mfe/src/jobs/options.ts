@@ -3,10 +3,21 @@
  * slug, its label in lower case with every run of other characters turned into one hyphen: that is how it appears
  * in the page's URL, so the labels can change wording only together with a thought for links already shared.
  */
-export const jobFunctions = ['Product Management', 'Product Marketing', 'Account Executive', 'Consumer Marketing'] as const;
+export const jobFunctions = [
+  'Product Management',
+  'Product Marketing',
+  'Account Executive',
+  'Consumer Marketing',
+] as const;
 export type JobFunction = (typeof jobFunctions)[number];
 
-export const jobLocations = ['US (Remote)', 'San Francisco, CA', 'New York, NY', 'Los Angeles, CA', 'Austin, TX'] as const;
+export const jobLocations = [
+  'US (Remote)',
+  'San Francisco, CA',
+  'New York, NY',
+  'Los Angeles, CA',
+  'Austin, TX',
+] as const;
 export type JobLocation = (typeof jobLocations)[number];
 
 export const sortOptions = ['Date Posted'] as const;

@@ -7,12 +7,12 @@ import { useEffect, useState } from 'react';
 export function useDelayedFlag(active: boolean, delayMs: number): boolean {
   const [shown, setShown] = useState(false);
   useEffect(() => {
-    if (!active) {
-      setShown(false);
-      return undefined;
-    }
+    if (!active) return undefined;
     const timer = setTimeout(() => setShown(true), delayMs);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setShown(false);
+    };
   }, [active, delayMs]);
   return active && shown;
 }

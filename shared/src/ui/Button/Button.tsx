@@ -41,7 +41,16 @@ export interface ButtonLinkProps extends Appearance {
 const isOutside = (to: string) => /^(https?:|mailto:)/.test(to);
 
 /** Navigation styled as a button: client-side for site paths, a plain link for outside addresses. */
-export function ButtonLink({ to, children, newTab = false, variant, size, block, className, ...rest }: ButtonLinkProps) {
+export function ButtonLink({
+  to,
+  children,
+  newTab = false,
+  variant,
+  size,
+  block,
+  className,
+  ...rest
+}: ButtonLinkProps) {
   const className_ = classes({ variant, size, block, className });
   if (isOutside(to)) {
     return (

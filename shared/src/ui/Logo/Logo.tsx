@@ -22,10 +22,7 @@ export function Logo({ inverse = false }: LogoProps) {
           </linearGradient>
         </defs>
         <rect width="32" height="32" rx="9" fill={`url(#${gradientId})`} />
-        <path
-          d="M9 22V10h2.6l6.2 7.6V10H20v12h-2.5l-6.3-7.7V22z M22.5 19.5h2.6V22h-2.6z"
-          className={styles.glyph}
-        />
+        <path d="M9 22V10h2.6l6.2 7.6V10H20v12h-2.5l-6.3-7.7V22z M22.5 19.5h2.6V22h-2.6z" className={styles.glyph} />
       </svg>
       <span>
         Native<span className={styles.accent}>GTM</span>

@@ -22,24 +22,26 @@ export interface SiteHeaderProps {
  * collapse behind a menu button, which closes again on navigation, on Escape and on a click outside the header.
  */
 export function SiteHeader({ links, signIn }: SiteHeaderProps) {
-  const [open, setOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  // The menu belongs to the location it was opened at: navigating anywhere closes it without an extra render pass.
+  const location = `${pathname}${search}`;
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location;
+  const setOpen = (value: boolean) => setOpenAt(value ? location : null);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
   const headerRef = useRef<HTMLElement>(null);
-  const { pathname, search } = useLocation();
-
-  useEffect(() => setOpen(false), [pathname, search]);
 
   useEffect(() => {
     if (!open) return undefined;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setOpen(false);
+      setOpenAt(null);
       toggleRef.current?.focus();
     };
     // The open menu covers the page; a click or tap on the page means the visitor is done with it.
     const onPointerDown = (event: PointerEvent) => {
-      if (!headerRef.current?.contains(event.target as Node)) setOpen(false);
+      if (!headerRef.current?.contains(event.target as Node)) setOpenAt(null);
     };
     document.addEventListener('keydown', onKeyDown);
     document.addEventListener('pointerdown', onPointerDown);
@@ -61,7 +63,7 @@ export function SiteHeader({ links, signIn }: SiteHeaderProps) {
           className={styles.toggle}
           aria-expanded={open}
           aria-controls={menuId}
-          onClick={() => setOpen((value) => !value)}
+          onClick={() => setOpen(!open)}
         >
           <span className={styles.toggleIcon} data-open={open} aria-hidden="true" />
           {/* A fixed name: aria-expanded already says whether it is open, and a name that changes too is read twice. */}

@@ -34,12 +34,11 @@ describe('StepList', () => {
       />,
     );
     const ratings = screen.getByRole('list', { name: 'Ratings' });
-    expect(within(ratings).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Elite',
-      'Pro',
-      'Moderate',
-      'Basic',
-    ]);
+    expect(
+      within(ratings)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Elite', 'Pro', 'Moderate', 'Basic']);
     expect(within(ratings).getByText('Elite')).toHaveClass('badge', 'elite');
   });
 });

@@ -9,15 +9,13 @@ const compound = /(\S+-\S+)/;
  */
 export function KeepCompounds({ children }: { children: ReactNode }) {
   if (typeof children !== 'string') return children;
-  return children
-    .split(compound)
-    .map((part, index) =>
-      compound.test(part) ? (
-        <span key={index} className={styles.compound}>
-          {part}
-        </span>
-      ) : (
-        part
-      ),
-    );
+  return children.split(compound).map((part, index) =>
+    compound.test(part) ? (
+      <span key={index} className={styles.compound}>
+        {part}
+      </span>
+    ) : (
+      part
+    ),
+  );
 }
