@@ -1,3 +1,5 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { deployables } from '@nativegtm/shared/server/site.js';
 import { startSite } from '@nativegtm/shared/server/run-site.js';
@@ -32,5 +34,45 @@ describe('the site server', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe('the server command', () => {
+  const repoRoot = resolve(__dirname, '../..');
+
+  function serve(port: number): ChildProcessWithoutNullStreams {
+    return spawn(process.execPath, [join(repoRoot, 'shared/server/serve-package.js'), '--port', String(port)], {
+      cwd: join(repoRoot, 'jobs-mfe'),
+    });
+  }
+
+  function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; output: string }> {
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    return new Promise((done) => child.once('exit', (code) => done({ code, output })));
+  }
+
+  it('exits non-zero with a clear message when its port is taken', async () => {
+    const blocker = await occupy(4790);
+    try {
+      const { code, output } = await exitOf(serve(4790));
+      expect(code).toBe(1);
+      expect(output).toContain('Port 4790 (jobs-mfe) is already in use');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('shuts down cleanly on %s', async (signal) => {
+    const child = serve(4791);
+    const exited = exitOf(child);
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (chunk) => String(chunk).includes('serving') && ready()),
+    );
+    await expect(fetch('http://localhost:4791/mf-manifest.json').then((r) => r.status)).resolves.toBe(200);
+    child.kill(signal);
+    await expect(exited).resolves.toMatchObject({ code: 0 });
+    await expect(portIsFree(4791)).resolves.toBe(true);
   });
 });
