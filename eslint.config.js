@@ -20,6 +20,25 @@ module.exports = tseslint.config(
     },
   },
   {
+    // shared/'s public API is its index.ts (plus ./standalone): the shell and the remotes never reach into its
+    // internals, so the design system can change its files without breaking a deployed remote.
+    files: ['shell/**/*.{ts,tsx}', '*-mfe/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nativegtm/shared/src/*', '@nativegtm/shared/src'],
+              message: "Import from '@nativegtm/shared'.",
+            },
+            { group: ['**/shared/src/*', '**/shared/src'], message: "Import from '@nativegtm/shared'." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Build, server and config scripts run in Node as CommonJS.
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

@@ -83,6 +83,8 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
         template,
         title,
         scriptLoading: 'defer',
+        // Only the app entry: a remote's container (remoteEntry.js) is for hosts, its own page never needs it.
+        chunks: ['main'],
       }),
       production &&
         new CompressionPlugin({

@@ -3,6 +3,8 @@ export interface Deployable {
   dir: string;
   port: number;
   role: 'host' | 'remote';
+  /** The Module Federation name, also the remote's key in remotes.json. */
+  remote?: string;
 }
 export const deployables: Deployable[];
 export const repoRoot: string;

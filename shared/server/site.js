@@ -4,15 +4,30 @@ const path = require('node:path');
 
 const repoRoot = path.resolve(__dirname, '../..');
 
-/** @typedef {{ name: string, dir: string, port: number, role: 'host' | 'remote' }} Deployable */
+/**
+ * @typedef {{ name: string, dir: string, port: number, role: 'host' | 'remote', remote?: string }} Deployable
+ *   remote: the Module Federation name, which is also the remote's key in remotes.json.
+ */
 
 /** @type {Deployable[]} */
 const deployables = [
   { name: 'shell', dir: path.join(repoRoot, 'shell'), port: 3000, role: 'host' },
-  { name: 'candidates-mfe', dir: path.join(repoRoot, 'candidates-mfe'), port: 3001, role: 'remote' },
-  { name: 'employers-mfe', dir: path.join(repoRoot, 'employers-mfe'), port: 3002, role: 'remote' },
-  { name: 'jobs-mfe', dir: path.join(repoRoot, 'jobs-mfe'), port: 3003, role: 'remote' },
-  { name: 'coming-soon-mfe', dir: path.join(repoRoot, 'coming-soon-mfe'), port: 3004, role: 'remote' },
+  {
+    name: 'candidates-mfe',
+    dir: path.join(repoRoot, 'candidates-mfe'),
+    port: 3001,
+    role: 'remote',
+    remote: 'candidates',
+  },
+  { name: 'employers-mfe', dir: path.join(repoRoot, 'employers-mfe'), port: 3002, role: 'remote', remote: 'employers' },
+  { name: 'jobs-mfe', dir: path.join(repoRoot, 'jobs-mfe'), port: 3003, role: 'remote', remote: 'jobs' },
+  {
+    name: 'coming-soon-mfe',
+    dir: path.join(repoRoot, 'coming-soon-mfe'),
+    port: 3004,
+    role: 'remote',
+    remote: 'comingSoon',
+  },
 ];
 
 /** The file whose presence (and age) says a package's dist/ is a complete build. */

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { deployables } from '@nativegtm/shared/server/site.js';
 import { launchChromium } from '../support/chromium';
 import { startNginx } from '../support/nginx';
 import { rawGet } from '../support/rawGet';
@@ -15,13 +16,8 @@ interface Target {
   stop?: () => Promise<void>;
 }
 
-const remoteNames: Record<string, string> = {
-  'candidates-mfe': 'candidates',
-  'employers-mfe': 'employers',
-  'jobs-mfe': 'jobs',
-  'coming-soon-mfe': 'comingSoon',
-};
-const remotePackages = Object.keys(remoteNames);
+const remotes = deployables.filter((d) => d.role === 'remote');
+const remotePackages = remotes.map((d) => d.name);
 
 function origins(host: string, ports: Record<string, number>): string[] {
   return remotePackages.map((pkg) => `http://${host}:${ports[pkg]}`).sort();
@@ -40,9 +36,7 @@ async function nginx(): Promise<Target> {
   writeFileSync(
     remotesFile,
     JSON.stringify(
-      Object.fromEntries(
-        remotePackages.map((pkg) => [remoteNames[pkg], `http://${host}:${ports[pkg]}/mf-manifest.json`]),
-      ),
+      Object.fromEntries(remotes.map((d) => [d.remote, `http://${host}:${ports[d.name]}/mf-manifest.json`])),
     ),
   );
   const server = await startNginx({ ports, remotesFile });

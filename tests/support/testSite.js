@@ -7,13 +7,6 @@ const { deployables } = require('@nativegtm/shared/server/site.js');
 const { buildIfNeeded } = require('@nativegtm/shared/server/build-if-needed.js');
 const { startSite } = require('@nativegtm/shared/server/run-site.js');
 
-const remoteNames = {
-  'candidates-mfe': 'candidates',
-  'employers-mfe': 'employers',
-  'jobs-mfe': 'jobs',
-  'coming-soon-mfe': 'comingSoon',
-};
-
 function portsFor(base) {
   return Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
 }
@@ -23,11 +16,13 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   const ports = portsFor(base);
   const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-')), 'remotes.json');
   const remotes = Object.fromEntries(
-    Object.entries(remoteNames).map(([pkg, name]) => [name, `http://localhost:${ports[pkg]}/mf-manifest.json`]),
+    deployables
+      .filter((d) => d.role === 'remote')
+      .map((d) => [d.remote, `http://localhost:${ports[d.name]}/mf-manifest.json`]),
   );
   fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
   const site = await startSite(deployables, { ports, remotesFile });
   return { ...site, ports, remotesFile };
 }
 
-module.exports = { startTestSite, portsFor, remoteNames };
+module.exports = { startTestSite, portsFor };

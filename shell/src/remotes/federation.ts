@@ -1,6 +1,19 @@
 import { getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { getRemotesConfig } from './remotesConfig';
 import { createPageLoader } from './pageLoader';
+import type { RemotesConfig } from './remotesConfig';
+
+let watching = false;
+
+/** `npm run dev`: a remote's rebuild reloads the composed page. Compiled out of production builds. */
+async function watchInDevelopment(config: RemotesConfig): Promise<RemotesConfig> {
+  if (process.env.NODE_ENV !== 'production' && !watching) {
+    watching = true;
+    const { reloadOnRemoteRebuild } = await import('../dev/reloadOnRemoteRebuild');
+    reloadOnRemoteRebuild(Object.values(config.entries));
+  }
+  return config;
+}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -22,6 +35,6 @@ export const pageLoader = createPageLoader({
     registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
     loadRemote: (id) => runtime().loadRemote(id),
   },
-  getConfig: () => getRemotesConfig(),
+  getConfig: () => getRemotesConfig().then(watchInDevelopment),
   timeoutMs: configuredTimeout(),
 });
