@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { deployables } from '@nativegtm/shared/server/site.js';
 import { startSite } from '@nativegtm/shared/server/run-site.js';
+import { ports } from '../support/site';
 
 function occupy(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -21,7 +22,7 @@ function portIsFree(port: number): Promise<boolean> {
 
 describe('the site server', () => {
   it('refuses to start when a port is taken, names the port, and leaves nothing running', async () => {
-    const base = 4700;
+    const base = ports.shell! + 30; // clear of the test site and of what other spec files start
     const testPorts = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
     const blocker = await occupy(testPorts['jobs-mfe']!);
     try {
@@ -54,25 +55,27 @@ describe('the server command', () => {
   }
 
   it('exits non-zero with a clear message when its port is taken', async () => {
-    const blocker = await occupy(4790);
+    const port = ports.shell! + 40;
+    const blocker = await occupy(port);
     try {
-      const { code, output } = await exitOf(serve(4790));
+      const { code, output } = await exitOf(serve(port));
       expect(code).toBe(1);
-      expect(output).toContain('Port 4790 (jobs-mfe) is already in use');
+      expect(output).toContain(`Port ${port} (jobs-mfe) is already in use`);
     } finally {
       blocker.close();
     }
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('shuts down cleanly on %s', async (signal) => {
-    const child = serve(4791);
+    const port = ports.shell! + 41;
+    const child = serve(port);
     const exited = exitOf(child);
     await new Promise<void>((ready) =>
       child.stdout.on('data', (chunk) => String(chunk).includes('serving') && ready()),
     );
-    await expect(fetch('http://localhost:4791/mf-manifest.json').then((r) => r.status)).resolves.toBe(200);
+    await expect(fetch(`http://localhost:${port}/mf-manifest.json`).then((r) => r.status)).resolves.toBe(200);
     child.kill(signal);
     await expect(exited).resolves.toMatchObject({ code: 0 });
-    await expect(portIsFree(4791)).resolves.toBe(true);
+    await expect(portIsFree(port)).resolves.toBe(true);
   });
 });

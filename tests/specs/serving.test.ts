@@ -28,7 +28,7 @@ async function builtIn(): Promise<Target> {
 }
 
 async function nginx(): Promise<Target> {
-  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 400]));
+  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 20]));
   const host = '127.0.0.1';
   const folder = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-remotes-'));
   chmodSync(folder, 0o755); // nginx workers run as an unprivileged user and must read the file

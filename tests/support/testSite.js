@@ -1,5 +1,9 @@
 // Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
 // collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
+//
+// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 100 apart:
+//   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
+//   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes (resilience.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
