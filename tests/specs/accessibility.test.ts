@@ -212,6 +212,8 @@ describe('focus and announcements on navigation', () => {
       ),
     ).resolves.toBeTruthy();
     expect(await page.title()).toBe(target.title);
+    // The page swapped in by the router, with the announcer now speaking, is as clean as a freshly loaded one.
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: start.heading }).waitFor();
