@@ -12,6 +12,8 @@ const screens = [
   { name: 'featured-jobs', path: '/featured-jobs' },
   { name: 'coming-soon', path: '/coming-soon' },
   { name: 'not-found', path: '/no-such-page' },
+  // The shell's error screen, reached the way visitors reach it: the page's remote does not answer.
+  { name: 'error', path: '/featured-jobs', downRemote: 'jobs-mfe' },
 ];
 const widths = (process.env.SCREENSHOT_WIDTHS || '375,768,1280').split(',').map(Number);
 const outDir = path.resolve(__dirname, '..', 'screenshots');
@@ -39,6 +41,11 @@ async function main() {
     for (const width of widths) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       for (const screen of screens) {
+        if (screen.downRemote) {
+          await page.route(`http://localhost:${site.ports[screen.downRemote]}/**`, (route) =>
+            route.abort('connectionrefused'),
+          );
+        }
         await page.goto(`http://localhost:${site.ports.shell}${screen.path}`, { waitUntil: 'networkidle' });
         const file = path.join(outDir, `${screen.name}-${width}.png`);
         await page.screenshot({ path: file, fullPage: true });

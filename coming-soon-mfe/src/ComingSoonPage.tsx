@@ -12,6 +12,7 @@ import {
 import styles from './ComingSoonPage.module.css';
 
 const promises = ['No more resume guesswork.', 'No more failed hires.', 'Just proven talent, delivered.'] as const;
+const [recruiterUser, recruiterDomain] = site.recruiterEmail.split('@');
 
 export function ComingSoonPage() {
   useDocumentTitle('Coming Soon');
@@ -62,7 +63,12 @@ export function ComingSoonPage() {
               </h2>
               <p className={styles.cardText}>
                 Our recruiting team is happy to help. Write to us at{' '}
-                <span className={styles.address}>{site.recruiterEmail}</span>.
+                <span className={styles.address}>
+                  {/* On a phone the address breaks after the @ rather than in the middle of a word. */}
+                  {recruiterUser}@<wbr />
+                  {recruiterDomain}
+                </span>
+                .
               </p>
               <ButtonLink
                 to={`mailto:${site.recruiterEmail}`}

@@ -39,14 +39,15 @@ describe('the Employers landing page (/employers)', () => {
     await newPage(1280);
     await openPage(page, '/employers');
     const controls = await controlsOf(page);
-    expect(controls.slice(0, 5)).toEqual([
+    expect(controls.slice(0, 6)).toEqual([
+      ['Skip to main content', '#main-content'],
       ['NativeGTM', '/'],
       ['Menu', null],
       ['Candidates', '/'],
       ['Employers', '/employers'],
       ['Featured Jobs', '/coming-soon'],
     ]);
-    expect(controls.slice(5)).toEqual(buttonLabels.map((label) => [label, '/coming-soon']));
+    expect(controls.slice(6)).toEqual(buttonLabels.map((label) => [label, '/coming-soon']));
   });
 
   // Jest's default 5 s is too short for a dozen round trips through the router.

@@ -1,18 +1,24 @@
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { VisuallyHidden } from '@nativegtm/shared';
+import { RouteAnnouncer } from '../a11y/RouteAnnouncer';
+import { SkipLink } from '../a11y/SkipLink';
+import { useFocusOnNavigation } from '../a11y/useFocusOnNavigation';
 import { useDelayedFlag } from '../hooks/useDelayedFlag';
 import { LOADING_INDICATOR_DELAY_MS } from './timing';
 import styles from './ShellLayout.module.css';
 
 /**
  * Everything the shell draws around a page: nothing visible but a progress bar while the next page's remote loads.
- * The current page stays on screen meanwhile, so navigation never flashes an empty screen.
+ * The current page stays on screen meanwhile, so navigation never flashes an empty screen. For keyboard and
+ * screen-reader users it adds the skip link, focus on the new page's heading and an announcement of its title.
  */
 export function ShellLayout() {
   const navigation = useNavigation();
   const loading = useDelayedFlag(navigation.state === 'loading', LOADING_INDICATOR_DELAY_MS);
+  const announcement = useFocusOnNavigation();
   return (
     <>
+      <SkipLink />
       {loading && (
         <div className={styles.progress} role="status">
           <div className={styles.bar} aria-hidden="true" />
@@ -20,6 +26,7 @@ export function ShellLayout() {
         </div>
       )}
       <Outlet />
+      <RouteAnnouncer announcement={announcement} />
       <ScrollRestoration />
     </>
   );

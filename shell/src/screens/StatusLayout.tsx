@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LogoLink } from '@nativegtm/shared';
+import { Container, Footer, landingNavLinks, LogoLink } from '@nativegtm/shared';
 import styles from './StatusLayout.module.css';
 
 export interface StatusLayoutProps {
@@ -10,12 +10,17 @@ export interface StatusLayoutProps {
   actions: ReactNode;
 }
 
-/** The frame of the shell's own screens (404 and the error screen): logo, one centred card, actions. */
+/**
+ * The frame of the shell's own screens (404 and the error screen): logo, one centred card, actions, and the site
+ * footer with its links, so a visitor who landed on a dead end has every way on and the same landmarks as elsewhere.
+ */
 export function StatusLayout({ eyebrow, title, children, actions }: StatusLayoutProps) {
   return (
     <div className={styles.page}>
       <header className={styles.header}>
-        <LogoLink />
+        <Container>
+          <LogoLink />
+        </Container>
       </header>
       <main className={styles.main} id="main-content">
         <section className={styles.card} aria-labelledby="status-title">
@@ -27,6 +32,7 @@ export function StatusLayout({ eyebrow, title, children, actions }: StatusLayout
           <div className={styles.actions}>{actions}</div>
         </section>
       </main>
+      <Footer links={landingNavLinks} />
     </div>
   );
 }
