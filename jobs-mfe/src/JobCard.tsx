@@ -1,8 +1,7 @@
 import { useId } from 'react';
-import { ButtonLink, paths, SkillBadge, VisuallyHidden } from '@nativegtm/shared';
+import { Badge, ButtonLink, Icon, paths, SkillBadge, VisuallyHidden } from '@nativegtm/shared';
 import type { Job } from './jobs/job';
 import { formatPostedDate } from './jobs/postedDate';
-import { CalendarIcon, LocationIcon } from './JobIcons';
 import styles from './JobCard.module.css';
 
 /** "Cobaltline Systems" → "CS", "Orbitra" → "O": a stand-in for a company logo the sample data does not have. */
@@ -33,12 +32,12 @@ export function JobCard({ job }: { job: Job }) {
 
       <ul className={styles.meta}>
         <li className={styles.metaItem}>
-          <LocationIcon />
+          <Icon name="mapPin" className={styles.metaIcon} />
           <VisuallyHidden>Location: </VisuallyHidden>
           {job.location}
         </li>
         <li className={styles.metaItem}>
-          <CalendarIcon />
+          <Icon name="calendar" className={styles.metaIcon} />
           <span>
             Posted <time dateTime={job.datePosted}>{formatPostedDate(job.datePosted)}</time>
           </span>
@@ -46,17 +45,17 @@ export function JobCard({ job }: { job: Job }) {
       </ul>
 
       <ul className={styles.badges}>
-        <li className={styles.functionBadge}>
+        <li>
           <VisuallyHidden>Job function: </VisuallyHidden>
-          {job.jobFunction}
+          <Badge tone="brand">{job.jobFunction}</Badge>
         </li>
         <li>
           <VisuallyHidden>Skill level: </VisuallyHidden>
           <SkillBadge level={job.skillLevel} />
         </li>
-        <li className={styles.typeBadge}>
+        <li>
           <VisuallyHidden>Type: </VisuallyHidden>
-          {job.type}
+          <Badge tone="outline">{job.type}</Badge>
         </li>
       </ul>
 

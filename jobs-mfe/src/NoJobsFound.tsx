@@ -1,5 +1,4 @@
-import { Button } from '@nativegtm/shared';
-import { SearchOffIcon } from './JobIcons';
+import { Button, Icon } from '@nativegtm/shared';
 import styles from './NoJobsFound.module.css';
 
 /** The empty state (SPEC error catalogue): the message, a hint and the way back to every job. */
@@ -7,7 +6,7 @@ export function NoJobsFound({ onClear }: { onClear: () => void }) {
   return (
     <div className={styles.empty}>
       <span className={styles.illustration}>
-        <SearchOffIcon className={styles.icon} />
+        <Icon name="searchOff" className={styles.icon} />
       </span>
       <h2 className={styles.message}>No jobs found matching your criteria.</h2>
       <p className={styles.hint}>

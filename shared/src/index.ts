@@ -43,3 +43,7 @@ export { StepList } from './ui/StepList/StepList';
 export type { StepItem, StepListProps } from './ui/StepList/StepList';
 export { JobsTable } from './ui/JobsTable/JobsTable';
 export type { JobRow, JobsTableProps } from './ui/JobsTable/JobsTable';
+export { PreviewCard } from './ui/PreviewCard/PreviewCard';
+export type { PreviewCardProps } from './ui/PreviewCard/PreviewCard';
+export { Badge } from './ui/Badge/Badge';
+export type { BadgeTone } from './ui/Badge/Badge';

@@ -1,4 +1,4 @@
-import { SkillBadge } from '@nativegtm/shared';
+import { PreviewCard, SkillBadge } from '@nativegtm/shared';
 import styles from './InterviewPreview.module.css';
 
 const scores = [
@@ -7,15 +7,16 @@ const scores = [
   { skill: 'Pipeline strategy', level: 'Pro' },
 ] as const;
 
-/** Illustration of what a candidate gets from the interview; decorative, the hero text says it in words. */
+/** Illustration of what a candidate gets from the interview. */
 export function InterviewPreview() {
   return (
-    <figure className={styles.card} aria-label="Example: an AI voice interview and the ratings it produces">
-      <div className={styles.header}>
-        <span className={styles.live} aria-hidden="true" />
-        <span className={styles.title}>AI voice interview</span>
-        <span className={styles.duration}>15 min</span>
-      </div>
+    <PreviewCard
+      label="Example: an AI voice interview and the ratings it produces"
+      title="AI voice interview"
+      tag="15 min"
+      live
+      caption="Ratings: Elite, Pro, Moderate or Basic. Re-interview any time."
+    >
       <div className={styles.wave} aria-hidden="true">
         {Array.from({ length: 28 }, (_, index) => (
           <span key={index} className={styles.bar} />
@@ -29,7 +30,6 @@ export function InterviewPreview() {
           </li>
         ))}
       </ul>
-      <figcaption className={styles.caption}>Ratings: Elite, Pro, Moderate or Basic. Re-interview any time.</figcaption>
-    </figure>
+    </PreviewCard>
   );
 }

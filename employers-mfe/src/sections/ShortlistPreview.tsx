@@ -1,4 +1,4 @@
-import { SkillBadge } from '@nativegtm/shared';
+import { PreviewCard, SkillBadge } from '@nativegtm/shared';
 import styles from './ShortlistPreview.module.css';
 
 const candidates = [
@@ -8,14 +8,15 @@ const candidates = [
   { initials: 'LT', role: 'Product Manager, SaaS', level: 'Moderate' },
 ] as const;
 
-/** Illustration of a rated shortlist; the hero text carries the message in words. */
+/** Illustration of a rated shortlist. */
 export function ShortlistPreview() {
   return (
-    <figure className={styles.card} aria-label="Example: a shortlist of AI-interviewed candidates with their ratings">
-      <div className={styles.header}>
-        <span className={styles.title}>Shortlist · AI-interviewed</span>
-        <span className={styles.free}>FREE</span>
-      </div>
+    <PreviewCard
+      label="Example: a shortlist of AI-interviewed candidates with their ratings"
+      title="Shortlist · AI-interviewed"
+      tag="FREE"
+      tagTone="success"
+    >
       <ul className={styles.rows}>
         {candidates.map(({ initials, role, level }) => (
           <li key={initials} className={styles.row}>
@@ -27,6 +28,6 @@ export function ShortlistPreview() {
           </li>
         ))}
       </ul>
-    </figure>
+    </PreviewCard>
   );
 }
