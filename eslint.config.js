@@ -6,7 +6,17 @@ const jsxA11y = require('eslint-plugin-jsx-a11y');
 const globals = require('globals');
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/coverage/**', 'screenshots/**', 'tests/.artifacts/**', 'node_modules/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-monolith/**',
+      '**/coverage/**',
+      'screenshots/**',
+      'bench-results/**',
+      'tests/.artifacts/**',
+      'node_modules/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,6 +34,11 @@ module.exports = tseslint.config(
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The benchmark's functions passed to page.evaluate run in the browser.
+    files: ['tests/bench/measure.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
     files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],

@@ -168,4 +168,26 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
   return config;
 }
 
-module.exports = { createShellConfig, createRemoteConfig, repoRoot };
+/**
+ * The monolith: the shell with the four pages imported statically (shell/src/monolith/), same loaders, minifier and
+ * hashing, no Module Federation. Never deployed: `npm run bench` measures the composed site against it.
+ */
+function createMonolithConfig({ packageDir, port, mode = 'production' }) {
+  const config = baseConfig({
+    packageDir,
+    mode,
+    port,
+    publicPath: '/',
+    title: 'NativeGTM',
+    template: path.join(packageDir, 'src/index.html'),
+  });
+  config.entry = { main: './src/monolith/index.tsx' };
+  config.output.path = path.join(packageDir, 'dist-monolith');
+  config.output.uniqueName = 'shell-monolith';
+  config.plugins.push(
+    new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),
+  );
+  return config;
+}
+
+module.exports = { createShellConfig, createRemoteConfig, createMonolithConfig, repoRoot };
