@@ -30,6 +30,23 @@ module.exports = tseslint.config(
     },
   },
   {
+    // A page runs inside the shell's router and reaches it through @nativegtm/shared (shared/src/router.ts): its
+    // own copy of react-router-dom would see no router. Tests render pages in a router of their own and may import it.
+    files: ['*-mfe/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '*-mfe/src/bootstrap.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react-router-dom', 'react-router'].map((name) => ({
+            name,
+            message: "Import the router API from @nativegtm/shared: the page must use the shell's router.",
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Build, server and config scripts run in Node as CommonJS.
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
