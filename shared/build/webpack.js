@@ -14,7 +14,7 @@ const repoRoot = path.resolve(__dirname, '../..');
 // (remotes.json): a stale .gz beside an edited file would be served instead of the edit.
 const NEVER_PRECOMPRESS = /remotes\.json$/;
 
-function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
+function baseConfig({ packageDir, mode, publicPath, title, port, template, html = {} }) {
   const production = mode === 'production';
   return {
     mode,
@@ -83,6 +83,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
         template,
         title,
         scriptLoading: 'defer',
+        ...html,
       }),
       production &&
         new CompressionPlugin({
@@ -123,6 +124,7 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
     publicPath: '/',
     title: 'NativeGTM',
     template: path.join(packageDir, 'src/index.html'),
+    html: { preloadRemotesConfig: true },
   });
   config.plugins.push(
     // remotes.json is deployment configuration, not code: copied as is so operators can edit it in dist/.

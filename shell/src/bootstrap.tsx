@@ -1,4 +1,6 @@
 import { pageLoader } from './remotes/federation';
+import { prefetchLikelyPages } from './remotes/prefetchPages';
 import { renderShell } from './renderShell';
 
 renderShell(pageLoader);
+prefetchLikelyPages(pageLoader);

@@ -19,6 +19,7 @@ const pages: Record<RemoteName, PageComponent> = {
 const staticPages: PageLoader = {
   load: (remote) => Promise.resolve(pages[remote]),
   preload: () => undefined,
+  prefetch: () => undefined,
 };
 
 renderShell(staticPages);
