@@ -5,8 +5,23 @@ const reactHooks = require('eslint-plugin-react-hooks');
 const jsxA11y = require('eslint-plugin-jsx-a11y');
 const globals = require('globals');
 
+const sharedInternals = [
+  { group: ['@nativegtm/shared/src/*', '@nativegtm/shared/src'], message: "Import from '@nativegtm/shared'." },
+  { group: ['**/shared/src/*', '**/shared/src'], message: "Import from '@nativegtm/shared'." },
+];
+
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/coverage/**', 'screenshots/**', 'tests/.artifacts/**', 'node_modules/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-monolith/**',
+      '**/coverage/**',
+      'screenshots/**',
+      'bench-results/**',
+      'tests/.artifacts/**',
+      'node_modules/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,17 +38,22 @@ module.exports = tseslint.config(
     // shared/'s public API is its index.ts (plus ./standalone): the shell and the remotes never reach into its
     // internals, so the design system can change its files without breaking a deployed remote.
     files: ['shell/**/*.{ts,tsx}', '*-mfe/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sharedInternals }] },
+  },
+  {
+    // A page runs inside the shell's router and reaches it through @nativegtm/shared (shared/src/router.ts): its
+    // own copy of react-router-dom would see no router. Tests render pages in a router of their own and may import it.
+    files: ['*-mfe/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '*-mfe/src/bootstrap.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['@nativegtm/shared/src/*', '@nativegtm/shared/src'],
-              message: "Import from '@nativegtm/shared'.",
-            },
-            { group: ['**/shared/src/*', '**/shared/src'], message: "Import from '@nativegtm/shared'." },
-          ],
+          patterns: sharedInternals,
+          paths: ['react-router-dom', 'react-router'].map((name) => ({
+            name,
+            message: "Import the router API from @nativegtm/shared: the page must use the shell's router.",
+          })),
         },
       ],
     },
@@ -43,6 +63,11 @@ module.exports = tseslint.config(
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The benchmark's functions passed to page.evaluate run in the browser.
+    files: ['tests/bench/measure.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
     files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],

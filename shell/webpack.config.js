@@ -1,4 +1,9 @@
-const { createShellConfig } = require('@nativegtm/shared/build/webpack.js');
+const { createMonolithConfig, createShellConfig } = require('@nativegtm/shared/build/webpack.js');
 
-module.exports = (_env, argv) =>
-  createShellConfig({ packageDir: __dirname, port: 3000, mode: argv.mode || 'production' });
+// `--env monolith` builds the benchmark's one-bundle reference (dist-monolith/) instead of the host.
+module.exports = (env, argv) =>
+  (env.monolith ? createMonolithConfig : createShellConfig)({
+    packageDir: __dirname,
+    port: 3000,
+    mode: argv.mode || 'production',
+  });

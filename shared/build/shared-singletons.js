@@ -11,13 +11,19 @@ function declaredRange(packageDir, dependency) {
   return range;
 }
 
-/** Subpath entries are listed on their own: sharing "react" alone still bundles a private react/jsx-runtime. */
+/**
+ * Subpath entries are listed on their own: sharing "react" alone still bundles a private react/jsx-runtime.
+ *
+ * react-router-dom is not on the list: a package shared as a singleton cannot be tree-shaken (the shell provides it
+ * whole, for any export a remote might ask for), which costs 30 KB of gzip JavaScript on every first visit. The
+ * router runs in the shell, tree-shaken with the shell's code; pages reach it through @nativegtm/shared, which
+ * re-exports the router API they may use (shared/src/router.ts), so it is still one router for the whole page.
+ */
 const SINGLETONS = {
   react: 'react',
   'react/jsx-runtime': 'react',
   'react-dom': 'react-dom',
   'react-dom/client': 'react-dom',
-  'react-router-dom': 'react-router-dom',
   '@nativegtm/shared': '@nativegtm/shared',
 };
 

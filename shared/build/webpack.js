@@ -14,7 +14,7 @@ const repoRoot = path.resolve(__dirname, '../..');
 // (remotes.json): a stale .gz beside an edited file would be served instead of the edit.
 const NEVER_PRECOMPRESS = /remotes\.json$/;
 
-function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
+function baseConfig({ packageDir, mode, publicPath, title, port, template, html = {} }) {
   const production = mode === 'production';
   return {
     mode,
@@ -85,6 +85,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template }) {
         scriptLoading: 'defer',
         // Only the app entry: a remote's container (remoteEntry.js) is for hosts, its own page never needs it.
         chunks: ['main'],
+        ...html,
       }),
       production &&
         new CompressionPlugin({
@@ -125,6 +126,7 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
     publicPath: '/',
     title: 'NativeGTM',
     template: path.join(packageDir, 'src/index.html'),
+    html: { preloadRemotesConfig: true },
   });
   config.plugins.push(
     // remotes.json is deployment configuration, not code: copied as is so operators can edit it in dist/.
@@ -138,36 +140,97 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
       shareStrategy: 'loaded-first',
       dts: false,
       manifest: false,
+      // The shell is the one container that carries the federation runtime: this plugin publishes it on a global
+      // (_FEDERATION_RUNTIME_CORE) for the remotes, which are built with externalRuntime. (It replaces
+      // experiments.provideExternalRuntime, which bundles a second, CommonJS copy of the runtime: see the file.)
+      runtimePlugins: [path.join(packageDir, 'src/remotes/provideFederationRuntime.ts')],
+      // Browser-only: drops the runtime's Node.js script loading.
+      experiments: { optimization: { target: 'web' } },
     }),
   );
   return config;
 }
 
+/** The remote's container: mf-manifest.json, remoteEntry.js and the exposed page's chunks. */
+function remoteFederation({ packageDir, name, externalRuntime }) {
+  return new ModuleFederationPlugin({
+    name,
+    filename: 'remoteEntry.js',
+    exposes: { './Page': './src/Page.tsx' },
+    shared: sharedSingletons(packageDir),
+    shareStrategy: 'loaded-first',
+    dts: false,
+    manifest: { fileName: 'mf-manifest.json' },
+    experiments: externalRuntime
+      ? {
+          // The federation runtime comes from the shell (provideExternalRuntime): remoteEntry.js carries only the
+          // container and webpack's glue. A remote loads no other remote, so that glue needs no remote loading and
+          // no manifest (snapshot) handling either.
+          externalRuntime: true,
+          optimization: { disableRemote: true, disableSnapshot: true, target: 'web' },
+        }
+      : undefined,
+  });
+}
+
 /**
  * A page remote: exposes './Page', builds mf-manifest.json + remoteEntry.js at the root of dist/, with
  * publicPath 'auto' so the same dist/ works from any address. Its index.html renders the page alone for its team.
+ *
+ * Production builds are two compilations into the same dist/: the container, which uses the shell's federation
+ * runtime (so visitors download it once), and the standalone page, a plain React app without Module Federation
+ * (it has no shell to take the runtime from). The development server keeps one compilation that carries its own
+ * runtime, so `npm run dev` serves both the page alone and a remoteEntry.js any host can load.
  */
 function createRemoteConfig({ packageDir, name, title, port, mode = 'production' }) {
-  const config = baseConfig({
+  const options = {
     packageDir,
     mode,
     port,
     publicPath: 'auto',
     title,
     template: path.join(__dirname, 'standalone.html'),
+  };
+  if (mode !== 'production') {
+    const config = baseConfig(options);
+    config.plugins.push(remoteFederation({ packageDir, name, externalRuntime: false }));
+    return config;
+  }
+  const container = baseConfig(options);
+  container.name = 'container';
+  container.entry = {};
+  container.plugins = container.plugins.filter((plugin) => !(plugin instanceof HtmlWebpackPlugin));
+  container.plugins.push(remoteFederation({ packageDir, name, externalRuntime: true }));
+
+  const standalone = baseConfig(options);
+  standalone.name = 'standalone';
+  // After the container, which cleans dist/; this one only adds index.html and the standalone chunks.
+  standalone.dependencies = ['container'];
+  standalone.output.clean = false;
+  standalone.output.uniqueName = `${standalone.output.uniqueName}-standalone`;
+  return [container, standalone];
+}
+
+/**
+ * The monolith: the shell with the four pages imported statically (shell/src/monolith/), same loaders, minifier and
+ * hashing, no Module Federation. Never deployed: `npm run bench` measures the composed site against it.
+ */
+function createMonolithConfig({ packageDir, port, mode = 'production' }) {
+  const config = baseConfig({
+    packageDir,
+    mode,
+    port,
+    publicPath: '/',
+    title: 'NativeGTM',
+    template: path.join(packageDir, 'src/index.html'),
   });
+  config.entry = { main: './src/monolith/index.tsx' };
+  config.output.path = path.join(packageDir, 'dist-monolith');
+  config.output.uniqueName = 'shell-monolith';
   config.plugins.push(
-    new ModuleFederationPlugin({
-      name,
-      filename: 'remoteEntry.js',
-      exposes: { './Page': './src/Page.tsx' },
-      shared: sharedSingletons(packageDir),
-      shareStrategy: 'loaded-first',
-      dts: false,
-      manifest: { fileName: 'mf-manifest.json' },
-    }),
+    new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),
   );
   return config;
 }
 
-module.exports = { createShellConfig, createRemoteConfig, repoRoot };
+module.exports = { createShellConfig, createRemoteConfig, createMonolithConfig, repoRoot };

@@ -32,16 +32,21 @@ function sourcesOf(deployable) {
   ];
 }
 
-/** Why the package needs a build, or null when its dist/ is up to date. */
-function staleReason(deployable) {
+/** Why a build whose output is `marker` needs to run again, or null when it is newer than all of `sources`. */
+function staleSince(marker, sources) {
   let builtAt;
   try {
-    builtAt = fs.statSync(buildMarker(deployable)).mtimeMs;
+    builtAt = fs.statSync(marker).mtimeMs;
   } catch {
     return 'not built yet';
   }
-  const changedAt = Math.max(...sourcesOf(deployable).map(newestMtime));
+  const changedAt = Math.max(...sources.map(newestMtime));
   return changedAt > builtAt ? 'sources changed since the last build' : null;
+}
+
+/** Why the package needs a build, or null when its dist/ is up to date. */
+function staleReason(deployable) {
+  return staleSince(buildMarker(deployable), sourcesOf(deployable));
 }
 
 /** Builds the stale packages one after the other with their own `npm run build`; throws if one fails. */
@@ -60,4 +65,4 @@ function buildIfNeeded(deployables, { log = console.log } = {}) {
   }
 }
 
-module.exports = { buildIfNeeded, staleReason };
+module.exports = { buildIfNeeded, staleReason, staleSince, sourcesOf };

@@ -1,5 +1,11 @@
 import type { ComponentType } from 'react';
 
+// Also importable alone, as '@nativegtm/shared/contracts': plain data without React or styles, which the shell reads
+// before the shared singletons are negotiated (to start loading the page's remote at once). That copy is not the
+// singleton, which is harmless for constants.
+export { paths } from './config/site';
+export type { SitePath } from './config/site';
+
 /**
  * The contract between the shell and the page remotes. A remote exposes './Page' whose default export is a
  * page component; the shell loads it by remote name. Both sides import these types, so a remote whose export

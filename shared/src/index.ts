@@ -12,6 +12,8 @@ export type { SitePath } from './config/site';
 export { remoteNames, exposedPage, isRemoteName } from './contracts';
 export type { RemoteName, PageProps, PageComponent, PageModule } from './contracts';
 export { useDocumentTitle } from './hooks/useDocumentTitle';
+export { Link, NavLink, useLocation, useNavigate, useSearchParams } from './router';
+export type { LinkProps, NavLinkProps } from './router';
 export { Button, ButtonLink } from './ui/Button/Button';
 export type { ButtonProps, ButtonLinkProps, ButtonVariant, ButtonSize } from './ui/Button/Button';
 export { Container } from './ui/Container/Container';

@@ -26,14 +26,14 @@ describe('shell routes', () => {
     ['/coming-soon', 'comingSoon'],
   ] as const)('renders %s from the %s remote', async (path, remote) => {
     const load = jest.fn((name: RemoteName) => Promise.resolve(pageNamed(name)));
-    renderAt(path, { load, preload: jest.fn() });
+    renderAt(path, { load, preload: jest.fn(), prefetch: jest.fn() });
     expect(await screen.findByRole('heading', { name: `${remote} page` })).toBeInTheDocument();
     expect(load).toHaveBeenCalledWith(remote);
   });
 
   it('shows the 404 page for any other path, without loading a remote, and logs the path', async () => {
     const load = jest.fn();
-    renderAt('/employers/extra?q=1', { load, preload: jest.fn() });
+    renderAt('/employers/extra?q=1', { load, preload: jest.fn(), prefetch: jest.fn() });
     expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toBeInTheDocument();
     expect(screen.getByText('404')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
@@ -47,7 +47,7 @@ describe('shell routes', () => {
       .fn()
       .mockRejectedValueOnce(new RemoteLoadError('jobs', 'failed to load'))
       .mockResolvedValueOnce(pageNamed('jobs'));
-    renderAt('/featured-jobs', { load, preload: jest.fn() });
+    renderAt('/featured-jobs', { load, preload: jest.fn(), prefetch: jest.fn() });
 
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
@@ -62,7 +62,7 @@ describe('shell routes', () => {
     const Broken: PageComponent = () => {
       throw new Error('render failure');
     };
-    renderAt('/coming-soon', { load: () => Promise.resolve(Broken), preload: jest.fn() });
+    renderAt('/coming-soon', { load: () => Promise.resolve(Broken), preload: jest.fn(), prefetch: jest.fn() });
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.queryByText('render failure')).not.toBeInTheDocument();
   });
@@ -93,7 +93,7 @@ describe('loading indicators', () => {
     const pending = new Promise<PageComponent>((resolve) => {
       resolvePage = resolve;
     });
-    renderAt('/', { load: () => pending, preload: jest.fn() });
+    renderAt('/', { load: () => pending, preload: jest.fn(), prefetch: jest.fn() });
 
     await act(() => jest.advanceTimersByTimeAsync(299));
     expect(screen.queryByRole('status')).not.toBeInTheDocument();

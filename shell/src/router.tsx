@@ -1,19 +1,11 @@
 import type { RouteObject } from 'react-router-dom';
-import { paths, type RemoteName } from '@nativegtm/shared';
 import { RemoteLoadError, type PageLoader } from './remotes/pageLoader';
 import { ErrorScreen } from './screens/ErrorScreen';
 import { LoadingScreen } from './screens/LoadingScreen';
 import { NotFound } from './screens/NotFound';
 import { RemotePage } from './screens/RemotePage';
 import { ShellLayout } from './screens/ShellLayout';
-
-/** Which remote owns which route. Moving a remote is a change of /remotes.json, never of this table. */
-export const pageRoutes: readonly { path: string; remote: RemoteName }[] = [
-  { path: paths.candidates, remote: 'candidates' },
-  { path: paths.employers, remote: 'employers' },
-  { path: paths.featuredJobs, remote: 'jobs' },
-  { path: paths.comingSoon, remote: 'comingSoon' },
-];
+import { pageRoutes } from './routeTable';
 
 export function createRoutes(loader: PageLoader): RouteObject[] {
   return [

@@ -34,11 +34,55 @@ describe('the composed site', () => {
   });
 
   it('loads only the remote of the route being opened (one remote down cannot block the others)', async () => {
-    const remotePorts = new Set<number>();
-    page.on('request', (request) => remotePorts.add(Number(new URL(request.url()).port)));
     await page.goto(shellUrl('/coming-soon'));
     await page.getByRole('heading', { level: 1 }).waitFor();
-    expect([...remotePorts].sort()).toEqual([ports.shell, ports['coming-soon-mfe']].sort());
+    // Other pages are prefetched once the browser is idle after the load (the shell marks when): not before.
+    await page.waitForFunction(() => performance.getEntriesByName('nativegtm:idle-prefetch').length > 0);
+    const firstLoadPorts = await page.evaluate(() => {
+      const idleAt = performance.getEntriesByName('nativegtm:idle-prefetch')[0]!.startTime;
+      return performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime < idleAt)
+        .map((entry) => Number(new URL(entry.name).port));
+    });
+    expect([...new Set([ports.shell, ...firstLoadPorts])].sort()).toEqual(
+      [ports.shell, ports['coming-soon-mfe']].sort(),
+    );
+  });
+
+  it('prefetches the pages the current page links to once idle: a click then shows the page without a request', async () => {
+    await page.goto(shellUrl('/'));
+    await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
+    await page.waitForFunction(() => performance.getEntriesByName('nativegtm:idle-prefetch').length > 0);
+    await page.waitForLoadState('networkidle');
+
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      // Chromium asks for the favicon again when the title changes; the page needs nothing else.
+      if (!request.url().endsWith('/favicon.svg')) requests.push(request.url());
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    expect(requests).toEqual([]);
+  });
+
+  it('with Save-Data, prefetches nothing when idle, but still the page behind a link the pointer moves over', async () => {
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { configurable: true, value: { saveData: true } }),
+    );
+    const employers: string[] = [];
+    page.on('request', (request) => {
+      if (Number(new URL(request.url()).port) === ports['employers-mfe']) employers.push(request.url());
+    });
+    await page.goto(shellUrl('/featured-jobs'));
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 3000 })));
+    expect(employers).toEqual([]);
+
+    const manifest = page.waitForRequest(`http://localhost:${ports['employers-mfe']}/mf-manifest.json`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' }).hover();
+    await manifest;
   });
 
   it('navigates between remotes on the client: one document, one React renderer for every route', async () => {

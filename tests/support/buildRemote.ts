@@ -14,9 +14,11 @@ export function buildRemote(options: { packageDir: string; name: string; outputP
     title: options.name,
     port: 0,
   });
-  config.output.path = options.outputPath;
+  // Production builds are two compilations (the container and the page alone), both into the same folder.
+  const configs: { output: { path: string } }[] = Array.isArray(config) ? config : [config];
+  for (const compilation of configs) compilation.output.path = options.outputPath;
   return new Promise((resolve, reject) => {
-    webpack(config, (error, stats) => {
+    webpack(configs, (error, stats) => {
       if (error) return reject(error);
       if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
       return resolve();

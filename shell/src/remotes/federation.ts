@@ -34,6 +34,7 @@ export const pageLoader = createPageLoader({
   federation: {
     registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
     loadRemote: (id) => runtime().loadRemote(id),
+    preloadRemote: (options) => runtime().preloadRemote(options),
   },
   getConfig: () => getRemotesConfig().then(watchInDevelopment),
   timeoutMs: configuredTimeout(),

@@ -12,6 +12,7 @@ function setup(overrides: Partial<FederationRuntime> = {}, timeoutMs = 1000) {
   const federation = {
     registerRemotes: jest.fn(),
     loadRemote: jest.fn().mockResolvedValue({ default: Page }),
+    preloadRemote: jest.fn().mockResolvedValue(undefined),
     ...overrides,
   } as jest.Mocked<FederationRuntime>;
   const log = jest.fn();
@@ -78,7 +79,7 @@ describe('createPageLoader', () => {
   });
 
   it('reports an unavailable configuration as a failure of the remote being opened', async () => {
-    const federation = { registerRemotes: jest.fn(), loadRemote: jest.fn() };
+    const federation = { registerRemotes: jest.fn(), loadRemote: jest.fn(), preloadRemote: jest.fn() };
     const loader = createPageLoader({
       federation,
       getConfig: () => Promise.reject(new Error('/remotes.json answered HTTP 404')),
@@ -92,5 +93,73 @@ describe('createPageLoader', () => {
     expect((error as Error).message).toBe(
       'Remote "jobs": the remotes configuration is unavailable (/remotes.json answered HTTP 404)',
     );
+  });
+  it('prefetches a page without running it, and the load that follows reuses the registration', async () => {
+    const { federation, loader } = setup();
+    loader.prefetch('jobs');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(federation.preloadRemote).toHaveBeenCalledWith([
+      { nameOrAlias: 'jobs', exposes: ['./Page'], share: false, depsRemote: false },
+    ]);
+    expect(federation.loadRemote).not.toHaveBeenCalled();
+
+    await expect(loader.load('jobs')).resolves.toBe(Page);
+    expect(federation.registerRemotes).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves prefetch failures to the load that follows, which reports them once', async () => {
+    const { federation, loader, log } = setup({
+      preloadRemote: jest.fn().mockRejectedValue(new Error('ScriptExternalLoadError')),
+      loadRemote: jest.fn().mockRejectedValue(new Error('ScriptExternalLoadError')),
+    });
+    loader.prefetch('jobs');
+    loader.prefetch('candidates'); // not configured: nothing to fetch
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).not.toHaveBeenCalled();
+    expect(federation.preloadRemote).toHaveBeenCalledTimes(1);
+
+    await expect(loader.load('jobs')).rejects.toBeInstanceOf(RemoteLoadError);
+    expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not prefetch a page that is already loading or loaded', async () => {
+    const { federation, loader } = setup();
+    await loader.load('jobs');
+    loader.prefetch('jobs');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(federation.preloadRemote).not.toHaveBeenCalled();
+  });
+  it('does not report a failed preload, nor cache it: the visit that follows loads again and reports once', async () => {
+    const { federation, loader, log } = setup({
+      loadRemote: jest
+        .fn()
+        .mockRejectedValueOnce(new Error('ScriptExternalLoadError'))
+        .mockRejectedValueOnce(new Error('ScriptExternalLoadError')),
+    });
+    loader.preload('jobs');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).not.toHaveBeenCalled();
+
+    await expect(loader.load('jobs')).rejects.toBeInstanceOf(RemoteLoadError);
+    expect(federation.loadRemote).toHaveBeenCalledTimes(2);
+    expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a failed preload that a visit joined while it was still loading', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    const { loader, log } = setup({
+      loadRemote: jest.fn(
+        () =>
+          new Promise<never>((_, reject) => {
+            fail = reject;
+          }),
+      ),
+    });
+    loader.preload('jobs');
+    const visit = loader.load('jobs');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fail(new Error('ScriptExternalLoadError'));
+    await expect(visit).rejects.toBeInstanceOf(RemoteLoadError);
+    expect(log).toHaveBeenCalledTimes(1);
   });
 });

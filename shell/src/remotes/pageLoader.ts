@@ -1,4 +1,4 @@
-import { exposedPage, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
+import { exposedPage, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared/contracts';
 import type { RemotesConfig } from './remotesConfig';
 
 /** A remote page that could not be loaded; `remote` names it for logs and for the error screen. */
@@ -17,10 +17,12 @@ export class RemoteLoadError extends Error {
   }
 }
 
-/** The two calls of the Module Federation runtime the shell needs; injected so the loader is testable. */
+/** The calls of the Module Federation runtime the shell needs; injected so the loader is testable. */
 export interface FederationRuntime {
   registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
   loadRemote<T>(id: string): Promise<T | null>;
+  /** Downloads a remote's manifest, entry and the chunks of the listed exposes, without running the page's code. */
+  preloadRemote(options: { nameOrAlias: string; exposes: string[]; share: false; depsRemote: false }[]): Promise<void>;
 }
 
 export interface PageLoaderOptions {
@@ -36,6 +38,12 @@ export interface PageLoader {
   load(remote: RemoteName): Promise<PageComponent>;
   /** Starts loading without waiting or reporting, e.g. when a visitor points at a link. */
   preload(remote: RemoteName): void;
+  /**
+   * Only downloads the remote's page (remotes.json, manifest, remoteEntry.js, the page's chunks) without running any
+   * of it: safe before React and the other shared singletons are loaded, so the first visit fetches its page in
+   * parallel with them. Failures are left to the load that follows.
+   */
+  prefetch(remote: RemoteName): void;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -93,25 +101,41 @@ export function createPageLoader({
     return module.default;
   }
 
-  function load(remote: RemoteName): Promise<PageComponent> {
+  /** Loads in the background (preload) report nothing: the failure is not cached, and reported by a real load. */
+  const reported = new WeakSet<Promise<PageComponent>>();
+
+  function load(remote: RemoteName, { quiet = false } = {}): Promise<PageComponent> {
     let page = pages.get(remote);
     if (!page) {
-      page = fetchPage(remote).catch((error: unknown) => {
+      const attempt: Promise<PageComponent> = fetchPage(remote).catch((error: unknown) => {
         pages.delete(remote);
         const registration = registrations.get(remote);
         if (registration) registration.stale = true;
-        log(`[shell] ${error instanceof Error ? error.message : String(error)}`, error);
+        if (reported.has(attempt)) log(`[shell] ${error instanceof Error ? error.message : String(error)}`, error);
         throw error;
       });
+      page = attempt;
       pages.set(remote, page);
     }
+    if (!quiet) reported.add(page);
     return page;
   }
 
+  async function prefetchPage(remote: RemoteName): Promise<void> {
+    const entry = (await getConfig()).entries[remote];
+    if (!entry) return;
+    register(remote, entry);
+    await federation.preloadRemote([{ nameOrAlias: remote, exposes: [exposedPage], share: false, depsRemote: false }]);
+  }
+
   return {
-    load,
+    load: (remote) => load(remote),
     preload(remote) {
-      load(remote).catch(() => undefined);
+      load(remote, { quiet: true }).catch(() => undefined);
+    },
+    prefetch(remote) {
+      if (pages.has(remote)) return;
+      prefetchPage(remote).catch(() => undefined);
     },
   };
 }

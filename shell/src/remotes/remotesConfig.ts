@@ -1,4 +1,4 @@
-import { remoteNames, type RemoteName } from '@nativegtm/shared';
+import { remoteNames, type RemoteName } from '@nativegtm/shared/contracts';
 
 /**
  * /remotes.json tells the shell where each remote's mf-manifest.json lives. It is deployment configuration that

@@ -1,0 +1,67 @@
+import { IDLE_PREFETCH_MARK, prefetchLikelyPages } from './prefetchPages';
+
+function links(html: string): void {
+  document.body.innerHTML = html;
+}
+
+describe('prefetchLikelyPages', () => {
+  let preload: jest.Mock;
+  let idle: (() => void) | undefined;
+  const mark = jest.fn();
+
+  beforeAll(() => {
+    // One set of listeners for the whole file: each call adds its own to the document.
+    window.requestIdleCallback = ((callback: () => void) => {
+      idle = callback;
+      return 1;
+    }) as typeof window.requestIdleCallback;
+    Object.defineProperty(performance, 'mark', { configurable: true, value: mark });
+    preload = jest.fn();
+    prefetchLikelyPages({ preload: (remote) => preload(remote) });
+  });
+  beforeEach(() => {
+    preload.mockClear();
+    mark.mockClear();
+    window.history.replaceState({}, '', '/');
+  });
+
+  it('loads the page behind a link of this site when the pointer moves over it or it gets focus', () => {
+    links('<a href="/employers">Employers</a> <a href="/featured-jobs"><span>Jobs</span></a>');
+    document.querySelector('a')!.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(preload).toHaveBeenLastCalledWith('employers');
+    document.querySelector('span')!.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(preload).toHaveBeenLastCalledWith('jobs');
+    document.querySelector('a')!.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(preload).toHaveBeenCalledTimes(3);
+  });
+
+  it('ignores other sites, downloads, unknown paths and what is not a link', () => {
+    links(
+      '<a href="https://example.com/employers">x</a><a href="/employers" download>y</a>' +
+        '<a href="/no-such-page">z</a><p>text</p>',
+    );
+    for (const element of document.body.children) {
+      element.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    }
+    expect(preload).not.toHaveBeenCalled();
+  });
+
+  it('once idle after the load, loads the pages the current page links to, and marks when it started', () => {
+    links('<a href="/">Home</a><a href="/employers">Employers</a><a href="/coming-soon">Soon</a><a href="/x">?</a>');
+    idle?.();
+    expect(preload.mock.calls.map(([remote]) => remote)).toEqual(['employers', 'comingSoon']);
+    expect(mark).toHaveBeenCalledWith(IDLE_PREFETCH_MARK);
+  });
+
+  it('does not prefetch while idle when the visitor asks to save data', () => {
+    Object.defineProperty(navigator, 'connection', { configurable: true, value: { saveData: true } });
+    try {
+      links('<a href="/employers">Employers</a>');
+      idle?.();
+      expect(preload).not.toHaveBeenCalled();
+      expect(mark).not.toHaveBeenCalled();
+    } finally {
+      Reflect.deleteProperty(navigator, 'connection');
+    }
+  });
+});

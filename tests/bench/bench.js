@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// `npm run bench`: the composed site against a monolith build of the same site (the shell with the four pages
+// imported statically, no Module Federation). Builds what is stale, serves both on loopback, measures every page
+// route in headless Chromium and with Lighthouse (mobile), prints a table per route, writes it as JSON and Markdown
+// into bench-results/, and exits non-zero when a budget is missed. See README "Performance".
+//
+// Environment: BENCH_RUNS (5), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
+// monolith's Lighthouse runs), BENCH_PORT_BASE (4650: composed on 4650-4654, monolith on 4660), BENCH_OUT
+// (bench-results), CHROME_PATH.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { chromium } = require('playwright-core');
+const { deployables, repoRoot } = require('@nativegtm/shared/server/site.js');
+const { staleSince, sourcesOf } = require('@nativegtm/shared/server/build-if-needed.js');
+const { createStaticServer, listen, close } = require('@nativegtm/shared/server/static-server.js');
+const { startTestSite } = require('../support/testSite');
+const { measureVisit, measureNavigation } = require('./measure');
+const { runLighthouse } = require('./lighthouse');
+const {
+  evaluateBudgets,
+  median,
+  renderMarkdown,
+  renderText,
+  summarizeLighthouse,
+  summarizeVisits,
+} = require('./report');
+
+const routes = [
+  { path: '/', heading: 'Land high-paying AI-native GTM jobs' },
+  { path: '/employers', heading: 'Hire Vetted AI-Native GTM Talent' },
+  { path: '/featured-jobs', heading: 'Featured Jobs' },
+  { path: '/coming-soon', heading: 'NativeGTM is Coming Soon' },
+];
+const navigations = [{ from: '/', to: '/employers', linkName: 'Employers' }];
+
+const envNumber = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const settings = {
+  runs: envNumber('BENCH_RUNS', 5),
+  lighthouseRuns: envNumber('BENCH_LIGHTHOUSE_RUNS', 3),
+  lighthouseMonolith: envNumber('BENCH_LIGHTHOUSE_MONOLITH', 1) > 0,
+  portBase: envNumber('BENCH_PORT_BASE', 4650),
+  out: path.resolve(repoRoot, process.env.BENCH_OUT || 'bench-results'),
+};
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+const log = (line) => console.log(line);
+const shell = deployables.find((deployable) => deployable.role === 'host');
+const monolithDist = path.join(shell.dir, 'dist-monolith');
+
+function chromiumPath() {
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
+  if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
+  return found;
+}
+
+/** The monolith compiles the shell and the four pages: it is stale when any of their sources changed. */
+function buildMonolithIfNeeded() {
+  const reason = staleSince(path.join(monolithDist, 'index.html'), deployables.flatMap(sourcesOf));
+  if (!reason) return;
+  log(`Building the monolith (${reason})…`);
+  const result = spawnSync('npm', ['run', 'build:monolith', '--silent', '--workspace', shell.name], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`Building the monolith failed (exit code ${result.status}).`);
+}
+
+/** Maps a URL of a variant to the file in a dist/ folder that served it (for the source-map check). */
+function distResolver(roots) {
+  return (url) => {
+    const { port, pathname } = new URL(url);
+    const root = roots[Number(port)];
+    if (!root || pathname.includes('..')) return undefined;
+    const file = path.join(root, decodeURIComponent(pathname));
+    return fs.existsSync(file) ? file : undefined;
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  const site = await startTestSite({ base: settings.portBase, log });
+  buildMonolithIfNeeded();
+  const monolithPort = settings.portBase + 10;
+  const monolithServer = createStaticServer({ root: monolithDist, spa: true });
+  await listen(monolithServer, monolithPort, 'monolith');
+
+  const variants = {
+    composed: {
+      origin: `http://localhost:${site.ports.shell}`,
+      distFor: distResolver(Object.fromEntries(deployables.map((d) => [site.ports[d.name], path.join(d.dir, 'dist')]))),
+    },
+    monolith: {
+      origin: `http://localhost:${monolithPort}`,
+      distFor: distResolver({ [monolithPort]: monolithDist }),
+    },
+  };
+  log(`composed: ${variants.composed.origin}   monolith: ${variants.monolith.origin}`);
+
+  const executablePath = chromiumPath();
+  const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
+  const visits = Object.fromEntries(routes.map((route) => [route.path, { composed: [], monolith: [] }]));
+  const navigationTimes = navigations.map(() => ({ composed: [], monolith: [] }));
+  let chromiumVersion;
+  try {
+    chromiumVersion = browser.version();
+    const visit = (variant, route) =>
+      measureVisit(browser, {
+        url: `${variants[variant].origin}${route.path}`,
+        heading: route.heading,
+        distFor: variants[variant].distFor,
+      });
+    log('Warm-up run (not counted)…');
+    for (const route of routes) for (const variant of Object.keys(variants)) await visit(variant, route);
+
+    for (let run = 0; run < settings.runs; run += 1) {
+      // Alternate which variant goes first, so neither always runs on a warmer (or busier) machine.
+      const order = run % 2 ? ['monolith', 'composed'] : ['composed', 'monolith'];
+      for (const route of routes) {
+        for (const variant of order) visits[route.path][variant].push(await visit(variant, route));
+      }
+      for (const [index, navigation] of navigations.entries()) {
+        for (const variant of order) {
+          const from = routes.find((route) => route.path === navigation.from);
+          const to = routes.find((route) => route.path === navigation.to);
+          navigationTimes[index][variant].push(
+            await measureNavigation(browser, {
+              url: `${variants[variant].origin}${navigation.from}`,
+              linkName: navigation.linkName,
+              startHeading: from.heading,
+              heading: to.heading,
+            }),
+          );
+        }
+      }
+      const home = visits['/'];
+      log(
+        `run ${run + 1}/${settings.runs}: / composed ${Math.round(home.composed.at(-1).jsBytes / 1000)} KB ` +
+          `LCP ${Math.round(home.composed.at(-1).lcp)} ms, monolith ${Math.round(home.monolith.at(-1).jsBytes / 1000)} KB ` +
+          `LCP ${Math.round(home.monolith.at(-1).lcp)} ms`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+
+  const lighthouse = { composed: {}, monolith: {} };
+  try {
+    if (settings.lighthouseRuns > 0) {
+      log('Lighthouse (mobile)…');
+      const lighthouseOptions = { chromePath: executablePath, args: CHROME_ARGS, runs: settings.lighthouseRuns, log };
+      const targets = settings.lighthouseMonolith ? ['composed', 'monolith'] : ['composed'];
+      for (const variant of targets) {
+        const byUrl = await runLighthouse(
+          routes.map((route) => `${variants[variant].origin}${route.path}`),
+          lighthouseOptions,
+        );
+        for (const route of routes) {
+          lighthouse[variant][route.path] = summarizeLighthouse(byUrl[`${variants[variant].origin}${route.path}`]);
+        }
+      }
+    }
+  } finally {
+    await close(monolithServer);
+    await site.stop();
+  }
+
+  const result = {
+    date: new Date().toISOString(),
+    environment: { node: process.version, chromium: `Chromium ${chromiumVersion}`, cpus: os.cpus().length },
+    settings,
+    routes: routes.map((route) => ({
+      path: route.path,
+      composed: summarizeVisits(visits[route.path].composed),
+      monolith: summarizeVisits(visits[route.path].monolith),
+      lighthouse:
+        settings.lighthouseRuns > 0
+          ? { composed: lighthouse.composed[route.path], monolith: lighthouse.monolith[route.path] ?? null }
+          : null,
+    })),
+    navigations: navigations.map((navigation, index) => ({
+      from: navigation.from,
+      to: navigation.to,
+      composed: { median: median(navigationTimes[index].composed), runs: navigationTimes[index].composed },
+      monolith: { median: median(navigationTimes[index].monolith), runs: navigationTimes[index].monolith },
+    })),
+  };
+  result.budgets = evaluateBudgets(result);
+
+  console.log(renderText(result));
+  fs.mkdirSync(settings.out, { recursive: true });
+  const stamp = result.date.replace(/[:.]/g, '-');
+  for (const name of [`bench-${stamp}`, 'latest']) {
+    fs.writeFileSync(path.join(settings.out, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    fs.writeFileSync(path.join(settings.out, `${name}.md`), renderMarkdown(result));
+  }
+  log(
+    `\nWritten to ${path.relative(process.cwd(), settings.out) || '.'}/latest.{json,md} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  const missed = result.budgets.filter((budget) => !budget.met);
+  if (missed.length) {
+    console.error(`\n${missed.length} budget(s) missed.`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

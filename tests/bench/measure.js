@@ -1,0 +1,217 @@
+// One visit of one route in a fresh browser context (empty cache): what the page downloads, how many requests, how
+// deep the request chain before the largest paint is, when it paints, and whether anything moves.
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** Installed before any script of the page runs: paint timings and layout shifts, buffered from the start. */
+function observePaints() {
+  const bench = { fcp: null, lcp: null, lcpElement: null, cls: 0 };
+  window.__bench = bench;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') bench.fcp = entry.startTime;
+  }).observe({ type: 'paint', buffered: true });
+  new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    const last = entries[entries.length - 1];
+    bench.lcp = last.startTime;
+    bench.lcpElement = last.element
+      ? `${last.element.tagName.toLowerCase()} "${last.element.textContent.slice(0, 40)}"`
+      : null;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) bench.cls += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+/**
+ * The longest chain of requests, started before the largest paint, in which each request could only be made once the
+ * one before it had arrived. A request's predecessor is the script (or document) that made it, except when a JSON
+ * response arrived between that script and the request: then the JSON is what the script was waiting for
+ * (remotes.json -> manifest -> remote entry), and it is the predecessor.
+ */
+function criticalChain(requests, lcp) {
+  const beforeLcp = requests.filter((request) => request.start <= lcp);
+  const depth = new Map();
+  const chainOf = (request) => {
+    if (depth.has(request)) return depth.get(request);
+    depth.set(request, [request]); // guards against cycles in odd initiator data
+    let parent = beforeLcp
+      .filter((candidate) => candidate.url === request.initiatorUrl && candidate.start < request.start)
+      .at(-1);
+    const json = beforeLcp
+      .filter(
+        (candidate) =>
+          candidate.kind === 'json' &&
+          candidate.end !== undefined &&
+          candidate.end <= request.start &&
+          (!parent || (parent.end !== undefined && candidate.end >= parent.end)),
+      )
+      .sort((a, b) => a.end - b.end)
+      .at(-1);
+    if (json && request.initiatorType === 'script') parent = json;
+    const chain = parent && parent !== request ? [...chainOf(parent), request] : [request];
+    depth.set(request, chain);
+    return chain;
+  };
+  return beforeLcp.map(chainOf).reduce((longest, chain) => (chain.length > longest.length ? chain : longest), []);
+}
+
+function kindOf(mimeType, url) {
+  if (/javascript/.test(mimeType)) return 'js';
+  if (/css/.test(mimeType)) return 'css';
+  if (/json/.test(mimeType)) return 'json';
+  if (/html/.test(mimeType)) return 'html';
+  return path.extname(new URL(url).pathname).slice(1) || 'other';
+}
+
+/**
+ * Which package bundles a loaded script, from its source map in dist/: used to prove that React, react-dom and the
+ * federation runtime are each loaded once.
+ */
+function bundledPackages(file) {
+  try {
+    const map = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'));
+    const found = new Set();
+    for (const source of map.sources) {
+      if (/node_modules\/react\/cjs\/react\.production/.test(source)) found.add('react');
+      if (/node_modules\/react-dom\/cjs\/react-dom-client\.production/.test(source)) found.add('react-dom');
+      if (/node_modules\/@module-federation\/runtime-core\//.test(source)) found.add('federation-runtime');
+      if (/node_modules\/react-router\/dist\//.test(source)) found.add('react-router');
+    }
+    return [...found];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ url: string, heading: string, distFor: (url: string) => string | undefined }} target
+ *   distFor: the file in a dist/ folder that serves a URL, for the source-map check.
+ */
+async function measureVisit(browser, { url, heading, distFor }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // A gzip-only client: sizes are what any browser gets from a server without brotli.
+    await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'gzip' } });
+    const byId = new Map();
+    let origin;
+    cdp.on('Network.requestWillBeSent', (event) => {
+      origin ??= event.timestamp;
+      const { initiator } = event;
+      const frames = [];
+      for (let stack = initiator.stack; stack; stack = stack.parent) frames.push(...stack.callFrames);
+      byId.set(event.requestId, {
+        url: event.request.url,
+        start: (event.timestamp - origin) * 1000,
+        initiatorType: initiator.type,
+        initiatorUrl: initiator.url || frames.find((frame) => frame.url)?.url,
+      });
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      const request = byId.get(event.requestId);
+      if (!request) return;
+      const headers = Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      request.kind = kindOf(event.response.mimeType, request.url);
+      request.encoding = headers['content-encoding'];
+      request.contentLength = headers['content-length'] ? Number(headers['content-length']) : undefined;
+    });
+    cdp.on('Network.loadingFinished', (event) => {
+      const request = byId.get(event.requestId);
+      if (!request) return;
+      request.end = (event.timestamp - origin) * 1000;
+      request.bytes = request.contentLength ?? event.encodedDataLength;
+    });
+    await page.addInitScript(observePaints);
+
+    await page.goto(url, { waitUntil: 'load' });
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(300);
+    const paints = await page.evaluate(() => ({
+      ...window.__bench,
+      // The shell marks when it starts prefetching other pages while idle: later requests are not the first load.
+      prefetchAt: performance.getEntriesByName('nativegtm:idle-prefetch')[0]?.startTime ?? null,
+    }));
+
+    const all = [...byId.values()].filter((request) => !request.url.startsWith('data:'));
+    const firstLoad = all.filter((request) => paints.prefetchAt === null || request.start < paints.prefetchAt);
+    const prefetched = all.filter((request) => !firstLoad.includes(request));
+    const js = (list) => list.filter((request) => request.kind === 'js');
+    const sum = (list) => list.reduce((total, request) => total + (request.bytes ?? 0), 0);
+    const chain = criticalChain(firstLoad, paints.lcp ?? Infinity);
+    const packages = {};
+    for (const request of js(firstLoad)) {
+      const file = distFor(request.url);
+      for (const name of file ? bundledPackages(file) : []) packages[name] = (packages[name] ?? 0) + 1;
+    }
+    return {
+      jsBytes: sum(js(firstLoad)),
+      jsRequests: js(firstLoad).length,
+      requests: firstLoad.length,
+      criticalPath: chain.length,
+      criticalChain: chain.map((request) => new URL(request.url).pathname),
+      fcp: paints.fcp,
+      lcp: paints.lcp,
+      lcpElement: paints.lcpElement,
+      cls: paints.cls,
+      prefetchedJsBytes: sum(js(prefetched)),
+      prefetchedRequests: prefetched.length,
+      gzipOnly: js(firstLoad).every((request) => request.encoding === 'gzip'),
+      packages,
+      files: firstLoad.map((request) => ({
+        url: request.url,
+        kind: request.kind,
+        bytes: request.bytes,
+        start: Math.round(request.start),
+        end: request.end === undefined ? null : Math.round(request.end),
+      })),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Client-side navigation from `url` over a header link, once the first page has loaded and the browser has been idle:
+ * the pointer moves onto the link, then clicks. The time runs from the click to the end of the first frame that shows
+ * the new heading (checked in requestAnimationFrame, before that frame paints; a task queued there runs after it).
+ */
+async function measureNavigation(browser, { url, linkName, heading, startHeading }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.getByRole('heading', { level: 1, name: startHeading }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    await page.waitForLoadState('networkidle');
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName });
+    await link.hover();
+    await page.waitForTimeout(100);
+    return await link.evaluate(
+      (element, expected) =>
+        new Promise((resolve, reject) => {
+          const timeout = setTimeout(() => reject(new Error(`"${expected}" did not appear within 10 s`)), 10_000);
+          const started = performance.now();
+          const check = () => {
+            if (document.querySelector('h1')?.textContent !== expected) return requestAnimationFrame(check);
+            setTimeout(() => {
+              clearTimeout(timeout);
+              resolve(performance.now() - started);
+            }, 0);
+          };
+          element.click();
+          requestAnimationFrame(check);
+        }),
+      heading,
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+module.exports = { measureVisit, measureNavigation, criticalChain };

@@ -1,0 +1,221 @@
+// Medians, budgets and the tables `npm run bench` prints and writes (JSON + Markdown).
+
+const KB = 1000;
+
+/** The budgets of the composed site (first visit, empty cache). See README "Performance". */
+const BUDGETS = {
+  homeJsBytes: 160 * KB,
+  jsRatio: 1.15,
+  lcpRatio: 1.2,
+  lighthouseScore: 90,
+  cls: 0.05,
+  navigationMs: 100,
+};
+
+function median(values) {
+  const numbers = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
+  if (numbers.length === 0) return null;
+  const middle = Math.floor(numbers.length / 2);
+  return numbers.length % 2 ? numbers[middle] : (numbers[middle - 1] + numbers[middle]) / 2;
+}
+
+/** The median of each numeric field over runs; package counts take the worst run. */
+function summarizeVisits(runs) {
+  const fields = ['jsBytes', 'jsRequests', 'requests', 'criticalPath', 'fcp', 'lcp', 'cls', 'prefetchedJsBytes'];
+  const summary = Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field]))]));
+  const packages = {};
+  for (const run of runs) {
+    for (const [name, count] of Object.entries(run.packages)) packages[name] = Math.max(packages[name] ?? 0, count);
+  }
+  const typical = runs.find((run) => run.criticalPath === summary.criticalPath) ?? runs[0];
+  return {
+    ...summary,
+    packages,
+    gzipOnly: runs.every((run) => run.gzipOnly),
+    criticalChain: typical?.criticalChain ?? [],
+    lcpElement: typical?.lcpElement ?? null,
+    runs,
+  };
+}
+
+function summarizeLighthouse(runs) {
+  if (!runs?.length) return null;
+  const fields = ['score', 'fcp', 'lcp', 'tbt', 'cls', 'si'];
+  return { ...Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field]))])), runs };
+}
+
+const ratio = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b : null);
+
+/** Every budget, with the measured value and whether it is met. */
+function evaluateBudgets(result) {
+  const checks = [];
+  const check = (name, value, limit, met) => checks.push({ name, value, limit, met: Boolean(met) });
+  const home = result.routes.find((route) => route.path === '/');
+  check(
+    'first load of / : gzip JavaScript',
+    `${fmtKB(home.composed.jsBytes)}`,
+    `<= ${fmtKB(BUDGETS.homeJsBytes)}`,
+    home.composed.jsBytes <= BUDGETS.homeJsBytes,
+  );
+  for (const route of result.routes) {
+    const { packages } = route.composed;
+    for (const name of ['react', 'react-dom', 'federation-runtime']) {
+      check(`${route.path}: ${name} loaded once`, `${packages[name] ?? 0}x`, '1x', packages[name] === 1);
+    }
+    const jsRatio = ratio(route.composed.jsBytes, route.monolith.jsBytes);
+    const lcpRatio = ratio(route.composed.lcp, route.monolith.lcp);
+    check(
+      `${route.path}: JS composed/monolith`,
+      fmtRatio(jsRatio),
+      `<= ${BUDGETS.jsRatio}`,
+      jsRatio <= BUDGETS.jsRatio,
+    );
+    check(
+      `${route.path}: LCP composed/monolith`,
+      fmtRatio(lcpRatio),
+      `<= ${BUDGETS.lcpRatio}`,
+      lcpRatio !== null && lcpRatio <= BUDGETS.lcpRatio,
+    );
+    if (route.lighthouse?.composed) {
+      const lh = route.lighthouse.composed;
+      check(
+        `${route.path}: Lighthouse mobile performance`,
+        String(lh.score),
+        `>= ${BUDGETS.lighthouseScore}`,
+        lh.score >= BUDGETS.lighthouseScore,
+      );
+      check(`${route.path}: CLS (Lighthouse)`, lh.cls.toFixed(3), `< ${BUDGETS.cls}`, lh.cls < BUDGETS.cls);
+    }
+    check(
+      `${route.path}: CLS (bench runs)`,
+      route.composed.cls.toFixed(3),
+      `< ${BUDGETS.cls}`,
+      route.composed.cls < BUDGETS.cls,
+    );
+  }
+  for (const navigation of result.navigations) {
+    check(
+      `navigation ${navigation.from} -> ${navigation.to}: new page painted`,
+      `${Math.round(navigation.composed.median)} ms`,
+      `<= ${BUDGETS.navigationMs} ms`,
+      navigation.composed.median <= BUDGETS.navigationMs,
+    );
+  }
+  return checks;
+}
+
+function fmtKB(bytes) {
+  return typeof bytes === 'number' ? `${(bytes / KB).toFixed(1)} KB` : 'n/a';
+}
+function fmtMs(ms) {
+  return typeof ms === 'number' ? `${Math.round(ms)} ms` : 'n/a';
+}
+function fmtRatio(value) {
+  return typeof value === 'number' ? value.toFixed(2) : 'n/a';
+}
+function fmtNumber(value, digits = 0) {
+  return typeof value === 'number' ? value.toFixed(digits) : 'n/a';
+}
+
+/** Rows of the per-route table: [metric, composed, monolith, ratio]. */
+function routeRows(route) {
+  const { composed: c, monolith: m } = route;
+  const rows = [
+    ['JS transferred (gzip)', fmtKB(c.jsBytes), fmtKB(m.jsBytes), fmtRatio(ratio(c.jsBytes, m.jsBytes))],
+    ['JS files', fmtNumber(c.jsRequests), fmtNumber(m.jsRequests), fmtRatio(ratio(c.jsRequests, m.jsRequests))],
+    ['requests', fmtNumber(c.requests), fmtNumber(m.requests), fmtRatio(ratio(c.requests, m.requests))],
+    [
+      'critical path (requests)',
+      fmtNumber(c.criticalPath),
+      fmtNumber(m.criticalPath),
+      fmtRatio(ratio(c.criticalPath, m.criticalPath)),
+    ],
+    ['FCP', fmtMs(c.fcp), fmtMs(m.fcp), fmtRatio(ratio(c.fcp, m.fcp))],
+    ['LCP', fmtMs(c.lcp), fmtMs(m.lcp), fmtRatio(ratio(c.lcp, m.lcp))],
+    ['CLS', fmtNumber(c.cls, 3), fmtNumber(m.cls, 3), ''],
+  ];
+  const lhc = route.lighthouse?.composed;
+  const lhm = route.lighthouse?.monolith;
+  if (lhc) {
+    rows.push(
+      ['Lighthouse mobile score', fmtNumber(lhc.score), lhm ? fmtNumber(lhm.score) : 'n/a', ''],
+      ['Lighthouse LCP (simulated)', fmtMs(lhc.lcp), lhm ? fmtMs(lhm.lcp) : 'n/a', fmtRatio(ratio(lhc.lcp, lhm?.lcp))],
+      ['Lighthouse TBT (simulated)', fmtMs(lhc.tbt), lhm ? fmtMs(lhm.tbt) : 'n/a', ''],
+      ['Lighthouse CLS', fmtNumber(lhc.cls, 3), lhm ? fmtNumber(lhm.cls, 3) : 'n/a', ''],
+    );
+  }
+  if (c.prefetchedJsBytes)
+    rows.push(['JS prefetched once idle (not in first load)', fmtKB(c.prefetchedJsBytes), '', '']);
+  return rows;
+}
+
+function markdownTable(header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function textTable(header, rows) {
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
+  const line = (row) =>
+    row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const HEADER = ['', 'composed', 'monolith', 'composed/monolith'];
+
+function renderText(result) {
+  const parts = [];
+  for (const route of result.routes) parts.push(`\n${route.path}\n${textTable(HEADER, routeRows(route))}`);
+  for (const navigation of result.navigations) {
+    parts.push(
+      `\nclient-side navigation ${navigation.from} -> ${navigation.to} (click to painted, median of ${navigation.composed.runs.length}): ` +
+        `composed ${fmtMs(navigation.composed.median)}, monolith ${fmtMs(navigation.monolith.median)}`,
+    );
+  }
+  parts.push(
+    `\nBudgets:\n${result.budgets
+      .map((b) => `  ${b.met ? 'ok    ' : 'MISSED'} ${b.name}: ${b.value} (budget ${b.limit})`)
+      .join('\n')}`,
+  );
+  return parts.join('\n');
+}
+
+function renderMarkdown(result) {
+  const parts = [
+    `# Benchmark: composed site vs monolith`,
+    '',
+    `${result.date} · ${result.environment.chromium} · Node ${result.environment.node} · ` +
+      `${result.environment.cpus} CPUs · ${result.settings.runs} runs per route (median, after a warm-up) · ` +
+      `Lighthouse ${result.settings.lighthouseRuns} runs per route (median)`,
+  ];
+  for (const route of result.routes) {
+    parts.push('', `## ${route.path}`, '', markdownTable(HEADER, routeRows(route)));
+    parts.push('', `Critical path (composed): ${route.composed.criticalChain.join(' → ')}`);
+  }
+  parts.push('', '## Client-side navigation', '');
+  parts.push(
+    markdownTable(
+      ['', 'composed', 'monolith'],
+      result.navigations.map((n) => [`${n.from} → ${n.to}`, fmtMs(n.composed.median), fmtMs(n.monolith.median)]),
+    ),
+  );
+  parts.push('', '## Budgets', '');
+  parts.push(
+    markdownTable(
+      ['budget', 'measured', 'limit', ''],
+      result.budgets.map((b) => [b.name, b.value, b.limit, b.met ? 'met' : '**missed**']),
+    ),
+  );
+  return `${parts.join('\n')}\n`;
+}
+
+module.exports = {
+  BUDGETS,
+  median,
+  summarizeVisits,
+  summarizeLighthouse,
+  evaluateBudgets,
+  renderText,
+  renderMarkdown,
+};
