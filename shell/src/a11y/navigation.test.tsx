@@ -33,7 +33,9 @@ const load = (name: RemoteName) => {
 };
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(createRoutes({ load, preload: jest.fn(), prefetch: jest.fn() }), { initialEntries: [path] });
+  const router = createMemoryRouter(createRoutes({ load, preload: jest.fn(), prefetch: jest.fn() }), {
+    initialEntries: [path],
+  });
   render(<RouterProvider router={router} />);
   return router;
 }
