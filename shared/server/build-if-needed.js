@@ -61,6 +61,9 @@ function buildIfNeeded(deployables, { log = console.log } = {}) {
       stdio: 'inherit',
     });
     if (result.status !== 0) throw new Error(`Building ${deployable.name} failed (exit code ${result.status}).`);
+    // webpack leaves a file it would write unchanged alone, so the marker may keep its old time: mark the build.
+    const now = new Date();
+    fs.utimesSync(buildMarker(deployable), now, now);
     log(`Built ${deployable.name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }

@@ -72,6 +72,8 @@ function buildMonolithIfNeeded() {
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`Building the monolith failed (exit code ${result.status}).`);
+  const now = new Date();
+  fs.utimesSync(path.join(monolithDist, 'index.html'), now, now);
 }
 
 /** Maps a URL of a variant to the file in a dist/ folder that served it (for the source-map check). */
