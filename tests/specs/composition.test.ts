@@ -1,18 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
+import { chromiumPerFile } from '../support/chromium';
 import { collectConsoleErrors, countReactRenderers, navigateInApp, pages, ports, shellUrl } from '../support/site';
 
-let browser: Browser;
+const browser = chromiumPerFile();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  page = await browser.newPage();
+  page = await browser().newPage();
 });
 afterEach(async () => {
   await page.close();
@@ -51,9 +45,16 @@ describe('the composed site', () => {
   });
 
   it('prefetches the pages the current page links to once idle: a click then shows the page without a request', async () => {
+    // The idle prefetch is done once the employers page's own chunk has arrived ('networkidle' may come earlier,
+    // before the prefetch starts, on a busy machine).
+    const employersPage = page.waitForResponse((response) => {
+      const { port, pathname } = new URL(response.url());
+      return Number(port) === ports['employers-mfe'] && /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname);
+    });
     await page.goto(shellUrl('/'));
     await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
     await page.waitForFunction(() => performance.getEntriesByName('nativegtm:idle-prefetch').length > 0);
+    await employersPage;
     await page.waitForLoadState('networkidle');
 
     const requests: string[] = [];
