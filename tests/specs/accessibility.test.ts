@@ -1,28 +1,22 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe';
-import { launchChromium } from '../support/chromium';
+import { chromiumPerFile } from '../support/chromium';
 import { gate } from '../support/gate';
 import { allTabStops, contrastRatio, focused, tabThrough } from '../support/keyboard';
 import { sidewaysScrolling } from '../support/layout';
 import { openScreen, screens, type Screen } from '../support/screens';
 import { navigateInApp, ports, shellUrl } from '../support/site';
 
-let browser: Browser;
+const browser = chromiumPerFile();
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 afterEach(async () => {
   await context?.close();
 });
 
 async function newPage(width = 1280, options: { reducedMotion?: 'reduce' } = {}): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
+  context = await browser().newContext({ viewport: { width, height: 900 }, ...options });
   page = await context.newPage();
   return page;
 }

@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
+import { chromiumPerFile } from '../support/chromium';
 import {
   clickAndExpectArrival,
   controlsOf,
@@ -9,21 +9,15 @@ import {
   openPage,
 } from '../support/landing';
 
-let browser: Browser;
+const browser = chromiumPerFile();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 afterEach(async () => {
   await page?.close();
 });
 
 async function newPage(width: number) {
-  page = await browser.newPage({ viewport: { width, height: 900 } });
+  page = await browser().newPage({ viewport: { width, height: 900 } });
   return page;
 }
 

@@ -1,19 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
+import { chromiumPerFile } from '../support/chromium';
 import { sidewaysScrolling } from '../support/layout';
 import { collectConsoleErrors, shellUrl } from '../support/site';
 
-let browser: Browser;
+const browser = chromiumPerFile();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  page = await browser.newPage();
+  page = await browser().newPage();
 });
 afterEach(async () => {
   await page.close();

@@ -39,3 +39,21 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * One Chromium for the calling spec file: launched before its tests, closed after them. Returns a getter, because
+ * the browser only exists once beforeAll has run.
+ */
+export function chromiumPerFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('chromiumPerFile: the browser is only available inside tests and hooks');
+    return browser;
+  };
+}
