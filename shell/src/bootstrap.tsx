@@ -2,5 +2,5 @@ import { pageLoader } from './remotes/federation';
 import { prefetchLikelyPages } from './remotes/prefetchPages';
 import { renderShell } from './renderShell';
 
-renderShell(pageLoader);
-prefetchLikelyPages(pageLoader);
+const firstRouteSettled = renderShell(pageLoader);
+prefetchLikelyPages(pageLoader, firstRouteSettled);

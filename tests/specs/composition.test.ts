@@ -45,8 +45,14 @@ describe('the composed site', () => {
   });
 
   it('prefetches the pages the current page links to once idle: a click then shows the page without a request', async () => {
+    // A slow first page (its manifest arrives after the document's load event, as on a busy machine) must not
+    // leave the idle prefetch without the links that page brings.
+    await page.route(`http://localhost:${ports['candidates-mfe']}/mf-manifest.json`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     // The idle prefetch is done once the employers page's own chunk has arrived ('networkidle' may come earlier,
-    // before the prefetch starts, on a busy machine).
+    // before the prefetch starts).
     const employersPage = page.waitForResponse((response) => {
       const { port, pathname } = new URL(response.url());
       return Number(port) === ports['employers-mfe'] && /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname);

@@ -8,6 +8,15 @@ describe('prefetchLikelyPages', () => {
   let preload: jest.Mock;
   let idle: (() => void) | undefined;
   const mark = jest.fn();
+  let settleFirstRoute: () => void;
+
+  /** The idle callback, once the first route has settled (the document of jsdom has loaded already). */
+  async function idleAfterFirstRoute(): Promise<() => void> {
+    settleFirstRoute();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!idle) throw new Error('no idle callback was scheduled');
+    return idle;
+  }
 
   beforeAll(() => {
     // One set of listeners for the whole file: each call adds its own to the document.
@@ -17,7 +26,10 @@ describe('prefetchLikelyPages', () => {
     }) as typeof window.requestIdleCallback;
     Object.defineProperty(performance, 'mark', { configurable: true, value: mark });
     preload = jest.fn();
-    prefetchLikelyPages({ preload: (remote) => preload(remote) });
+    const firstRouteSettled = new Promise<void>((resolve) => {
+      settleFirstRoute = resolve;
+    });
+    prefetchLikelyPages({ preload: (remote) => preload(remote) }, firstRouteSettled);
   });
   beforeEach(() => {
     preload.mockClear();
@@ -46,18 +58,25 @@ describe('prefetchLikelyPages', () => {
     expect(preload).not.toHaveBeenCalled();
   });
 
-  it('once idle after the load, loads the pages the current page links to, and marks when it started', () => {
+  it('waits for the first route to settle before it waits for idle time (the first page brings the links)', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(idle).toBeUndefined();
+    await idleAfterFirstRoute();
+    expect(idle).toBeDefined();
+  });
+
+  it('once idle after the load, loads the pages the current page links to, and marks when it started', async () => {
     links('<a href="/">Home</a><a href="/employers">Employers</a><a href="/coming-soon">Soon</a><a href="/x">?</a>');
-    idle?.();
+    (await idleAfterFirstRoute())();
     expect(preload.mock.calls.map(([remote]) => remote)).toEqual(['employers', 'comingSoon']);
     expect(mark).toHaveBeenCalledWith(IDLE_PREFETCH_MARK);
   });
 
-  it('does not prefetch while idle when the visitor asks to save data', () => {
+  it('does not prefetch while idle when the visitor asks to save data', async () => {
     Object.defineProperty(navigator, 'connection', { configurable: true, value: { saveData: true } });
     try {
       links('<a href="/employers">Employers</a>');
-      idle?.();
+      (await idleAfterFirstRoute())();
       expect(preload).not.toHaveBeenCalled();
       expect(mark).not.toHaveBeenCalled();
     } finally {

@@ -21,22 +21,32 @@ function savingData(): boolean {
   return Boolean(connection?.saveData) || /(^|-)2g$/.test(connection?.effectiveType ?? '');
 }
 
-function whenIdleAfterLoad(callback: () => void): void {
+const documentLoaded = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (document.readyState === 'complete') resolve();
+    else window.addEventListener('load', () => resolve(), { once: true });
+  });
+
+/**
+ * Both the document's load and the first route are awaited: the first page arrives by fetch(), which does not delay
+ * `load`, so on a slow start `load` can come while only the loading screen (no links) is on screen.
+ */
+function whenIdleAfter(firstRouteSettled: Promise<unknown>, callback: () => void): void {
   const schedule = () => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: 3000 });
     else setTimeout(callback, 1000);
   };
-  if (document.readyState === 'complete') schedule();
-  else window.addEventListener('load', schedule, { once: true });
+  void Promise.all([documentLoaded(), firstRouteSettled.catch(() => undefined)]).then(schedule);
 }
 
 /**
  * Loads the pages a visitor is likely to open next, so a click on a link paints the new page at once:
  * - the page behind a link of this site as soon as the pointer is over it or it gets keyboard focus;
- * - once the first page has loaded and the browser is idle, the pages its links lead to (not with Save-Data).
+ * - once the document has loaded, the first route has settled (`firstRouteSettled`) and the browser is idle, the
+ *   pages the first page links to (not with Save-Data).
  * Loading a page in advance runs its module code but renders nothing; a failure is reported only when it is opened.
  */
-export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>): void {
+export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>, firstRouteSettled: Promise<unknown>): void {
   const onIntent = (event: Event) => {
     const remote = remoteOfLink(event.target, window.location);
     if (remote) loader.preload(remote);
@@ -44,7 +54,7 @@ export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>): void {
   document.addEventListener('pointerover', onIntent, { passive: true });
   document.addEventListener('focusin', onIntent);
 
-  whenIdleAfterLoad(() => {
+  whenIdleAfter(firstRouteSettled, () => {
     if (savingData()) return;
     performance.mark?.(IDLE_PREFETCH_MARK);
     const current = remoteForPath(window.location.pathname);
