@@ -28,8 +28,8 @@ const documentLoaded = (): Promise<void> =>
   });
 
 /**
- * Both the document's load and the first route are awaited: the first page arrives by fetch(), which does not delay
- * `load`, so on a slow start `load` can come while only the loading screen (no links) is on screen.
+ * Both the document's load and the first route are awaited: the first page's manifest is read with fetch(), which
+ * does not delay `load`, so on a slow start `load` can come while only the loading screen (no links) is on screen.
  */
 function whenIdleAfter(firstRouteSettled: Promise<unknown>, callback: () => void): void {
   const schedule = () => {
