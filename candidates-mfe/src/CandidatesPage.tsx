@@ -5,9 +5,10 @@ import { FeaturedJobsSection } from './sections/FeaturedJobsSection';
 import { HowItWorksSection } from './sections/HowItWorksSection';
 import { ReasonsSection } from './sections/ReasonsSection';
 import { RolesSection } from './sections/RolesSection';
+import { meta } from './meta';
 
 export function CandidatesPage() {
-  useDocumentTitle('AI-native GTM jobs for candidates');
+  useDocumentTitle(meta.title);
   return (
     <>
       <SiteHeader links={landingNavLinks} signIn={{ label: 'Candidate Sign In', to: paths.comingSoon }} />

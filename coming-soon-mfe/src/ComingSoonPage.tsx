@@ -10,12 +10,13 @@ import {
   useDocumentTitle,
 } from '@nativegtm/shared';
 import styles from './ComingSoonPage.module.css';
+import { meta } from './meta';
 
 const promises = ['No more resume guesswork.', 'No more failed hires.', 'Just proven talent, delivered.'] as const;
 const [recruiterUser, recruiterDomain] = site.recruiterEmail.split('@');
 
 export function ComingSoonPage() {
-  useDocumentTitle('Coming Soon');
+  useDocumentTitle(meta.title);
   return (
     <>
       <div className={styles.hero}>

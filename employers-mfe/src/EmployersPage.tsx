@@ -5,9 +5,10 @@ import { HiringFlowSection } from './sections/HiringFlowSection';
 import { OpenRolesSection } from './sections/OpenRolesSection';
 import { ReasonsSection } from './sections/ReasonsSection';
 import { RolesSection } from './sections/RolesSection';
+import { meta } from './meta';
 
 export function EmployersPage() {
-  useDocumentTitle('Hire AI-native GTM talent');
+  useDocumentTitle(meta.title);
   return (
     <>
       <SiteHeader links={landingNavLinks} signIn={{ label: 'Employer Sign In', to: paths.comingSoon }} />

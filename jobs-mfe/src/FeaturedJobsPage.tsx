@@ -7,9 +7,10 @@ import { clearFilters, jobCountText, visibleJobs } from './jobs/filters';
 import { NoJobsFound } from './NoJobsFound';
 import { useJobFilters } from './useJobFilters';
 import styles from './FeaturedJobsPage.module.css';
+import { meta } from './meta';
 
 export function FeaturedJobsPage() {
-  useDocumentTitle('Featured Jobs');
+  useDocumentTitle(meta.title);
   const [filters, setFilters] = useJobFilters();
   const functionSelect = useRef<HTMLSelectElement>(null);
   const shown = visibleJobs(jobs, filters);

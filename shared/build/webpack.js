@@ -6,7 +6,10 @@ const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const CopyPlugin = require('copy-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { randomBytes } = require('node:crypto');
+const { DefinePlugin } = require('webpack');
 const { sharedSingletons } = require('./shared-singletons');
+const { createSsrConfig } = require('./ssr');
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -14,7 +17,40 @@ const repoRoot = path.resolve(__dirname, '../..');
 // (remotes.json): a stale .gz beside an edited file would be served instead of the edit.
 const NEVER_PRECOMPRESS = /remotes\.json$/;
 
-function baseConfig({ packageDir, mode, publicPath, title, port, template, html = {} }) {
+/** New for every build: server-rendered HTML is only hydrated by JavaScript with the same id (shared/src/buildId.ts). */
+function newBuildId() {
+  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+function tsRule(production) {
+  return {
+    test: /\.tsx?$/,
+    exclude: /node_modules/,
+    use: {
+      loader: 'ts-loader',
+      // Type errors are caught by `npm run typecheck` (tsc -b over the whole repo); the bundler only strips types.
+      options: {
+        transpileOnly: true,
+        configFile: path.join(repoRoot, 'tsconfig.base.json'),
+        compilerOptions: { rootDir: repoRoot, sourceMap: production },
+      },
+    },
+  };
+}
+
+function cssModules(production) {
+  return {
+    auto: /\.module\.css$/,
+    // Hashing against the repository root makes class names unique per package and file, so two remotes
+    // with the same file layout can never produce the same class and leak styles into each other.
+    localIdentContext: repoRoot,
+    localIdentName: production ? '[hash:base64:7]' : '[path][name]__[local]',
+    namedExport: false,
+    exportLocalsConvention: 'as-is',
+  };
+}
+
+function baseConfig({ packageDir, mode, publicPath, title, port, template, html = {}, buildId = newBuildId() }) {
   const production = mode === 'production';
   return {
     mode,
@@ -35,38 +71,10 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     },
     module: {
       rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          use: {
-            loader: 'ts-loader',
-            // Type errors are caught by `npm run typecheck` (tsc -b over the whole repo); the bundler only strips types.
-            options: {
-              transpileOnly: true,
-              configFile: path.join(repoRoot, 'tsconfig.base.json'),
-              compilerOptions: { rootDir: repoRoot, sourceMap: production },
-            },
-          },
-        },
+        tsRule(production),
         {
           test: /\.css$/,
-          use: [
-            MiniCssExtractPlugin.loader,
-            {
-              loader: 'css-loader',
-              options: {
-                modules: {
-                  auto: /\.module\.css$/,
-                  // Hashing against the repository root makes class names unique per package and file, so two remotes
-                  // with the same file layout can never produce the same class and leak styles into each other.
-                  localIdentContext: repoRoot,
-                  localIdentName: production ? '[hash:base64:7]' : '[path][name]__[local]',
-                  namedExport: false,
-                  exportLocalsConvention: 'as-is',
-                },
-              },
-            },
-          ],
+          use: [MiniCssExtractPlugin.loader, { loader: 'css-loader', options: { modules: cssModules(production) } }],
         },
         {
           test: /\.(svg|png|woff2)$/,
@@ -75,6 +83,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
       ],
     },
     plugins: [
+      new DefinePlugin({ __NATIVEGTM_BUILD_ID__: JSON.stringify(buildId) }),
       new MiniCssExtractPlugin({
         filename: production ? '[name].[contenthash:10].css' : '[name].css',
         chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
@@ -119,7 +128,9 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
 
 /** The host: routes, 404, error screen; learns where remotes live at run time from /remotes.json. */
 function createShellConfig({ packageDir, port, mode = 'production' }) {
+  const buildId = newBuildId();
   const config = baseConfig({
+    buildId,
     packageDir,
     mode,
     port,
@@ -147,8 +158,51 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
       // Browser-only: drops the runtime's Node.js script loading.
       experiments: { optimization: { target: 'web' } },
     }),
+    new LinkAllStylesheetsPlugin(),
   );
-  return config;
+  if (mode !== 'production') return config;
+  config.name = 'shell';
+  // The shell's own 404 screen, rendered to HTML like a page, so an unknown path answers 404 with content.
+  const notFound = serverRenderConfig({
+    packageDir,
+    name: 'shell',
+    pageModule: path.join(packageDir, 'src/screens/notFoundPage.ts'),
+    buildId,
+    mode,
+    route: '/404',
+  });
+  notFound.dependencies = ['shell'];
+  return [config, notFound];
+}
+
+/**
+ * Links every stylesheet of the shell's build (the design system's and the shell's screens') from index.html: a
+ * document that arrives with a page's HTML must paint it styled before any script runs. The chunks' loaders find
+ * these links and do not load the files again.
+ */
+class LinkAllStylesheetsPlugin {
+  apply(compiler) {
+    compiler.hooks.compilation.tap('LinkAllStylesheetsPlugin', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('LinkAllStylesheetsPlugin', (data) => {
+        const publicPath = compilation.outputOptions.publicPath;
+        const linked = new Set(data.headTags.map((tag) => tag.attributes?.href));
+        const stylesheets = Object.keys(compilation.assets)
+          .filter((file) => file.endsWith('.css'))
+          .sort()
+          .map((file) => `${publicPath}${file}`)
+          .filter((href) => !linked.has(href));
+        for (const href of stylesheets) {
+          data.headTags.push({
+            tagName: 'link',
+            voidTag: true,
+            attributes: { rel: 'stylesheet', href },
+            meta: { plugin: 'LinkAllStylesheetsPlugin' },
+          });
+        }
+        return data;
+      });
+    });
+  }
 }
 
 /** The remote's container: mf-manifest.json, remoteEntry.js and the exposed page's chunks. */
@@ -183,6 +237,7 @@ function remoteFederation({ packageDir, name, externalRuntime }) {
  * runtime, so `npm run dev` serves both the page alone and a remoteEntry.js any host can load.
  */
 function createRemoteConfig({ packageDir, name, title, port, mode = 'production' }) {
+  const buildId = newBuildId();
   const options = {
     packageDir,
     mode,
@@ -190,6 +245,7 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
     publicPath: 'auto',
     title,
     template: path.join(__dirname, 'standalone.html'),
+    buildId,
   };
   if (mode !== 'production') {
     const config = baseConfig(options);
@@ -208,7 +264,39 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
   standalone.dependencies = ['container'];
   standalone.output.clean = false;
   standalone.output.uniqueName = `${standalone.output.uniqueName}-standalone`;
-  return [container, standalone];
+
+  // The page's HTML for the shell's server, rendered by this build (it reads the container's mf-manifest.json).
+  const ssr = serverRenderConfig({
+    packageDir,
+    name,
+    pageModule: path.join(packageDir, 'src/Page.tsx'),
+    buildId,
+    mode,
+  });
+  ssr.dependencies = ['container'];
+  return [container, standalone, ssr];
+}
+
+/** The package's route, from the site's list of deployables. */
+function routeOf(packageDir) {
+  const { deployables } = require('../server/site');
+  const deployable = deployables.find((candidate) => path.resolve(candidate.dir) === path.resolve(packageDir));
+  if (!deployable?.route) throw new Error(`${packageDir} has no route in shared/server/site.js`);
+  return deployable.route;
+}
+
+function serverRenderConfig({ packageDir, name, pageModule, buildId, mode, route = routeOf(packageDir) }) {
+  const production = mode === 'production';
+  return createSsrConfig({
+    packageDir,
+    name,
+    route,
+    pageModule,
+    buildId,
+    mode,
+    cssModules: cssModules(production),
+    tsRule: tsRule(false),
+  });
 }
 
 /**

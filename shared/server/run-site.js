@@ -2,15 +2,23 @@
 // integration tests, so the tests exercise exactly what visitors get.
 const path = require('node:path');
 const { createStaticServer, listen, close } = require('./static-server');
+const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 
 /**
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
  * already started are closed again and the error says which port.
  * @param {import('./site').Deployable[]} deployables
- * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string }} [options]
- *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json.
+ * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
+ *   fragmentTimeoutMs?: number }} [options]
+ *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
+ *   public origin (absolute URLs in documents, robots.txt, sitemap.xml). fragmentTimeoutMs: how long a document
+ *   waits for a page's server-rendered HTML before it is sent without it.
  */
-async function startSite(deployables, { ports = {}, roots = {}, remotesFile } = {}) {
+async function startSite(
+  deployables,
+  { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs } = {},
+) {
+  const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
   const running = [];
   try {
     for (const deployable of deployables) {
@@ -20,6 +28,7 @@ async function startSite(deployables, { ports = {}, roots = {}, remotesFile } = 
         spa: deployable.role === 'host',
         cors: deployable.role === 'remote',
         files: deployable.role === 'host' && remotesFile ? { '/remotes.json': remotesFile } : {},
+        compose: deployable.role === 'host' ? { routes, origin: siteOrigin(origin), fragmentTimeoutMs } : undefined,
       });
       await listen(server, port, deployable.name);
       running.push({ deployable, port, server });

@@ -6,7 +6,10 @@ const { startSite } = require('./run-site');
 
 async function main() {
   buildIfNeeded(deployables);
-  const site = await startSite(deployables);
+  const site = await startSite(deployables, {
+    origin: process.env.SITE_ORIGIN || undefined,
+    fragmentTimeoutMs: process.env.FRAGMENT_TIMEOUT_MS ? Number(process.env.FRAGMENT_TIMEOUT_MS) : undefined,
+  });
   for (const { deployable, port } of site.servers) {
     console.log(`  ${deployable.name.padEnd(16)} http://localhost:${port}`);
   }

@@ -3,8 +3,10 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const sirv = require('sirv');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
+const { createDocumentComposer } = require('./document');
 
 /** Content-hashed build output (`main.0123456789.js`): never changes under its name, cache it for a year. */
 const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;
@@ -12,13 +14,53 @@ const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;
 /** Page routes and .html files are documents; everything with another extension is an asset. */
 const isDocument = (pathname) => pathname.endsWith('.html') || !/\.[a-z0-9]+$/i.test(pathname);
 
+/** Compressed documents by content: the same page is composed from the same files many times a second. */
+const compressedCache = new Map();
+
+function compressed(html, encoding) {
+  const key = `${encoding}\n${html}`;
+  let body = compressedCache.get(key);
+  if (!body) {
+    body =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : zlib.gzipSync(html, { level: 6 });
+    if (compressedCache.size >= 64) compressedCache.delete(compressedCache.keys().next().value);
+    compressedCache.set(key, body);
+  }
+  return body;
+}
+
+/** Sends a composed document, compressed when the client accepts it. */
+function sendDocument(req, res, { status, html }, headers) {
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Vary', 'Accept-Encoding');
+  const accepted = String(req.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+  const body = encoding ? compressed(html, encoding) : Buffer.from(html);
+  if (encoding) res.setHeader('Content-Encoding', encoding);
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function sendText(req, res, type, text) {
+  res.setHeader('Content-Type', `${type}; charset=utf-8`);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
 /**
- * @param {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string> }} options
+ * @param {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string>,
+ *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number } }} options
  *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
  *   (the shell) load the manifest and chunks; files: URL paths served from a file outside root, e.g. a
- *   remotes.json kept with the deployment's configuration rather than in dist/.
+ *   remotes.json kept with the deployment's configuration rather than in dist/; compose: the shell's documents are
+ *   composed with the pages' server-rendered HTML (document.js), with robots.txt and sitemap.xml.
  */
-function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
+function createStaticHandler({ root, spa = false, cors = false, files = {}, compose }) {
   // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
   const remotesFile = spa ? (files['/remotes.json'] ?? path.join(root, 'remotes.json')) : undefined;
   const serve = sirv(path.resolve(root), {
@@ -28,7 +70,7 @@ function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
     etag: true,
     gzip: true,
     brotli: true,
-    single: spa,
+    single: spa && !compose,
     setHeaders(res, pathname) {
       res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
       if (isDocument(pathname)) {
@@ -43,6 +85,26 @@ function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
       res.end('Not found\n');
     },
   });
+
+  const composer =
+    compose &&
+    createDocumentComposer({
+      root: path.resolve(root),
+      remotesFile: remotesFile ?? path.join(root, 'remotes.json'),
+      ...compose,
+    });
+
+  async function serveDocument(req, res) {
+    try {
+      const document = await composer.render(req.url);
+      sendDocument(req, res, document, htmlHeaders(remoteOriginsFromFile(remotesFile)));
+    } catch (error) {
+      console.error('[document]', error);
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end('The page could not be composed.\n');
+    }
+  }
 
   return (req, res) => {
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
@@ -60,8 +122,15 @@ function createStaticHandler({ root, spa = false, cors = false, files = {} }) {
       res.setHeader('Allow', 'GET, HEAD');
       return res.end();
     }
-    const override = files[new URL(req.url, 'http://localhost').pathname];
+    const { pathname } = new URL(req.url, 'http://localhost');
+    const override = files[pathname];
     if (override) return sendFile(res, override);
+    if (composer) {
+      if (pathname === '/robots.txt') return sendText(req, res, 'text/plain', composer.robotsTxt());
+      if (pathname === '/sitemap.xml') return sendText(req, res, 'application/xml', composer.sitemapXml());
+      // index.html is the template, never served as it is: /index.html is just another unknown page.
+      if (!/\.[a-z0-9]+$/i.test(pathname) || pathname === '/index.html') return void serveDocument(req, res);
+    }
     return serve(req, res);
   };
 }

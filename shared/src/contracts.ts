@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { PageQuery } from '../server/pageVariant';
 
 // Also importable alone, as '@nativegtm/shared/contracts': plain data without React or styles, which the shell reads
 // before the shared singletons are negotiated (to start loading the page's remote at once). That copy is not the
@@ -20,8 +21,28 @@ export type PageProps = Record<string, never>;
 
 export type PageComponent = ComponentType<PageProps>;
 
+/**
+ * What a page says about itself, for the document around it. The page's team owns these words: the shell's server puts
+ * them in the document's head (title, description, link previews), and a deploy of the remote alone changes them.
+ */
+export interface PageMeta {
+  /** The screen's name; the document title is "<title> · NativeGTM" (see documentTitle). */
+  title: string;
+  /** One or two sentences for search results and link previews. */
+  description: string;
+  /**
+   * The query parameters that change what the page shows, each with every value it understands (slugs). The build
+   * renders one HTML variant per combination; any other value is rendered as the default, as the page itself does.
+   * A page that reads a query parameter not listed here would hydrate HTML rendered without it.
+   */
+  query?: PageQuery;
+}
+
 export interface PageModule {
   default: PageComponent;
+  meta: PageMeta;
+  /** Which build this code is (see @nativegtm/shared/build-id): server HTML is only hydrated by the same build. */
+  buildId: string;
 }
 
 /** The module id the shell asks Module Federation for: `<remote>/Page`. */

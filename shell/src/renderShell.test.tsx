@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
-import type { PageComponent } from '@nativegtm/shared';
+import type { PageModule } from '@nativegtm/shared';
 import { renderShell } from './renderShell';
+import { pageModule } from './testing/pageModule';
 
 describe('renderShell', () => {
   beforeEach(() => {
@@ -9,8 +10,8 @@ describe('renderShell', () => {
   });
 
   it('resolves once the first route has settled, not before its page has loaded', async () => {
-    let deliver: (page: PageComponent) => void = () => undefined;
-    const page = new Promise<PageComponent>((resolve) => {
+    let deliver: (page: PageModule) => void = () => undefined;
+    const page = new Promise<PageModule>((resolve) => {
       deliver = resolve;
     });
     let settled = false;
@@ -22,7 +23,7 @@ describe('renderShell', () => {
     });
     expect(settled).toBe(false);
 
-    await act(async () => deliver(() => <h1>Employers page</h1>));
+    await act(async () => deliver(pageModule(() => <h1>Employers page</h1>)));
     expect(settled).toBe(true);
     expect(await screen.findByRole('heading', { name: 'Employers page' })).toBeInTheDocument();
   });

@@ -1,9 +1,10 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { PageComponent, RemoteName } from '@nativegtm/shared';
+import type { PageComponent, PageModule, RemoteName } from '@nativegtm/shared';
 import { RemoteLoadError, type PageLoader } from './remotes/pageLoader';
 import { createRoutes, logRouteError } from './router';
+import { pageModule } from './testing/pageModule';
 
 function pageNamed(name: string): PageComponent {
   return () => <h1>{name} page</h1>;
@@ -25,7 +26,7 @@ describe('shell routes', () => {
     ['/featured-jobs', 'jobs'],
     ['/coming-soon', 'comingSoon'],
   ] as const)('renders %s from the %s remote', async (path, remote) => {
-    const load = jest.fn((name: RemoteName) => Promise.resolve(pageNamed(name)));
+    const load = jest.fn((name: RemoteName) => Promise.resolve(pageModule(pageNamed(name))));
     renderAt(path, { load, preload: jest.fn(), prefetch: jest.fn() });
     expect(await screen.findByRole('heading', { name: `${remote} page` })).toBeInTheDocument();
     expect(load).toHaveBeenCalledWith(remote);
@@ -46,7 +47,7 @@ describe('shell routes', () => {
     const load = jest
       .fn()
       .mockRejectedValueOnce(new RemoteLoadError('jobs', 'failed to load'))
-      .mockResolvedValueOnce(pageNamed('jobs'));
+      .mockResolvedValueOnce(pageModule(pageNamed('jobs')));
     renderAt('/featured-jobs', { load, preload: jest.fn(), prefetch: jest.fn() });
 
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
@@ -62,7 +63,11 @@ describe('shell routes', () => {
     const Broken: PageComponent = () => {
       throw new Error('render failure');
     };
-    renderAt('/coming-soon', { load: () => Promise.resolve(Broken), preload: jest.fn(), prefetch: jest.fn() });
+    renderAt('/coming-soon', {
+      load: () => Promise.resolve(pageModule(Broken)),
+      preload: jest.fn(),
+      prefetch: jest.fn(),
+    });
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.queryByText('render failure')).not.toBeInTheDocument();
   });
@@ -89,8 +94,8 @@ describe('loading indicators', () => {
   afterEach(() => jest.useRealTimers());
 
   it('show nothing for a fast load and a status once loading passes 300 ms', async () => {
-    let resolvePage: (page: PageComponent) => void = () => undefined;
-    const pending = new Promise<PageComponent>((resolve) => {
+    let resolvePage: (page: PageModule) => void = () => undefined;
+    const pending = new Promise<PageModule>((resolve) => {
       resolvePage = resolve;
     });
     renderAt('/', { load: () => pending, preload: jest.fn(), prefetch: jest.fn() });
@@ -100,7 +105,7 @@ describe('loading indicators', () => {
     await act(() => jest.advanceTimersByTimeAsync(1));
     expect(screen.getByRole('status')).toHaveTextContent('Loading page…');
 
-    await act(async () => resolvePage(pageNamed('candidates')));
+    await act(async () => resolvePage(pageModule(pageNamed('candidates'))));
     expect(await screen.findByRole('heading', { name: 'candidates page' })).toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });

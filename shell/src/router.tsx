@@ -18,7 +18,7 @@ export function createRoutes(loader: PageLoader): RouteObject[] {
           path,
           // The loader fetches the remote before the route renders: on client-side navigation the current page
           // stays on screen (with a progress indicator) instead of flashing an empty one.
-          loader: async () => ({ Page: await loader.load(remote) }),
+          loader: async () => ({ module: await loader.load(remote) }),
           element: <RemotePage />,
           errorElement: <ErrorScreen />,
           handle: { remote },

@@ -1,8 +1,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Link, RouterProvider, useSearchParams } from 'react-router-dom';
-import { useDocumentTitle, type PageComponent, type RemoteName } from '@nativegtm/shared';
+import { useDocumentTitle, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
 import { createRoutes } from '../router';
+import { pageModule } from '../testing/pageModule';
 
 /** A page as a remote would ship it: its own title, a main landmark with an h1, a link on and a query control. */
 function pageNamed(name: RemoteName): PageComponent {
@@ -26,9 +27,9 @@ function pageNamed(name: RemoteName): PageComponent {
 }
 
 // One component per remote, as the page loader caches them: a new component on every load would remount the page.
-const pages = new Map<RemoteName, PageComponent>();
+const pages = new Map<RemoteName, PageModule>();
 const load = (name: RemoteName) => {
-  if (!pages.has(name)) pages.set(name, pageNamed(name));
+  if (!pages.has(name)) pages.set(name, pageModule(pageNamed(name)));
   return Promise.resolve(pages.get(name)!);
 };
 

@@ -23,7 +23,7 @@ function setup(overrides: Partial<FederationRuntime> = {}, timeoutMs = 1000) {
 describe('createPageLoader', () => {
   it('registers the remote from the configuration and loads its exposed page', async () => {
     const { federation, loader } = setup();
-    await expect(loader.load('jobs')).resolves.toBe(Page);
+    await expect(loader.load('jobs')).resolves.toEqual({ default: Page });
     expect(federation.registerRemotes).toHaveBeenCalledWith(
       [{ name: 'jobs', entry: 'http://localhost:3003/mf-manifest.json' }],
       { force: false },
@@ -50,7 +50,7 @@ describe('createPageLoader', () => {
       'Remote "jobs": failed to load from http://localhost:3003/mf-manifest.json',
     );
     expect(log).toHaveBeenCalledTimes(1);
-    await expect(loader.load('jobs')).resolves.toBe(Page);
+    await expect(loader.load('jobs')).resolves.toEqual({ default: Page });
     expect(federation.registerRemotes).toHaveBeenLastCalledWith(expect.any(Array), { force: true });
   });
 
@@ -103,7 +103,7 @@ describe('createPageLoader', () => {
     ]);
     expect(federation.loadRemote).not.toHaveBeenCalled();
 
-    await expect(loader.load('jobs')).resolves.toBe(Page);
+    await expect(loader.load('jobs')).resolves.toEqual({ default: Page });
     expect(federation.registerRemotes).toHaveBeenCalledTimes(1);
   });
 

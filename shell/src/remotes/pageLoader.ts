@@ -1,4 +1,4 @@
-import { exposedPage, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared/contracts';
+import { exposedPage, type PageModule, type RemoteName } from '@nativegtm/shared/contracts';
 import type { RemotesConfig } from './remotesConfig';
 
 /** A remote page that could not be loaded; `remote` names it for logs and for the error screen. */
@@ -34,8 +34,8 @@ export interface PageLoaderOptions {
 }
 
 export interface PageLoader {
-  /** The remote's page component; concurrent and later calls share one load. Failed loads are not cached. */
-  load(remote: RemoteName): Promise<PageComponent>;
+  /** The remote's page module; concurrent and later calls share one load. Failed loads are not cached. */
+  load(remote: RemoteName): Promise<PageModule>;
   /** Starts loading without waiting or reporting, e.g. when a visitor points at a link. */
   preload(remote: RemoteName): void;
   /**
@@ -60,7 +60,7 @@ export function createPageLoader({
   timeoutMs,
   log = (message, error) => console.error(message, error),
 }: PageLoaderOptions): PageLoader {
-  const pages = new Map<RemoteName, Promise<PageComponent>>();
+  const pages = new Map<RemoteName, Promise<PageModule>>();
   /** The entry each remote was registered with, and whether its last load failed. */
   const registrations = new Map<RemoteName, { entry: string; stale: boolean }>();
 
@@ -73,7 +73,7 @@ export function createPageLoader({
     registrations.set(remote, { entry, stale: false });
   }
 
-  async function fetchPage(remote: RemoteName): Promise<PageComponent> {
+  async function fetchPage(remote: RemoteName): Promise<PageModule> {
     let config: RemotesConfig;
     try {
       config = await getConfig();
@@ -95,19 +95,19 @@ export function createPageLoader({
       if (error instanceof RemoteLoadError) throw error;
       throw new RemoteLoadError(remote, `failed to load from ${entry}`, { cause: error });
     }
-    if (typeof module?.default !== 'function') {
+    if (!module || typeof module.default !== 'function') {
       throw new RemoteLoadError(remote, `${exposedPage} does not export a page component`);
     }
-    return module.default;
+    return module;
   }
 
   /** Loads in the background (preload) report nothing: the failure is not cached, and reported by a real load. */
-  const reported = new WeakSet<Promise<PageComponent>>();
+  const reported = new WeakSet<Promise<PageModule>>();
 
-  function load(remote: RemoteName, { quiet = false } = {}): Promise<PageComponent> {
+  function load(remote: RemoteName, { quiet = false } = {}): Promise<PageModule> {
     let page = pages.get(remote);
     if (!page) {
-      const attempt: Promise<PageComponent> = fetchPage(remote).catch((error: unknown) => {
+      const attempt: Promise<PageModule> = fetchPage(remote).catch((error: unknown) => {
         pages.delete(remote);
         const registration = registrations.get(remote);
         if (registration) registration.stale = true;

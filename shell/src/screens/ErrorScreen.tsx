@@ -1,5 +1,6 @@
 import { useRevalidator } from 'react-router-dom';
 import { Button, ButtonLink, useDocumentTitle } from '@nativegtm/shared';
+import { useReportScreenRendered } from '../a11y/screenRendered';
 import { StatusLayout, statusStyles } from './StatusLayout';
 
 /**
@@ -10,6 +11,7 @@ export function ErrorScreen() {
   const revalidator = useRevalidator();
   const retrying = revalidator.state === 'loading';
   useDocumentTitle('Something went wrong');
+  useReportScreenRendered();
 
   return (
     <StatusLayout

@@ -1,12 +1,14 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ButtonLink, useDocumentTitle } from '@nativegtm/shared';
+import { useReportScreenRendered } from '../a11y/screenRendered';
 import { StatusLayout, statusStyles } from './StatusLayout';
 
 /** Any path no page owns. The path is logged so broken links can be found in the console and in monitoring. */
 export function NotFound() {
   const { pathname } = useLocation();
   useDocumentTitle('Page not found');
+  useReportScreenRendered();
   useEffect(() => {
     console.error(`404: no page at ${pathname}`);
   }, [pathname]);

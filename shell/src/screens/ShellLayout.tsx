@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { VisuallyHidden } from '@nativegtm/shared';
 import { RouteAnnouncer } from '../a11y/RouteAnnouncer';
+import { ScreenRenderedContext } from '../a11y/screenRendered';
 import { SkipLink } from '../a11y/SkipLink';
 import { useFocusOnNavigation } from '../a11y/useFocusOnNavigation';
 import { useDelayedFlag } from '../hooks/useDelayedFlag';
@@ -15,7 +16,7 @@ import styles from './ShellLayout.module.css';
 export function ShellLayout() {
   const navigation = useNavigation();
   const loading = useDelayedFlag(navigation.state === 'loading', LOADING_INDICATOR_DELAY_MS);
-  const announcement = useFocusOnNavigation();
+  const [announcement, screenRendered] = useFocusOnNavigation();
   return (
     <>
       <SkipLink />
@@ -25,7 +26,9 @@ export function ShellLayout() {
           <VisuallyHidden>Loading page…</VisuallyHidden>
         </div>
       )}
-      <Outlet />
+      <ScreenRenderedContext value={screenRendered}>
+        <Outlet />
+      </ScreenRenderedContext>
       <RouteAnnouncer announcement={announcement} />
       <ScrollRestoration />
     </>

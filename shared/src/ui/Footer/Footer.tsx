@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { site } from '../../config/site';
+import { useCurrentYear } from '../../ssr/renderTime';
 import { Container } from '../Container/Container';
 import { Logo } from '../Logo/Logo';
 import styles from './Footer.module.css';
@@ -16,8 +17,12 @@ export interface FooterProps {
   now?: () => Date;
 }
 
+const defaultNow = () => new Date();
+
 /** "© <year> NativeGTM. All rights reserved.", with the year computed at render time. */
-export function Footer({ links = [], now = () => new Date() }: FooterProps) {
+export function Footer({ links = [], now = defaultNow }: FooterProps) {
+  // Pages are rendered to HTML when they are built: the year hydrates as rendered, then shows today's.
+  const year = useCurrentYear(now);
   return (
     <footer className={styles.footer}>
       <Container className={styles.inner}>
@@ -36,7 +41,7 @@ export function Footer({ links = [], now = () => new Date() }: FooterProps) {
           </nav>
         )}
         <p className={styles.legal}>
-          © {now().getFullYear()} {site.name}. All rights reserved.
+          © {year} {site.name}. All rights reserved.
         </p>
       </Container>
     </footer>

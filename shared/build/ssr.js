@@ -1,0 +1,122 @@
+// Server rendering at build time: a third compilation of a package (target node) that bundles its page with the
+// design system and React's server renderer, runs it once the build is written, and writes the page's HTML
+// (every variant) and head into dist/ssr/ (see shared/server/fragments.js). The shell's server composes those files
+// into each document; the browser hydrates them with the JavaScript of the same build.
+const fs = require('node:fs');
+const path = require('node:path');
+const { DefinePlugin } = require('webpack');
+const { allVariants, assertValidQuery } = require('../server/pageVariant');
+const { FRAGMENT_DIR, REMOTE_BASE, fragmentPaths, escapeHtml } = require('../server/fragments');
+
+/** Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them. */
+function externalNodeModules({ request }, callback) {
+  if (/^[a-z@]/i.test(request) && !request.startsWith('@nativegtm/') && request !== 'nativegtm-ssr-page') {
+    return callback(null, `commonjs ${request}`);
+  }
+  return callback();
+}
+
+/** The stylesheets the exposed page needs on first paint, from the container build's mf-manifest.json. */
+function pageStylesheets(distDir) {
+  const manifestFile = path.join(distDir, 'mf-manifest.json');
+  if (!fs.existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  const page = manifest.exposes.find((expose) => expose.path === './Page');
+  // Only the page's own styles: the design system's come with the shell, whose copy of it the page runs on.
+  return page ? page.assets.css.sync : [];
+}
+
+function headHtml({ title: documentTitle, meta }, stylesheets) {
+  const title = escapeHtml(documentTitle);
+  const description = escapeHtml(meta.description);
+  return [
+    `<title>${title}</title>`,
+    `<meta name="description" content="${description}" />`,
+    `<meta property="og:title" content="${title}" />`,
+    `<meta property="og:description" content="${description}" />`,
+    ...stylesheets.map((file) => `<link rel="stylesheet" href="${REMOTE_BASE}${escapeHtml(file)}" />`),
+  ].join('\n');
+}
+
+class WriteFragmentsPlugin {
+  constructor({ name, route, distDir, buildId }) {
+    Object.assign(this, { name, route, distDir, buildId });
+  }
+
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('WriteFragmentsPlugin', async (compilation) => {
+      if (compilation.errors.length > 0) return;
+      const bundle = path.join(compilation.outputOptions.path, 'render.js');
+      delete require.cache[require.resolve(bundle)];
+      const renderer = require(bundle);
+      const { meta } = renderer;
+      assertValidQuery(meta.query);
+      if (renderer.buildId !== this.buildId)
+        throw new Error(`${this.name}: the page module does not export this build's id`);
+
+      const renderedAt = Date.now();
+      const out = path.join(this.distDir, FRAGMENT_DIR);
+      fs.rmSync(out, { recursive: true, force: true });
+      fs.mkdirSync(path.join(out, 'body'), { recursive: true });
+      for (const { key, search } of allVariants(meta.query)) {
+        const html = renderer.render({ name: this.name, pathname: this.route, search, renderedAt });
+        // The wrapper tells the browser which remote, build and variant this HTML is (shell/src/screens/PageSlot.tsx).
+        const wrapped =
+          `<div data-remote="${escapeHtml(this.name)}" data-build="${escapeHtml(this.buildId)}" ` +
+          `data-variant="${escapeHtml(key)}" data-rendered-at="${renderedAt}">${html}</div>`;
+        fs.writeFileSync(path.join(this.distDir, fragmentPaths.body(key)), wrapped);
+      }
+      fs.writeFileSync(path.join(this.distDir, fragmentPaths.head), headHtml(renderer, pageStylesheets(this.distDir)));
+      // Last: its presence says the set is complete.
+      fs.writeFileSync(
+        path.join(this.distDir, fragmentPaths.manifest),
+        JSON.stringify({
+          name: this.name,
+          buildId: this.buildId,
+          renderedAt,
+          route: this.route,
+          query: meta.query ?? {},
+        }),
+      );
+    });
+  }
+}
+
+/**
+ * @param {{ packageDir: string, name: string, route: string, pageModule: string, buildId: string, mode: string,
+ *   cssModules: object, tsRule: object }} options
+ */
+function createSsrConfig({ packageDir, name, route, pageModule, buildId, mode, cssModules, tsRule }) {
+  const buildDir = path.join(packageDir, 'node_modules', '.cache', 'nativegtm-ssr');
+  return {
+    name: 'ssr',
+    mode,
+    target: 'node20',
+    context: packageDir,
+    devtool: false,
+    entry: { render: path.join(__dirname, '../src/ssr/serverEntry.tsx') },
+    output: { path: buildDir, filename: '[name].js', library: { type: 'commonjs2' }, clean: true },
+    resolve: { extensions: ['.tsx', '.ts', '.js'], alias: { 'nativegtm-ssr-page': pageModule } },
+    externals: [externalNodeModules],
+    module: {
+      rules: [
+        tsRule,
+        {
+          test: /\.css$/,
+          // The same class names as the browser build (same hashing), without the CSS: the browser gets that as files.
+          use: [{ loader: 'css-loader', options: { modules: { ...cssModules, exportOnlyLocals: true } } }],
+        },
+        { test: /\.(svg|png|woff2)$/, type: 'asset/resource', generator: { emit: false } },
+      ],
+    },
+    optimization: { minimize: false },
+    plugins: [
+      new DefinePlugin({ __NATIVEGTM_BUILD_ID__: JSON.stringify(buildId) }),
+      new WriteFragmentsPlugin({ name, route, distDir: path.join(packageDir, 'dist'), buildId }),
+    ],
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+module.exports = { createSsrConfig, headHtml };

@@ -1,0 +1,28 @@
+// The files a package's build renders for the document server (shared/build/ssr.js writes them; the built-in
+// server and the generated nginx configuration read them). All live in dist/ssr/, beside the remote's
+// mf-manifest.json, so they move with the remote and are served from its own origin:
+//
+//   ssr/manifest.json         { name, buildId, renderedAt, query }: which build rendered them and its variants
+//   ssr/head.html             <title>, description, og:title, og:description and the page's stylesheets
+//   ssr/body/<variant>.html   the page's HTML, one file per variant (shared/server/pageVariant.js)
+//
+// Stylesheet URLs in head.html start with REMOTE_BASE: the build cannot know where the remote will be deployed,
+// the server does (remotes.json) and puts the remote's base URL in its place.
+
+const FRAGMENT_DIR = 'ssr';
+const REMOTE_BASE = '__NATIVEGTM_REMOTE_BASE__/';
+
+const fragmentPaths = {
+  manifest: `${FRAGMENT_DIR}/manifest.json`,
+  head: `${FRAGMENT_DIR}/head.html`,
+  body: (variant) => `${FRAGMENT_DIR}/body/${variant}.html`,
+};
+
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text or an attribute value, safe to put in HTML. */
+function escapeHtml(value) {
+  return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+}
+
+module.exports = { FRAGMENT_DIR, REMOTE_BASE, fragmentPaths, escapeHtml };

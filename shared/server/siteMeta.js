@@ -1,0 +1,52 @@
+// What the shell says about the site as a whole: the head tags every page shares (canonical URL and link-preview
+// tags, all absolute on the site's public origin), robots.txt and sitemap.xml. The public origin comes from
+// configuration (SITE_ORIGIN), never from a request's Host header, which anyone can set and which would end up in
+// cached pages.
+const { escapeHtml } = require('./fragments');
+
+const DEFAULT_ORIGIN = 'http://localhost:3000';
+const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'NativeGTM: AI-native go-to-market talent' };
+
+/** The configured origin, checked: an http(s) origin without path, query or credentials. */
+function siteOrigin(value = DEFAULT_ORIGIN) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`SITE_ORIGIN must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (!['http:', 'https:'].includes(url.protocol) || !bare) {
+    throw new Error(`SITE_ORIGIN must be an origin like https://nativegtm.example, got ${JSON.stringify(value)}`);
+  }
+  return url.origin;
+}
+
+/** The shell's head tags for a page route, or for the 404 screen (route undefined): not to be indexed. */
+function siteHead(origin, route) {
+  if (route === undefined) return '<meta name="robots" content="noindex" />';
+  const url = escapeHtml(`${origin}${route}`);
+  const image = escapeHtml(`${origin}${OG_IMAGE.path}`);
+  return [
+    `<link rel="canonical" href="${url}" />`,
+    '<meta property="og:type" content="website" />',
+    '<meta property="og:site_name" content="NativeGTM" />',
+    `<meta property="og:url" content="${url}" />`,
+    `<meta property="og:image" content="${image}" />`,
+    `<meta property="og:image:width" content="${OG_IMAGE.width}" />`,
+    `<meta property="og:image:height" content="${OG_IMAGE.height}" />`,
+    `<meta property="og:image:alt" content="${escapeHtml(OG_IMAGE.alt)}" />`,
+    '<meta name="twitter:card" content="summary_large_image" />',
+  ].join('\n');
+}
+
+function robotsTxt(origin) {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`;
+}
+
+function sitemapXml(origin, routes) {
+  const urls = routes.map((route) => `  <url><loc>${escapeHtml(`${origin}${route}`)}</loc></url>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+module.exports = { DEFAULT_ORIGIN, OG_IMAGE, siteOrigin, siteHead, robotsTxt, sitemapXml };

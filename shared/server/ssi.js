@@ -1,0 +1,66 @@
+// The subset of nginx's SSI the shell's index.html uses, so the built-in server composes documents from the very
+// template nginx processes (see shared/server/nginx.js):
+//   <!--# block name="N" -->…<!--# endblock -->           defines what a failed include shows (and prints nothing)
+//   <!--# include virtual="/path/$var?$args" stub="N" -->  the response of an internal request, or block N if empty
+// Variables are substituted in `virtual` only, as nginx does.
+
+const DIRECTIVE = /<!--#\s*(block|endblock|include)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
+const PARAM = /([a-z]+)="([^"]*)"/g;
+
+function paramsOf(text) {
+  return Object.fromEntries([...text.matchAll(PARAM)].map((match) => [match[1], match[2]]));
+}
+
+/**
+ * Splits a template into text and includes once, so composing a document is a join.
+ * @returns {{ parts: ({ text: string } | { virtual: string, stub?: string })[], blocks: Record<string, string> }}
+ */
+function parseTemplate(html) {
+  const parts = [];
+  const blocks = {};
+  let block = null;
+  let last = 0;
+  for (const match of html.matchAll(DIRECTIVE)) {
+    const text = html.slice(last, match.index);
+    last = match.index + match[0].length;
+    const [, command, rawParams] = match;
+    const params = paramsOf(rawParams);
+    if (command === 'block') {
+      if (block) throw new Error('SSI: nested block');
+      parts.push({ text });
+      block = { name: params.name, start: last };
+    } else if (command === 'endblock') {
+      if (!block) throw new Error('SSI: endblock without block');
+      blocks[block.name] = text;
+      block = null;
+    } else {
+      if (block) throw new Error('SSI: include inside a block');
+      parts.push({ text });
+      parts.push({ virtual: params.virtual, stub: params.stub });
+    }
+  }
+  if (block) throw new Error(`SSI: block "${block.name}" is not closed`);
+  parts.push({ text: html.slice(last) });
+  return { parts: parts.filter((part) => !('text' in part) || part.text !== ''), blocks };
+}
+
+/**
+ * Composes a parsed template: every include is resolved (in parallel) by `resolve(virtual)`, which answers the
+ * include's HTML or '' when it failed.
+ * @param {ReturnType<typeof parseTemplate>} template
+ * @param {Record<string, string>} variables
+ * @param {(virtual: string) => Promise<string>} resolve
+ */
+async function compose(template, variables, resolve) {
+  const substitute = (virtual) => virtual.replace(/\$([a-z_]+)/g, (_, name) => variables[name] ?? '');
+  const pieces = await Promise.all(
+    template.parts.map(async (part) => {
+      if ('text' in part) return part.text;
+      const html = await resolve(substitute(part.virtual));
+      return html === '' && part.stub ? (template.blocks[part.stub] ?? '') : html;
+    }),
+  );
+  return pieces.join('');
+}
+
+module.exports = { parseTemplate, compose };

@@ -1,0 +1,41 @@
+import { createContext } from 'react';
+
+/** A page's HTML that came with the document (rendered by its remote's build, composed by the shell's server). */
+export interface ServerPage {
+  /** The element the server wrapped the page's HTML in, taken out of #root before the shell renders. */
+  element: HTMLElement;
+  remote: string;
+  build: string;
+  variant: string;
+  renderedAt: number | undefined;
+}
+
+/** Hands the document's page HTML to the first PageSlot of the same remote, once. */
+export interface ServerPageHandoff {
+  take(remote: string): ServerPage | undefined;
+}
+
+export const noServerPage: ServerPageHandoff = { take: () => undefined };
+
+export const ServerPageContext = createContext<ServerPageHandoff>(noServerPage);
+
+/** The page HTML in the document, if the server composed one (see shared/build/ssr.js for the wrapper). */
+export function findServerPage(container: HTMLElement): ServerPage | undefined {
+  const element = container.querySelector<HTMLElement>(':scope > [data-remote][data-build]');
+  if (!element) return undefined;
+  const { remote = '', build = '', variant = '', renderedAt } = element.dataset;
+  const time = Number(renderedAt);
+  return { element, remote, build, variant, renderedAt: Number.isFinite(time) ? time : undefined };
+}
+
+export function serverPageHandoff(page: ServerPage | undefined): ServerPageHandoff {
+  let available = page;
+  return {
+    take(remote) {
+      if (available?.remote !== remote) return undefined;
+      const taken = available;
+      available = undefined;
+      return taken;
+    },
+  };
+}

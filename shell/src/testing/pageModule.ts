@@ -1,0 +1,6 @@
+import type { PageComponent, PageModule } from '@nativegtm/shared';
+
+/** A remote's page module as the page loader returns it, around a test's page component. */
+export function pageModule(Page: PageComponent, buildId = 'test-build'): PageModule {
+  return { default: Page, meta: { title: 'Test page', description: 'A page in a test.' }, buildId };
+}
