@@ -9,6 +9,8 @@ import {
   slugify,
   sortOptions,
 } from './jobs/options';
+import { Button, paths } from '@nativegtm/shared';
+import { queryKeys } from './jobs/urlQuery';
 import { SelectField, type SelectOption } from './SelectField';
 import styles from './FilterPanel.module.css';
 
@@ -26,29 +28,48 @@ export interface FilterPanelProps {
   functionRef?: Ref<HTMLSelectElement>;
 }
 
-/** Job Function, Location and Sort by: a row on wide screens, stacked on phones. */
+/**
+ * Job Function, Location and Sort by: a row on wide screens, stacked on phones. With JavaScript each choice applies at
+ * once; without it this is a plain GET form of the page's own URL query, sent with its button (which exists only
+ * without JavaScript: a <noscript> React does not render in the browser).
+ */
 export function FilterPanel({ filters, onChange, functionRef }: FilterPanelProps) {
   return (
-    <form role="search" aria-label="Filter jobs" className={styles.panel} onSubmit={(event) => event.preventDefault()}>
+    <form
+      role="search"
+      aria-label="Filter jobs"
+      className={styles.panel}
+      method="get"
+      action={paths.featuredJobs}
+      onSubmit={(event) => event.preventDefault()}
+    >
       <SelectField
         ref={functionRef}
         label="Job Function"
+        name={queryKeys.jobFunction}
         value={filters.jobFunction === null ? ALL : slugify(filters.jobFunction)}
         options={functionOptions}
         onChange={(value) => onChange({ ...filters, jobFunction: optionForSlug(jobFunctions, value) ?? null })}
       />
       <SelectField
         label="Location"
+        name={queryKeys.location}
         value={filters.location === null ? ALL : slugify(filters.location)}
         options={locationOptions}
         onChange={(value) => onChange({ ...filters, location: optionForSlug(jobLocations, value) ?? null })}
       />
       <SelectField
         label="Sort by"
+        name={queryKeys.sort}
         value={slugify(filters.sort)}
         options={sortSelectOptions}
         onChange={(value) => onChange({ ...filters, sort: optionForSlug(sortOptions, value) ?? filters.sort })}
       />
+      <noscript>
+        <div className={styles.submit}>
+          <Button type="submit">Show jobs</Button>
+        </div>
+      </noscript>
     </form>
   );
 }

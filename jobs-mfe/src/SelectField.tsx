@@ -8,6 +8,8 @@ export interface SelectOption {
 
 export interface SelectFieldProps {
   label: string;
+  /** The query parameter it is sent as when the form is submitted without JavaScript. */
+  name?: string;
   value: string;
   options: readonly SelectOption[];
   onChange: (value: string) => void;
@@ -15,7 +17,7 @@ export interface SelectFieldProps {
 }
 
 /** A native select with its visible label: keyboard, screen reader and phone pickers all work as people know them. */
-export function SelectField({ label, value, options, onChange, ref }: SelectFieldProps) {
+export function SelectField({ label, name, value, options, onChange, ref }: SelectFieldProps) {
   const id = useId();
   return (
     <div className={styles.field}>
@@ -26,6 +28,7 @@ export function SelectField({ label, value, options, onChange, ref }: SelectFiel
         <select
           ref={ref}
           id={id}
+          name={name}
           className={styles.select}
           value={value}
           onChange={(event) => onChange(event.target.value)}

@@ -83,11 +83,22 @@ class WriteFragmentsPlugin {
 }
 
 /**
- * @param {{ packageDir: string, name: string, route: string, pageModule: string, buildId: string, mode: string,
- *   cssModules: object, tsRule: object }} options
+ * @param {{ packageDir: string, distDir?: string, name: string, route: string, pageModule: string, buildId: string,
+ *   mode: string, cssModules: object, tsRule: object }} options
  */
-function createSsrConfig({ packageDir, name, route, pageModule, buildId, mode, cssModules, tsRule }) {
-  const buildDir = path.join(packageDir, 'node_modules', '.cache', 'nativegtm-ssr');
+function createSsrConfig({
+  packageDir,
+  distDir = path.join(packageDir, 'dist'),
+  name,
+  route,
+  pageModule,
+  buildId,
+  mode,
+  cssModules,
+  tsRule,
+}) {
+  // Never deployed: the bundle only runs here, once, to write the HTML into distDir.
+  const buildDir = path.join(packageDir, 'node_modules', '.cache', 'nativegtm-ssr', path.basename(distDir));
   return {
     name: 'ssr',
     mode,
@@ -112,7 +123,7 @@ function createSsrConfig({ packageDir, name, route, pageModule, buildId, mode, c
     optimization: { minimize: false },
     plugins: [
       new DefinePlugin({ __NATIVEGTM_BUILD_ID__: JSON.stringify(buildId) }),
-      new WriteFragmentsPlugin({ name, route, distDir: path.join(packageDir, 'dist'), buildId }),
+      new WriteFragmentsPlugin({ name, route, distDir, buildId }),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',

@@ -236,7 +236,7 @@ function remoteFederation({ packageDir, name, externalRuntime }) {
  * (it has no shell to take the runtime from). The development server keeps one compilation that carries its own
  * runtime, so `npm run dev` serves both the page alone and a remoteEntry.js any host can load.
  */
-function createRemoteConfig({ packageDir, name, title, port, mode = 'production' }) {
+function createRemoteConfig({ packageDir, name, title, port, mode = 'production', outputPath, route }) {
   const buildId = newBuildId();
   const options = {
     packageDir,
@@ -253,6 +253,7 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
     return config;
   }
   const container = baseConfig(options);
+  if (outputPath) container.output.path = outputPath;
   container.name = 'container';
   container.entry = {};
   container.plugins = container.plugins.filter((plugin) => !(plugin instanceof HtmlWebpackPlugin));
@@ -264,6 +265,7 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
   standalone.dependencies = ['container'];
   standalone.output.clean = false;
   standalone.output.uniqueName = `${standalone.output.uniqueName}-standalone`;
+  if (outputPath) standalone.output.path = outputPath;
 
   // The page's HTML for the shell's server, rendered by this build (it reads the container's mf-manifest.json).
   const ssr = serverRenderConfig({
@@ -272,6 +274,8 @@ function createRemoteConfig({ packageDir, name, title, port, mode = 'production'
     pageModule: path.join(packageDir, 'src/Page.tsx'),
     buildId,
     mode,
+    distDir: container.output.path,
+    ...(route ? { route } : {}),
   });
   ssr.dependencies = ['container'];
   return [container, standalone, ssr];
@@ -285,10 +289,11 @@ function routeOf(packageDir) {
   return deployable.route;
 }
 
-function serverRenderConfig({ packageDir, name, pageModule, buildId, mode, route = routeOf(packageDir) }) {
+function serverRenderConfig({ packageDir, name, pageModule, buildId, mode, distDir, route = routeOf(packageDir) }) {
   const production = mode === 'production';
   return createSsrConfig({
     packageDir,
+    distDir,
     name,
     route,
     pageModule,

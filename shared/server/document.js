@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
-const { fragmentPaths, REMOTE_BASE, escapeHtml } = require('./fragments');
+const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
 const { variantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { readRemotes } = require('./remotes');
@@ -74,7 +74,7 @@ function createDocumentComposer({
     if (!base) return '';
     const head = await fetchFragment(base, fragmentPaths.head, deadline);
     // The page's stylesheets are files of the remote: its base URL is only known here.
-    return head ? head.split(REMOTE_BASE).join(escapeHtml(base.href)) : '';
+    return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
   }
 
   async function pageBody(remote, search, deadline) {

@@ -6,11 +6,14 @@
 //   ssr/head.html             <title>, description, og:title, og:description and the page's stylesheets
 //   ssr/body/<variant>.html   the page's HTML, one file per variant (shared/server/pageVariant.js)
 //
-// Stylesheet URLs in head.html start with REMOTE_BASE: the build cannot know where the remote will be deployed,
-// the server does (remotes.json) and puts the remote's base URL in its place.
+// Stylesheet URLs in head.html start with REMOTE_BASE, an SSI echo of the variable REMOTE_BASE_VARIABLE: the build
+// cannot know where the remote will be deployed, the server does (remotes.json) and sets it to the remote's base URL.
+// (An SSI variable rather than a text to replace: nginx's sub_filter would also run over the include's fallback and
+// garble it, see nginx.js.)
 
 const FRAGMENT_DIR = 'ssr';
-const REMOTE_BASE = '__NATIVEGTM_REMOTE_BASE__/';
+const REMOTE_BASE_VARIABLE = 'nativegtm_remote_base';
+const REMOTE_BASE = `<!--# echo var="${REMOTE_BASE_VARIABLE}" -->`;
 
 const fragmentPaths = {
   manifest: `${FRAGMENT_DIR}/manifest.json`,
@@ -25,4 +28,4 @@ function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 }
 
-module.exports = { FRAGMENT_DIR, REMOTE_BASE, fragmentPaths, escapeHtml };
+module.exports = { FRAGMENT_DIR, REMOTE_BASE, REMOTE_BASE_VARIABLE, fragmentPaths, escapeHtml };

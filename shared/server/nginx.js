@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { deployables } = require('./site');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
-const { fragmentPaths, REMOTE_BASE } = require('./fragments');
+const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
 const { DEFAULT_VALUE, SEPARATOR } = require('./pageVariant');
 const { readRemotes } = require('./remotes');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('./siteMeta');
@@ -123,9 +123,11 @@ ${i}    proxy_ssl_name ${quote(plan.base.hostname)};`
   return `
 ${i}location = /_compose/page-head/${plan.remote} {${common}
 ${i}    proxy_pass ${quote(proxy(fragmentPaths.head))};
-${i}    sub_filter_types text/html;
-${i}    sub_filter ${quote(REMOTE_BASE)} ${quote(plan.base.href)};
-${i}    sub_filter_once off;
+${i}    # The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run
+${i}    # over the template's fallback block when the include fails, and garble it.)
+${i}    set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href)};
+${i}    ssi on;
+${i}    ssi_types text/html;
 ${i}}
 
 ${i}location = /_compose/page-body/${plan.remote} {${common}

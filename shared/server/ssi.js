@@ -2,9 +2,12 @@
 // template nginx processes (see shared/server/nginx.js):
 //   <!--# block name="N" -->…<!--# endblock -->           defines what a failed include shows (and prints nothing)
 //   <!--# include virtual="/path/$var?$args" stub="N" -->  the response of an internal request, or block N if empty
-// Variables are substituted in `virtual` only, as nginx does.
+//   <!--# echo var="name" -->                             a variable, HTML-escaped (nginx's default encoding)
+// Variables are substituted in `virtual`, as nginx does.
 
-const DIRECTIVE = /<!--#\s*(block|endblock|include)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
+const { escapeHtml } = require('./fragments');
+
+const DIRECTIVE = /<!--#\s*(block|endblock|include|echo)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
 const PARAM = /([a-z]+)="([^"]*)"/g;
 
 function paramsOf(text) {
@@ -13,7 +16,8 @@ function paramsOf(text) {
 
 /**
  * Splits a template into text and includes once, so composing a document is a join.
- * @returns {{ parts: ({ text: string } | { virtual: string, stub?: string })[], blocks: Record<string, string> }}
+ * @returns {{ parts: ({ text: string } | { virtual: string, stub?: string } | { echo: string })[],
+ *   blocks: Record<string, string> }}
  */
 function parseTemplate(html) {
   const parts = [];
@@ -33,6 +37,10 @@ function parseTemplate(html) {
       if (!block) throw new Error('SSI: endblock without block');
       blocks[block.name] = text;
       block = null;
+    } else if (command === 'echo') {
+      if (block) throw new Error('SSI: echo inside a block');
+      parts.push({ text });
+      parts.push({ echo: params.var });
     } else {
       if (block) throw new Error('SSI: include inside a block');
       parts.push({ text });
@@ -49,13 +57,14 @@ function parseTemplate(html) {
  * include's HTML or '' when it failed.
  * @param {ReturnType<typeof parseTemplate>} template
  * @param {Record<string, string>} variables
- * @param {(virtual: string) => Promise<string>} resolve
+ * @param {(virtual: string) => Promise<string>} [resolve]
  */
-async function compose(template, variables, resolve) {
+async function compose(template, variables, resolve = async () => '') {
   const substitute = (virtual) => virtual.replace(/\$([a-z_]+)/g, (_, name) => variables[name] ?? '');
   const pieces = await Promise.all(
     template.parts.map(async (part) => {
       if ('text' in part) return part.text;
+      if ('echo' in part) return escapeHtml(variables[part.echo] ?? '');
       const html = await resolve(substitute(part.virtual));
       return html === '' && part.stub ? (template.blocks[part.stub] ?? '') : html;
     }),

@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 const { deployables, repoRoot } = require('@nativegtm/shared/server/site.js');
 const { staleSince, sourcesOf } = require('@nativegtm/shared/server/build-if-needed.js');
@@ -87,6 +87,30 @@ function distResolver(roots) {
   };
 }
 
+/** Runs tests/bench/load.js in its own process (the server keeps this one's event loop) and returns its JSON. */
+function probe(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'load.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load.js exited with ${code}`)),
+    );
+  });
+}
+
+/** Time to first byte of each page route and page requests/s with 100 connections, on the composed site's server. */
+async function measureServer(origin) {
+  const urls = routes.map((route) => `${origin}${route.path}`);
+  const ttfbByUrl = await probe(['ttfb', ...urls]);
+  const rate = await probe(['rate', '100', '5000', ...urls]);
+  return { ttfb: Object.fromEntries(routes.map((route) => [route.path, ttfbByUrl[`${origin}${route.path}`]])), rate };
+}
+
 async function main() {
   const started = Date.now();
   const site = await startTestSite({ base: settings.portBase, log });
@@ -106,6 +130,9 @@ async function main() {
     },
   };
   log(`composed: ${variants.composed.origin}   monolith: ${variants.monolith.origin}`);
+  log('Server cost (time to first byte, requests/s)…');
+  const server = await measureServer(variants.composed.origin);
+  log(`  ${JSON.stringify(server.ttfb)}; ${Math.round(server.rate.requestsPerSecond)} requests/s`);
 
   const executablePath = chromiumPath();
   const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
@@ -179,6 +206,7 @@ async function main() {
     date: new Date().toISOString(),
     environment: { node: process.version, chromium: `Chromium ${chromiumVersion}`, cpus: os.cpus().length },
     settings,
+    server,
     routes: routes.map((route) => ({
       path: route.path,
       composed: summarizeVisits(visits[route.path].composed),

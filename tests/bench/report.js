@@ -6,10 +6,15 @@ const KB = 1000;
 const BUDGETS = {
   homeJsBytes: 160 * KB,
   jsRatio: 1.15,
-  lcpRatio: 1.2,
-  lighthouseScore: 90,
+  // Pages arrive rendered (server composition): the composed site must paint well before the client-rendered monolith.
+  lcpRatio: 0.75,
+  lighthouseScore: 100,
+  lighthouseLcpMs: 1200,
   cls: 0.05,
   navigationMs: 100,
+  // Server cost of composing documents (built-in server, loopback).
+  ttfbMs: 15,
+  requestsPerSecond: 2000,
 };
 
 function median(values) {
@@ -85,12 +90,35 @@ function evaluateBudgets(result) {
         lh.score >= BUDGETS.lighthouseScore,
       );
       check(`${route.path}: CLS (Lighthouse)`, lh.cls.toFixed(3), `< ${BUDGETS.cls}`, lh.cls < BUDGETS.cls);
+      check(
+        `${route.path}: LCP (Lighthouse, simulated mobile)`,
+        fmtMs(lh.lcp),
+        `<= ${fmtMs(BUDGETS.lighthouseLcpMs)}`,
+        lh.lcp <= BUDGETS.lighthouseLcpMs,
+      );
     }
     check(
       `${route.path}: CLS (bench runs)`,
       route.composed.cls.toFixed(3),
       `< ${BUDGETS.cls}`,
       route.composed.cls < BUDGETS.cls,
+    );
+  }
+  if (result.server) {
+    for (const [route, ms] of Object.entries(result.server.ttfb)) {
+      check(
+        `${route}: time to first byte (built-in server)`,
+        `${ms.toFixed(1)} ms`,
+        `<= ${BUDGETS.ttfbMs} ms`,
+        ms <= BUDGETS.ttfbMs,
+      );
+    }
+    const { requestsPerSecond, connections } = result.server.rate;
+    check(
+      `page requests/s with ${connections} connections (built-in server)`,
+      fmtNumber(requestsPerSecond),
+      `>= ${BUDGETS.requestsPerSecond}`,
+      requestsPerSecond >= BUDGETS.requestsPerSecond,
     );
   }
   for (const navigation of result.navigations) {
@@ -173,6 +201,14 @@ function renderText(result) {
         `composed ${fmtMs(navigation.composed.median)}, monolith ${fmtMs(navigation.monolith.median)}`,
     );
   }
+  if (result.server) {
+    parts.push(
+      `\nserver: time to first byte ${Object.entries(result.server.ttfb)
+        .map(([route, ms]) => `${route} ${ms.toFixed(1)} ms`)
+        .join(', ')}; ${fmtNumber(result.server.rate.requestsPerSecond)} page requests/s with ` +
+        `${result.server.rate.connections} connections (${result.server.rate.failed} failed)`,
+    );
+  }
   parts.push(
     `\nBudgets:\n${result.budgets
       .map((b) => `  ${b.met ? 'ok    ' : 'MISSED'} ${b.name}: ${b.value} (budget ${b.limit})`)
@@ -200,6 +236,24 @@ function renderMarkdown(result) {
       result.navigations.map((n) => [`${n.from} → ${n.to}`, fmtMs(n.composed.median), fmtMs(n.monolith.median)]),
     ),
   );
+  if (result.server) {
+    parts.push('', '## Server cost (built-in server, loopback)', '');
+    parts.push(
+      markdownTable(
+        ['', 'value'],
+        [
+          ...Object.entries(result.server.ttfb).map(([route, ms]) => [
+            `${route}: time to first byte (median)`,
+            `${ms.toFixed(1)} ms`,
+          ]),
+          [
+            `page requests/s, ${result.server.rate.connections} connections`,
+            fmtNumber(result.server.rate.requestsPerSecond),
+          ],
+        ],
+      ),
+    );
+  }
   parts.push('', '## Budgets', '');
   parts.push(
     markdownTable(

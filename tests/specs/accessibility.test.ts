@@ -295,7 +295,14 @@ describe('reduced motion', () => {
     const animationOf = (selector: string) =>
       page.locator(selector).evaluate((element) => getComputedStyle(element).animationName);
 
-    // First visit: the loading screen's spinner.
+    // First visit without the page's server HTML (as when its remote's HTML did not arrive in time): the loading
+    // screen's spinner. The HTML is taken out as the document parses.
+    await page.addInitScript(() => {
+      new MutationObserver(() => document.querySelector('#root > [data-remote]')?.remove()).observe(document, {
+        childList: true,
+        subtree: true,
+      });
+    });
     await page.goto(shellUrl('/employers'), { waitUntil: 'commit' });
     await page.getByRole('status').filter({ hasText: 'Loading page' }).waitFor();
     expect((await animationOf('[role="status"] [aria-hidden="true"]')) !== 'none').toBe(animated);

@@ -126,7 +126,8 @@ describe('the composed site', () => {
   it('shows the 404 screen for an unknown path and logs the path', async () => {
     const errors = collectConsoleErrors(page);
     const response = await page.goto(shellUrl('/jobs/does-not-exist?x=1'));
-    expect(response?.status()).toBe(200);
+    // A real 404 status, with the 404 screen in the HTML (see server-rendering.test.ts).
+    expect(response?.status()).toBe(404);
 
     await expect(page.getByText('404', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oops! Page not found');

@@ -142,15 +142,33 @@ describe('a remote that is down', () => {
 });
 
 describe('a slow remote', () => {
-  it('shows an accessible loading state while it loads, then the page', async () => {
+  it("shows the page's server HTML while its code loads, and no loading state", async () => {
     const release = gate();
     await page.route(`${jobsOrigin}/mf-manifest.json`, async (route) => {
       await release.wait;
       await route.continue();
     });
     await page.goto(shellUrl('/featured-jobs'));
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+    await page.waitForTimeout(600);
+    await expect(page.getByRole('status').filter({ hasText: 'Loading page' }).count()).resolves.toBe(0);
+    release.open();
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+  });
+
+  it('shows an accessible loading state while it loads when there is no server HTML (client-side navigation)', async () => {
+    const release = gate();
+    // Held from the start, so the idle prefetch of linked pages cannot have loaded it already.
+    await page.route(`${jobsOrigin}/**`, async (route) => {
+      await release.wait;
+      await route.continue();
+    });
+    await page.goto(shellUrl('/coming-soon'));
+    await page.getByRole('heading', { level: 1, name: 'NativeGTM is Coming Soon' }).waitFor();
+    await navigateInApp(page, '/featured-jobs');
     const status = page.getByRole('status').filter({ hasText: 'Loading page' });
-    await status.waitFor();
+    await status.waitFor({ state: 'attached' });
     await expect(status.textContent()).resolves.toContain('Loading page');
 
     release.open();
@@ -286,7 +304,15 @@ describe('independent deployment', () => {
 
   function digest(folder: string): string {
     const hash = createHash('sha256');
-    for (const name of readdirSync(folder).sort()) hash.update(name).update(readFileSync(join(folder, name)));
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        const file = join(dir, entry.name);
+        hash.update(file.slice(folder.length));
+        if (entry.isDirectory()) walk(file);
+        else hash.update(readFileSync(file));
+      }
+    };
+    walk(folder);
     return hash.digest('hex');
   }
 
@@ -317,6 +343,15 @@ describe('independent deployment', () => {
 
     // Deploy: the team builds its remote straight into the folder its server serves.
     await buildRemote({ packageDir: packageCopy, name: 'comingSoon', outputPath: deployed });
+    const built = Date.now();
+
+    // The server's HTML of the page follows within a second, without touching the shell or its server.
+    let html = '';
+    while (!html.includes('Launching this week') && Date.now() - built < 1000) {
+      html = await (await fetch(deployment.url('/coming-soon'))).text();
+    }
+    expect(html).toContain('Launching this week');
+    expect(html).not.toContain('Launching soon');
 
     await page.reload();
     await page.getByText('Launching this week').waitFor();

@@ -57,12 +57,17 @@ describe.each([
     await target?.stop?.();
   });
 
-  it('answers page routes, known or not, with index.html, but a missing file with a real 404', async () => {
-    for (const path of ['/', '/featured-jobs', '/coming-soon', '/no/such/page']) {
+  it('answers page routes with their document, an unknown route with the 404 document, a missing file with a plain 404', async () => {
+    for (const [path, status] of [
+      ['/', 200],
+      ['/featured-jobs', 200],
+      ['/coming-soon', 200],
+      ['/no/such/page', 404],
+    ] as const) {
       const response = await rawGet(port('shell'), path);
       expect([path, response.status, response.headers['content-type']]).toEqual([
         path,
-        200,
+        status,
         expect.stringMatching(/^text\/html/),
       ]);
       expect(response.body).toMatch(/<div id="?root"?>/);

@@ -2,21 +2,26 @@ import webpack from 'webpack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createRemoteConfig } = require('@nativegtm/shared/build/webpack.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { deployables } = require('@nativegtm/shared/server/site.js');
 
 /**
  * Builds a remote with the same configuration as the real ones (production mode), from any package folder, into
  * `outputPath`. Used to deploy test doubles: a broken remote, or a changed build of a real one.
  */
 export function buildRemote(options: { packageDir: string; name: string; outputPath: string }): Promise<void> {
-  const config = createRemoteConfig({
+  // The remote's page route, so its server-rendered HTML is rendered for the URL it will be shown at.
+  const route = deployables.find((d: { remote?: string }) => d.remote === options.name)?.route;
+  // Production builds are three compilations: the container and the page alone into outputPath, and the server
+  // render, which writes the page's HTML into outputPath/ssr.
+  const configs = createRemoteConfig({
     packageDir: options.packageDir,
     name: options.name,
     title: options.name,
     port: 0,
+    outputPath: options.outputPath,
+    route,
   });
-  // Production builds are two compilations (the container and the page alone), both into the same folder.
-  const configs: { output: { path: string } }[] = Array.isArray(config) ? config : [config];
-  for (const compilation of configs) compilation.output.path = options.outputPath;
   return new Promise((resolve, reject) => {
     webpack(configs, (error, stats) => {
       if (error) return reject(error);

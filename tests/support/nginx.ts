@@ -38,6 +38,8 @@ function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
 export async function startNginx(options: {
   ports: Record<string, number>;
   remotesFile: string;
+  origin?: string;
+  fragmentTimeoutMs?: number;
 }): Promise<{ stop: () => Promise<void>; config: string }> {
   const nginx = findNginx();
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The server-cost probe of `npm run bench`, run as its own process so it does not share the server's event loop.
+//   node tests/bench/load.js ttfb <url>… : median time to first byte of each URL over 50 sequential GETs (keep-alive)
+//   node tests/bench/load.js rate <connections> <ms> <url>… : page requests per second with that many keep-alive
+//     connections, each requesting the URLs in turn for <ms>; counts answers with the expected status only
+// Prints one JSON object.
+const http = require('node:http');
+
+const agent = (sockets) => new http.Agent({ keepAlive: true, maxSockets: sockets });
+
+function get(url, httpAgent, onFirstByte) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: httpAgent }, (response) => {
+      response.once('data', () => onFirstByte?.());
+      response.on('end', () => resolve(response.statusCode));
+      response.resume();
+    });
+    request.on('error', reject);
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function ttfb(urls) {
+  const httpAgent = agent(1);
+  const result = {};
+  for (const url of urls) {
+    const times = [];
+    for (let run = 0; run < 55; run += 1) {
+      const started = process.hrtime.bigint();
+      let first = 0n;
+      await get(url, httpAgent, () => {
+        first = process.hrtime.bigint();
+      });
+      if (run >= 5) times.push(Number(first - started) / 1e6); // the first five warm the caches up
+    }
+    result[url] = median(times);
+  }
+  return result;
+}
+
+async function rate(connections, durationMs, urls) {
+  const httpAgent = agent(connections);
+  const deadline = Date.now() + durationMs;
+  let ok = 0;
+  let failed = 0;
+  const worker = async (offset) => {
+    for (let index = offset; Date.now() < deadline; index += 1) {
+      const url = urls[index % urls.length];
+      try {
+        const status = await get(url, httpAgent);
+        if (status === 200) ok += 1;
+        else failed += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: connections }, (_, index) => worker(index)));
+  const seconds = (Date.now() - started) / 1000;
+  return { requestsPerSecond: ok / seconds, ok, failed, connections, seconds };
+}
+
+async function main() {
+  const [mode, ...args] = process.argv.slice(2);
+  const result = mode === 'ttfb' ? await ttfb(args) : await rate(Number(args[0]), Number(args[1]), args.slice(2));
+  process.stdout.write(JSON.stringify(result));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

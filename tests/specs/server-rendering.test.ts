@@ -1,0 +1,384 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { deployables } from '@nativegtm/shared/server/site.js';
+import { close, listen } from '@nativegtm/shared/server/static-server.js';
+import { launchChromium } from '../support/chromium';
+import { startFaultyRemote, type FaultMode } from '../support/faultyRemote';
+import { gate } from '../support/gate';
+import { startNginx } from '../support/nginx';
+import { rawGet } from '../support/rawGet';
+import { collectConsoleErrors, countReactRenderers, pages, ports as testPorts } from '../support/site';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSite } = require('@nativegtm/shared/server/run-site.js');
+
+// Pages rendered on the server (each remote's build), composed per request by the shell's server, hydrated in the
+// browser: against the built-in server and against nginx with the generated configuration.
+
+const repoRoot = resolve(__dirname, '../..');
+const ORIGIN = 'https://nativegtm.example';
+const base = testPorts.shell! + 70;
+const remotes = deployables.filter((d) => d.role === 'remote');
+
+jest.setTimeout(60_000);
+
+interface Target {
+  port: number;
+  url: (path: string) => string;
+  stop: () => Promise<unknown>;
+}
+
+let faulty: Awaited<ReturnType<typeof startFaultyRemote>>;
+let elsewhere: Server;
+
+function remotesFileFor(host: string, portOf: (pkg: string) => number): string {
+  const folder = mkdtempSync(join(tmpdir(), 'nativegtm-ssr-remotes-'));
+  chmodSync(folder, 0o755); // nginx workers run as an unprivileged user and must read the file
+  const file = join(folder, 'remotes.json');
+  const entries = remotes.map((d) => [
+    d.remote,
+    d.remote === 'jobs' ? `${faulty.url}/mf-manifest.json` : `http://${host}:${portOf(d.name)}/mf-manifest.json`,
+  ]);
+  writeFileSync(file, JSON.stringify(Object.fromEntries(entries)));
+  return file;
+}
+
+async function builtIn(): Promise<Target> {
+  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
+  const remotesFile = remotesFileFor('localhost', (pkg) => ports[pkg]!);
+  const site = await startSite(deployables, { ports, remotesFile, origin: ORIGIN, fragmentTimeoutMs: 400 });
+  return { port: ports.shell!, url: (path) => `http://localhost:${ports.shell}${path}`, stop: () => site.stop() };
+}
+
+async function nginx(): Promise<Target> {
+  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + 10 + (d.port - 3000)]));
+  const remotesFile = remotesFileFor('127.0.0.1', (pkg) => ports[pkg]!);
+  const server = await startNginx({ ports, remotesFile, origin: ORIGIN, fragmentTimeoutMs: 400 });
+  return { port: ports.shell!, url: (path) => `http://127.0.0.1:${ports.shell}${path}`, stop: server.stop };
+}
+
+beforeAll(async () => {
+  // Where a redirecting remote points: content the document must never include.
+  elsewhere = createServer((_req, res) => res.end('<div data-remote="jobs" >REDIRECTED ELSEWHERE</div>'));
+  await listen(elsewhere, base + 6, 'elsewhere');
+  faulty = await startFaultyRemote(join(repoRoot, 'jobs-mfe/dist'), base + 5, `http://localhost:${base + 6}`);
+});
+afterAll(async () => {
+  await faulty?.stop();
+  if (elsewhere) await close(elsewhere);
+});
+
+/** The built-in server keeps a fragment (or its failure) for 500 ms: wait that out after changing the remote. */
+async function setJobs(mode: FaultMode): Promise<void> {
+  faulty.setMode(mode);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+}
+
+const decode = (html: string) =>
+  html
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"');
+
+/** The text a reader of the HTML sees: without tags and comments, entities decoded. */
+const textOf = (html: string) =>
+  decode(html.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+
+describe.each([
+  ['the built-in server (npm start)', builtIn],
+  ['nginx with the generated configuration', nginx],
+])('%s', (_name, start) => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await start();
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+  afterEach(() => faulty.setMode('up'));
+
+  const get = (path: string, headers: Record<string, string> = {}) => rawGet(target.port, path, headers);
+
+  it('answers every page route 200 with the page rendered in the HTML: heading, sections, links with real hrefs', async () => {
+    for (const page of pages) {
+      const response = await get(page.path);
+      const html = decode(response.body);
+      expect([page.path, response.status]).toEqual([page.path, 200]);
+      expect(html.match(/<h1[^>]*>[\s\S]*?<\/h1>/g)?.map(textOf)).toEqual([expect.stringContaining(page.heading)]);
+      expect(html).toContain('<main id="main-content"');
+      expect(html).toMatch(/<header[^>]*>/);
+      expect(html).toMatch(/<footer[^>]*>/);
+      expect(html).toContain('href="/employers"');
+      expect(html).toContain('href="/coming-soon"');
+      expect(html).not.toContain('needs JavaScript');
+    }
+    const candidates = decode((await get('/')).body);
+    expect(candidates.match(/<h2[^>]*>/g)?.length).toBeGreaterThanOrEqual(5);
+    expect(candidates).toContain('No credit card required');
+    const comingSoon = decode((await get('/coming-soon')).body);
+    expect(comingSoon).toContain('href="mailto:recruiting@nativegtm.example"');
+    expect(comingSoon).toContain('href="https://forms.nativegtm.example/early-access"');
+  });
+
+  it("gives each page its own head: title, description, canonical URL and link-preview tags on the site's origin", async () => {
+    const titles = new Set<string>();
+    for (const page of pages) {
+      // A forged Host header must never end up in a page that may be cached and shown to others.
+      const html = (await get(page.path, { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' })).body;
+      const url = `${ORIGIN}${page.path}`;
+      const title = html.match(/<title>([^<]+)<\/title>/)?.[1];
+      expect(title).toMatch(/ · NativeGTM$/);
+      titles.add(title!);
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      expect(html).toMatch(/<meta name="description" content="[^"]{40,}"/);
+      expect(html).toContain(`<link rel="canonical" href="${url}"`);
+      expect(html).toContain(`<meta property="og:url" content="${url}"`);
+      expect(html).toContain(`<meta property="og:title" content="${title}"`);
+      expect(html).toMatch(/<meta property="og:description" content="[^"]{40,}"/);
+      expect(html).toContain('<meta property="og:type" content="website"');
+      expect(html).toContain(`<meta property="og:image" content="${ORIGIN}/og-image.png"`);
+      expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
+      expect(html).not.toContain('evil.example');
+    }
+    expect(titles.size).toBe(pages.length);
+  });
+
+  it('serves a 1200x630 PNG as the link-preview image, robots.txt and a sitemap of the four pages', async () => {
+    const image = await fetch(target.url('/og-image.png'));
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
+
+    const robots = await get('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(robots.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect([...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual(
+      pages.map((page) => `${ORIGIN}${page.path}`),
+    );
+  });
+
+  it('answers an unknown path 404 with the 404 screen in the HTML, not indexed', async () => {
+    for (const path of ['/no/such/page', '/employers/extra', '/index.html']) {
+      const response = await get(path);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('Oops! Page not found');
+      expect(response.body).toContain('<title>Page not found · NativeGTM</title>');
+      expect(response.body).toContain('<meta name="robots" content="noindex"');
+    }
+  });
+
+  it('renders Featured Jobs for the filters in the query, and junk as All without echoing it', async () => {
+    const filtered = decode((await get('/featured-jobs?function=product-marketing&location=austin-tx')).body);
+    expect(filtered).toContain('1 job found');
+    expect(filtered).toContain('Product Marketing Manager');
+    expect(filtered).not.toContain('Enterprise Account Executive');
+    expect(filtered).toMatch(/<option value="product-marketing" selected="">/);
+
+    const none = decode((await get('/featured-jobs?function=account-executive&location=austin-tx')).body);
+    expect(none).toContain('0 jobs found');
+    expect(none).toContain('Clear Filters');
+
+    const junk =
+      '/featured-jobs?function=%3Cscript%3Ealert(1)%3C%2Fscript%3E&location=austin-tx&location=new-york-ny&sort=../../etc';
+    const all = (await get(junk)).body;
+    expect(decode(all)).toContain('6 jobs found');
+    expect(all).not.toMatch(/alert|<script>a|etc\b/);
+  });
+
+  it('sends the document without the HTML of a remote that hangs, within the fragment timeout; other pages keep theirs', async () => {
+    await setJobs('hang');
+    const started = Date.now();
+    const response = await get('/featured-jobs');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(response.status).toBe(200);
+    expect(response.body).not.toContain('data-remote="jobs"');
+    // The document falls back to booting the page in the browser, titled by the shell.
+    expect(response.body).toContain('<title>NativeGTM</title>');
+    // The whole fallback block, intact (nginx's sub_filter once garbled it: see fragments.js).
+    expect(response.body).toMatch(/<meta name="?description"? content="NativeGTM: one AI voice interview[^"]*">/);
+    expect(response.body).toMatch(/<div id="?root"?><noscript>NativeGTM needs JavaScript to show this page/);
+    expect(textOf((await get('/')).body)).toContain('Land high-paying AI-native GTM jobs');
+  });
+
+  it.each([['error'], ['redirect']] as const)(
+    'never pastes anything from a remote that answers %s into the document',
+    async (mode) => {
+      await setJobs(mode);
+      const response = await get('/featured-jobs');
+      expect(response.status).toBe(200);
+      expect(response.body).not.toMatch(/database exploded|secret|Internal Server Error|REDIRECTED/);
+      expect(response.body).not.toContain('data-remote="jobs"');
+      expect(textOf((await get('/employers')).body)).toContain('Hire Vetted AI-Native GTM Talent');
+    },
+  );
+
+  it('keeps a strict CSP on composed documents', async () => {
+    const csp = String((await get('/featured-jobs')).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(csp).toContain(faulty.url);
+  });
+});
+
+describe('in the browser (built-in server)', () => {
+  let browser: Browser;
+  let target: Target;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    target = await builtIn();
+  });
+  afterAll(async () => {
+    await target?.stop();
+    await browser?.close();
+  });
+  afterEach(() => faulty.setMode('up'));
+
+  async function openPage(context?: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+    const page = await (context ?? browser).newPage();
+    const errors = collectConsoleErrors(page);
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { page, errors };
+  }
+
+  /** True once React owns the element (hydrated or rendered). */
+  const ownedByReact = (page: Page, selector: string) =>
+    page.waitForFunction((css) => {
+      const element = document.querySelector(css);
+      return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+    }, selector);
+
+  it.each(pages.map((page) => [page.path, page.heading]))(
+    '%s paints from the HTML before any script, then hydrates the same nodes: no errors, no shift, one React',
+    async (path, heading) => {
+      const { page, errors } = await openPage();
+      await countReactRenderers(page);
+      await page.addInitScript(() => {
+        const win = window as unknown as { __shift: number };
+        win.__shift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+            if (!entry.hadRecentInput) win.__shift += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const scripts = gate();
+      await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+        await scripts.wait;
+        await route.continue();
+      });
+      await page.goto(target.url(path), { waitUntil: 'commit' });
+      const h1 = page.getByRole('heading', { level: 1, name: heading });
+      await h1.waitFor();
+      await page.evaluate(() => {
+        (window as unknown as { __h1: Element | null }).__h1 = document.querySelector('h1');
+      });
+      scripts.open();
+      await ownedByReact(page, 'h1');
+      await page.waitForLoadState('networkidle');
+      expect(
+        await page.evaluate(() => document.querySelector('h1') === (window as unknown as { __h1: Element }).__h1),
+      ).toBe(true);
+      expect(
+        await page.evaluate(() => (window as unknown as { __reactRenderers: () => number }).__reactRenderers()),
+      ).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it('is interactive after hydration: filters, menu and client-side navigation', async () => {
+    const { page, errors } = await openPage();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(target.url('/featured-jobs?location=new-york-ny'));
+    await ownedByReact(page, 'select');
+    await expect(page.getByRole('status').first().textContent()).resolves.toMatch(/job/);
+    await page.getByLabel('Job Function').selectOption({ label: 'Product Management' });
+    await page.waitForURL(/function=product-management/);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
+    await page.getByRole('link', { name: 'Employers' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('renders afresh, without a hydration error, when the HTML comes from another build than the JavaScript', async () => {
+    await setJobs('old-html');
+    const { page, errors } = await openPage();
+    await page.goto(target.url('/featured-jobs?function=product-management'));
+    await ownedByReact(page, 'h1');
+    await page.getByText('3 jobs found').waitFor();
+    expect(await page.getByRole('heading', { name: 'Unexpected Application Error!' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('falls back to the client flow for a remote that is down: loading, then the error screen; other pages keep their HTML', async () => {
+    await setJobs('error');
+    const { page } = await openPage();
+    // The remote's code is down too.
+    await page.route(`${faulty.url}/**`, (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.goto(target.url('/featured-jobs'));
+    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+    expect(textOf((await rawGet(target.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
+    await page.close();
+  });
+
+  describe('with JavaScript off', () => {
+    let context: BrowserContext;
+    beforeAll(async () => {
+      context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('shows every page, with header links reachable on a phone, and links that navigate', async () => {
+      const { page } = await openPage(context);
+      for (const { path, heading } of pages) {
+        await page.goto(target.url(path));
+        await expect(page.getByRole('heading', { level: 1, name: heading }).isVisible()).resolves.toBe(true);
+      }
+      await page.goto(target.url('/'));
+      const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
+      await expect(employers.isVisible()).resolves.toBe(true);
+      await employers.click();
+      await page.waitForURL(/\/employers$/);
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).isVisible(),
+      ).resolves.toBe(true);
+      await page.close();
+    });
+
+    it('filters Featured Jobs with a plain GET form and its submit button', async () => {
+      const { page } = await openPage(context);
+      await page.goto(target.url('/featured-jobs'));
+      await page.getByLabel('Job Function').selectOption({ label: 'Product Management' });
+      await page.getByRole('button', { name: 'Show jobs' }).click();
+      await page.waitForURL(/function=product-management/);
+      await page.getByText('3 jobs found').waitFor();
+      await page.close();
+    });
+  });
+
+  it('has no submit button on the filters when JavaScript runs', async () => {
+    const { page } = await openPage();
+    await page.goto(target.url('/featured-jobs'));
+    await ownedByReact(page, 'select');
+    expect(await page.getByRole('button', { name: 'Show jobs' }).count()).toBe(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, normalize } from 'node:path';
+import { createStaticHandler, close, listen } from '@nativegtm/shared/server/static-server.js';
+
+/** How the remote answers its page's server-rendered files (ssr/…); everything else is always served. */
+export type FaultMode = 'up' | 'error' | 'hang' | 'redirect' | 'old-html';
+
+/**
+ * A real copy of a remote (its dist/, served as `npm start` serves it) whose server-rendered files can be made to
+ * fail the way a remote does in production: an error page with a stack trace, a hang, a redirect to another
+ * origin, or HTML from an older build than its JavaScript.
+ */
+export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
+  let mode: FaultMode = 'up';
+  const serve = createStaticHandler({ root, cors: true });
+  const hanging = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req, res) => {
+    if (!req.url?.startsWith('/ssr/') || mode === 'up') return serve(req, res);
+    if (mode === 'error') {
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'text/html');
+      return res.end(
+        '<h1>Internal Server Error</h1><pre>Error: database exploded\n    at secret (/srv/app.js:1:1)</pre>',
+      );
+    }
+    if (mode === 'hang') {
+      // Answers after 8 s, long after any document should have been sent.
+      const timer = setTimeout(() => {
+        hanging.delete(timer);
+        serve(req, res);
+      }, 8000);
+      hanging.add(timer);
+      return undefined;
+    }
+    if (mode === 'redirect') {
+      res.statusCode = 302;
+      res.setHeader('Location', `${redirectTo}${req.url}`);
+      return res.end();
+    }
+    // old-html: the page's HTML says it was rendered by another build than the JavaScript now deployed.
+    const file = join(root, normalize(decodeURIComponent(new URL(req.url, 'http://remote.invalid').pathname)));
+    if (!file.startsWith(join(root, 'ssr'))) return serve(req, res);
+    return readFile(file, 'utf8', (error, body) => {
+      if (error) {
+        res.statusCode = 404;
+        return res.end();
+      }
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      return res.end(body.replace(/data-build="[^"]*"/, 'data-build="an-older-build"'));
+    });
+  });
+  await listen(server, port, 'faulty remote');
+  return {
+    url: `http://localhost:${port}`,
+    setMode(next: FaultMode) {
+      mode = next;
+    },
+    async stop() {
+      hanging.forEach(clearTimeout);
+      server.closeAllConnections();
+      await close(server);
+    },
+  };
+}
