@@ -70,7 +70,7 @@ module.exports = tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
-    files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],
+    files: ['**/*.test.{ts,tsx,js}', 'tests/**/*.ts'],
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
   },
 );

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run screenshots`: PNGs of every screen at 375, 768 and 1280 px from the composed site, into screenshots/
-// (not committed). Also the mobile menu open. Uses the same server code as npm start, on TEST_PORT_BASE (4100).
+// (not committed). Also the mobile menu open, and every screen with JavaScript off (`-nojs`: the server-rendered
+// HTML as crawlers and visitors without scripts get it). Uses the same server code as npm start, on TEST_PORT_BASE
+// (4100).
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
@@ -60,6 +62,16 @@ async function main() {
         }
       }
       await page.close();
+
+      const noScript = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: false });
+      const plain = await noScript.newPage();
+      for (const screen of screens.filter((candidate) => !candidate.downRemote)) {
+        await plain.goto(`http://localhost:${site.ports.shell}${screen.path}`, { waitUntil: 'networkidle' });
+        const file = path.join(outDir, `${screen.name}-${width}-nojs.png`);
+        await plain.screenshot({ path: file, fullPage: true });
+        console.log(file);
+      }
+      await noScript.close();
     }
   } finally {
     await browser.close();

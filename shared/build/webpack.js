@@ -316,12 +316,15 @@ function createMonolithConfig({ packageDir, port, mode = 'production' }) {
     publicPath: '/',
     title: 'NativeGTM',
     template: path.join(packageDir, 'src/index.html'),
+    // A fixed id: the benchmark's pre-rendered monolith marks the pages' server HTML with it, so this bundle hydrates it.
+    buildId: 'monolith',
   });
   config.entry = { main: './src/monolith/index.tsx' };
   config.output.path = path.join(packageDir, 'dist-monolith');
   config.output.uniqueName = 'shell-monolith';
   config.plugins.push(
     new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),
+    new LinkAllStylesheetsPlugin(),
   );
   return config;
 }

@@ -1,4 +1,7 @@
+import { useId } from 'react';
+import { renderToString } from 'react-dom/server';
 import { act, screen } from '@testing-library/react';
+import { Link, PageRouter, pageIdentifierPrefix } from '@nativegtm/shared';
 import type { PageModule } from '@nativegtm/shared';
 import { renderShell } from './renderShell';
 import { pageModule } from './testing/pageModule';
@@ -31,5 +34,78 @@ describe('renderShell', () => {
   it('needs the #root element of index.html', () => {
     document.body.innerHTML = '';
     expect(() => renderShell({ load: jest.fn(), preload: jest.fn(), prefetch: jest.fn() })).toThrow('#root');
+  });
+});
+
+describe('renderShell with a page rendered on the server', () => {
+  const Page = () => {
+    const id = useId();
+    return (
+      <main id="main-content" aria-labelledby={id}>
+        <h1 id={id}>Employers page</h1>
+        <Link to="/coming-soon">Coming soon</Link>
+      </main>
+    );
+  };
+  const navigator = {
+    createHref: (to: string | { pathname?: string }) => (typeof to === 'string' ? to : (to.pathname ?? '')),
+    go: () => undefined,
+    push: () => undefined,
+    replace: () => undefined,
+  };
+
+  /** The document as the shell's server composes it: the page's HTML as its remote's build renders it. */
+  function serverDocument(build: string) {
+    const html = renderToString(
+      <PageRouter
+        location={{ pathname: '/employers', search: '', hash: '' }}
+        navigator={navigator}
+        isStatic
+        renderedAt={0}
+      >
+        <Page />
+      </PageRouter>,
+      { identifierPrefix: pageIdentifierPrefix('employers') },
+    );
+    document.body.innerHTML =
+      `<div id="root"><div data-remote="employers" data-build="${build}" data-variant="index" ` +
+      `data-rendered-at="0">${html}</div></div>`;
+    window.history.replaceState({}, '', '/employers');
+    return document.querySelector('h1');
+  }
+
+  beforeEach(() => jest.spyOn(console, 'error'));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('keeps the server HTML on screen until the page has loaded, then hydrates those very nodes', async () => {
+    const heading = serverDocument('build-1');
+    let deliver: (page: PageModule) => void = () => undefined;
+    const page = new Promise<PageModule>((resolve) => {
+      deliver = resolve;
+    });
+    await act(async () => {
+      void renderShell({ load: () => page, preload: jest.fn(), prefetch: jest.fn() });
+    });
+    expect(document.querySelector('h1')).toBe(heading);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+
+    await act(async () => deliver(pageModule(Page, 'build-1')));
+    const hydrated = await screen.findByRole('main', { name: 'Employers page' });
+    expect(hydrated.querySelector('h1')).toBe(heading);
+    // React owns the nodes now: a client-side link works.
+    await act(async () => screen.getByRole('link', { name: 'Coming soon' }).click());
+    expect(window.location.pathname).toBe('/coming-soon');
+    expect(console.error).not.toHaveBeenCalled();
+  });
+
+  it('renders afresh instead of hydrating HTML another build rendered', async () => {
+    const heading = serverDocument('build-1');
+    await act(async () => {
+      await renderShell({ load: async () => pageModule(Page, 'build-2'), preload: jest.fn(), prefetch: jest.fn() });
+    });
+    const rendered = await screen.findByRole('heading', { name: 'Employers page' });
+    expect(rendered).not.toBe(heading);
+    expect(screen.getAllByRole('heading', { name: 'Employers page' })).toHaveLength(1);
+    expect(console.error).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the composed site against a monolith build of the same site (the shell with the four pages
-// imported statically, no Module Federation). Builds what is stale, serves both on loopback, measures every page
+// imported statically, no Module Federation), client-rendered and pre-rendered. Builds what is stale, serves both on loopback, measures every page
 // route in headless Chromium and with Lighthouse (mobile), prints a table per route, writes it as JSON and Markdown
 // into bench-results/, and exits non-zero when a budget is missed. See README "Performance".
 //
@@ -14,7 +14,13 @@ const { spawn, spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 const { deployables, repoRoot } = require('@nativegtm/shared/server/site.js');
 const { staleSince, sourcesOf } = require('@nativegtm/shared/server/build-if-needed.js');
-const { createStaticServer, listen, close } = require('@nativegtm/shared/server/static-server.js');
+const http = require('node:http');
+const zlib = require('node:zlib');
+const { createStaticHandler, createStaticServer, listen, close } = require('@nativegtm/shared/server/static-server.js');
+const { parseTemplate, compose } = require('@nativegtm/shared/server/ssi.js');
+const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/shared/server/fragments.js');
+const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
+const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
 const { startTestSite } = require('../support/testSite');
 const { measureVisit, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
@@ -76,6 +82,60 @@ function buildMonolithIfNeeded() {
   fs.utimesSync(path.join(monolithDist, 'index.html'), now, now);
 }
 
+/**
+ * The pre-rendered monolith: the monolith's bundle with each page's HTML in its document, as a one-bundle site that
+ * renders its pages at build time would serve them. The HTML is the remotes' own server render (the same components,
+ * class names and ids as the monolith renders), marked with the monolith's build id so its bundle hydrates it; the
+ * head is the page's title and description without the remote's stylesheets (the monolith links its own). Documents
+ * are compressed once, as a static host would.
+ */
+async function prerenderedMonolithDocuments() {
+  const template = parseTemplate(fs.readFileSync(path.join(monolithDist, 'index.html'), 'utf8'));
+  const documents = {};
+  for (const route of routes) {
+    const remote = deployables.find((d) => d.route === route.path);
+    const read = (file) => fs.readFileSync(path.join(remote.dir, 'dist', file), 'utf8');
+    const manifest = JSON.parse(read(fragmentPaths.manifest));
+    const head = read(fragmentPaths.head)
+      .split('\n')
+      .filter((line) => !line.includes(REMOTE_BASE))
+      .join('\n');
+    const body = read(fragmentPaths.body(variantKey(manifest.query, ''))).replace(
+      /data-build="[^"]*"/,
+      'data-build="monolith"',
+    );
+    const html = await compose(template, { page: remote.remote, args: '' }, async (virtual) => {
+      if (virtual.startsWith('/_compose/page-head/')) return head;
+      if (virtual.startsWith('/_compose/site-head/')) return siteHead(DEFAULT_ORIGIN, route.path);
+      if (virtual.startsWith('/_compose/page-body/')) return body;
+      return '';
+    });
+    documents[route.path] = {
+      identity: Buffer.from(html),
+      br: zlib.brotliCompressSync(html),
+      gzip: zlib.gzipSync(html, { level: 9 }),
+    };
+  }
+  return documents;
+}
+
+async function startPrerenderedMonolith(port) {
+  const documents = await prerenderedMonolithDocuments();
+  const files = createStaticHandler({ root: monolithDist });
+  const server = http.createServer((req, res) => {
+    const document = documents[new URL(req.url, 'http://bench.invalid').pathname];
+    if (!document) return files(req, res);
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    return res.end(document[encoding]);
+  });
+  await listen(server, port, 'pre-rendered monolith');
+  return server;
+}
+
 /** Maps a URL of a variant to the file in a dist/ folder that served it (for the source-map check). */
 function distResolver(roots) {
   return (url) => {
@@ -118,6 +178,8 @@ async function main() {
   const monolithPort = settings.portBase + 10;
   const monolithServer = createStaticServer({ root: monolithDist, spa: true });
   await listen(monolithServer, monolithPort, 'monolith');
+  const prerenderedPort = settings.portBase + 11;
+  const prerenderedServer = await startPrerenderedMonolith(prerenderedPort);
 
   const variants = {
     composed: {
@@ -128,15 +190,24 @@ async function main() {
       origin: `http://localhost:${monolithPort}`,
       distFor: distResolver({ [monolithPort]: monolithDist }),
     },
+    prerendered: {
+      origin: `http://localhost:${prerenderedPort}`,
+      distFor: distResolver({ [prerenderedPort]: monolithDist }),
+    },
   };
-  log(`composed: ${variants.composed.origin}   monolith: ${variants.monolith.origin}`);
+  log(
+    `composed: ${variants.composed.origin}   monolith: ${variants.monolith.origin}   ` +
+      `pre-rendered monolith: ${variants.prerendered.origin}`,
+  );
   log('Server cost (time to first byte, requests/s)…');
   const server = await measureServer(variants.composed.origin);
   log(`  ${JSON.stringify(server.ttfb)}; ${Math.round(server.rate.requestsPerSecond)} requests/s`);
 
   const executablePath = chromiumPath();
   const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
-  const visits = Object.fromEntries(routes.map((route) => [route.path, { composed: [], monolith: [] }]));
+  const visits = Object.fromEntries(
+    routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),
+  );
   const navigationTimes = navigations.map(() => ({ composed: [], monolith: [] }));
   let chromiumVersion;
   try {
@@ -152,12 +223,12 @@ async function main() {
 
     for (let run = 0; run < settings.runs; run += 1) {
       // Alternate which variant goes first, so neither always runs on a warmer (or busier) machine.
-      const order = run % 2 ? ['monolith', 'composed'] : ['composed', 'monolith'];
+      const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
       for (const route of routes) {
         for (const variant of order) visits[route.path][variant].push(await visit(variant, route));
       }
       for (const [index, navigation] of navigations.entries()) {
-        for (const variant of order) {
+        for (const variant of order.filter((name) => name !== 'prerendered')) {
           const from = routes.find((route) => route.path === navigation.from);
           const to = routes.find((route) => route.path === navigation.to);
           navigationTimes[index][variant].push(
@@ -181,12 +252,12 @@ async function main() {
     await browser.close();
   }
 
-  const lighthouse = { composed: {}, monolith: {} };
+  const lighthouse = { composed: {}, monolith: {}, prerendered: {} };
   try {
     if (settings.lighthouseRuns > 0) {
       log('Lighthouse (mobile)…');
       const lighthouseOptions = { chromePath: executablePath, args: CHROME_ARGS, runs: settings.lighthouseRuns, log };
-      const targets = settings.lighthouseMonolith ? ['composed', 'monolith'] : ['composed'];
+      const targets = settings.lighthouseMonolith ? ['composed', 'monolith', 'prerendered'] : ['composed'];
       for (const variant of targets) {
         const byUrl = await runLighthouse(
           routes.map((route) => `${variants[variant].origin}${route.path}`),
@@ -199,6 +270,7 @@ async function main() {
     }
   } finally {
     await close(monolithServer);
+    await close(prerenderedServer);
     await site.stop();
   }
 
@@ -211,9 +283,14 @@ async function main() {
       path: route.path,
       composed: summarizeVisits(visits[route.path].composed),
       monolith: summarizeVisits(visits[route.path].monolith),
+      prerendered: summarizeVisits(visits[route.path].prerendered),
       lighthouse:
         settings.lighthouseRuns > 0
-          ? { composed: lighthouse.composed[route.path], monolith: lighthouse.monolith[route.path] ?? null }
+          ? {
+              composed: lighthouse.composed[route.path],
+              monolith: lighthouse.monolith[route.path] ?? null,
+              prerendered: lighthouse.prerendered[route.path] ?? null,
+            }
           : null,
     })),
     navigations: navigations.map((navigation, index) => ({

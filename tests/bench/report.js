@@ -6,8 +6,10 @@ const KB = 1000;
 const BUDGETS = {
   homeJsBytes: 160 * KB,
   jsRatio: 1.15,
-  // Pages arrive rendered (server composition): the composed site must paint well before the client-rendered monolith.
+  // Pages arrive rendered (server composition): the composed site must paint well before the client-rendered monolith,
+  // and cost little against a monolith that is pre-rendered too.
   lcpRatio: 0.75,
+  prerenderedLcpRatio: 1.1,
   lighthouseScore: 100,
   lighthouseLcpMs: 1200,
   cls: 0.05,
@@ -81,6 +83,15 @@ function evaluateBudgets(result) {
       `<= ${BUDGETS.lcpRatio}`,
       lcpRatio !== null && lcpRatio <= BUDGETS.lcpRatio,
     );
+    if (route.prerendered) {
+      const prerenderedRatio = ratio(route.composed.lcp, route.prerendered.lcp);
+      check(
+        `${route.path}: LCP composed/pre-rendered monolith`,
+        fmtRatio(prerenderedRatio),
+        `<= ${BUDGETS.prerenderedLcpRatio}`,
+        prerenderedRatio !== null && prerenderedRatio <= BUDGETS.prerenderedLcpRatio,
+      );
+    }
     if (route.lighthouse?.composed) {
       const lh = route.lighthouse.composed;
       check(
@@ -145,35 +156,57 @@ function fmtNumber(value, digits = 0) {
   return typeof value === 'number' ? value.toFixed(digits) : 'n/a';
 }
 
-/** Rows of the per-route table: [metric, composed, monolith, ratio]. */
+/**
+ * Rows of the per-route table: [metric, composed, monolith, composed/monolith, pre-rendered monolith,
+ * composed/pre-rendered].
+ */
 function routeRows(route) {
-  const { composed: c, monolith: m } = route;
+  const variants = [route.composed, route.monolith, route.prerendered];
+  const lighthouse = [route.lighthouse?.composed, route.lighthouse?.monolith, route.lighthouse?.prerendered];
+  const row = (label, sources, pick, format, ratios = true) => {
+    const [c, m, p] = sources.map((source) => (source ? pick(source) : undefined));
+    const cell = (value, source) => (source ? format(value) : 'n/a');
+    return [
+      label,
+      cell(c, sources[0]),
+      cell(m, sources[1]),
+      ratios ? fmtRatio(ratio(c, m)) : '',
+      cell(p, sources[2]),
+      ratios ? fmtRatio(ratio(c, p)) : '',
+    ];
+  };
   const rows = [
-    ['JS transferred (gzip)', fmtKB(c.jsBytes), fmtKB(m.jsBytes), fmtRatio(ratio(c.jsBytes, m.jsBytes))],
-    ['JS files', fmtNumber(c.jsRequests), fmtNumber(m.jsRequests), fmtRatio(ratio(c.jsRequests, m.jsRequests))],
-    ['requests', fmtNumber(c.requests), fmtNumber(m.requests), fmtRatio(ratio(c.requests, m.requests))],
-    [
-      'critical path (requests)',
-      fmtNumber(c.criticalPath),
-      fmtNumber(m.criticalPath),
-      fmtRatio(ratio(c.criticalPath, m.criticalPath)),
-    ],
-    ['FCP', fmtMs(c.fcp), fmtMs(m.fcp), fmtRatio(ratio(c.fcp, m.fcp))],
-    ['LCP', fmtMs(c.lcp), fmtMs(m.lcp), fmtRatio(ratio(c.lcp, m.lcp))],
-    ['CLS', fmtNumber(c.cls, 3), fmtNumber(m.cls, 3), ''],
+    row('JS transferred (gzip)', variants, (v) => v.jsBytes, fmtKB),
+    row('JS files', variants, (v) => v.jsRequests, fmtNumber),
+    row('requests', variants, (v) => v.requests, fmtNumber),
+    row('critical path (requests)', variants, (v) => v.criticalPath, fmtNumber),
+    row('FCP', variants, (v) => v.fcp, fmtMs),
+    row('LCP', variants, (v) => v.lcp, fmtMs),
+    row(
+      'CLS',
+      variants,
+      (v) => v.cls,
+      (value) => fmtNumber(value, 3),
+      false,
+    ),
   ];
-  const lhc = route.lighthouse?.composed;
-  const lhm = route.lighthouse?.monolith;
-  if (lhc) {
+  if (lighthouse[0]) {
     rows.push(
-      ['Lighthouse mobile score', fmtNumber(lhc.score), lhm ? fmtNumber(lhm.score) : 'n/a', ''],
-      ['Lighthouse LCP (simulated)', fmtMs(lhc.lcp), lhm ? fmtMs(lhm.lcp) : 'n/a', fmtRatio(ratio(lhc.lcp, lhm?.lcp))],
-      ['Lighthouse TBT (simulated)', fmtMs(lhc.tbt), lhm ? fmtMs(lhm.tbt) : 'n/a', ''],
-      ['Lighthouse CLS', fmtNumber(lhc.cls, 3), lhm ? fmtNumber(lhm.cls, 3) : 'n/a', ''],
+      row('Lighthouse mobile score', lighthouse, (v) => v.score, fmtNumber, false),
+      row('Lighthouse LCP (simulated)', lighthouse, (v) => v.lcp, fmtMs),
+      row('Lighthouse TBT (simulated)', lighthouse, (v) => v.tbt, fmtMs),
+      row(
+        'Lighthouse CLS',
+        lighthouse,
+        (v) => v.cls,
+        (value) => fmtNumber(value, 3),
+        false,
+      ),
     );
   }
-  if (c.prefetchedJsBytes)
-    rows.push(['JS prefetched once idle (not in first load)', fmtKB(c.prefetchedJsBytes), '', '']);
+  if (route.composed.prefetchedJsBytes) {
+    rows.push(['JS prefetched once idle (not in first load)', fmtKB(route.composed.prefetchedJsBytes), '', '', '', '']);
+  }
   return rows;
 }
 
@@ -190,7 +223,7 @@ function textTable(header, rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const HEADER = ['', 'composed', 'monolith', 'composed/monolith'];
+const HEADER = ['', 'composed', 'monolith', 'composed/monolith', 'pre-rendered monolith', 'composed/pre-rendered'];
 
 function renderText(result) {
   const parts = [];
@@ -219,7 +252,7 @@ function renderText(result) {
 
 function renderMarkdown(result) {
   const parts = [
-    `# Benchmark: composed site vs monolith`,
+    `# Benchmark: composed site vs monolith (client-rendered and pre-rendered)`,
     '',
     `${result.date} · ${result.environment.chromium} · Node ${result.environment.node} · ` +
       `${result.environment.cpus} CPUs · ${result.settings.runs} runs per route (median, after a warm-up) · ` +

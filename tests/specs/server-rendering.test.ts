@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -205,7 +205,7 @@ describe.each([
     expect(textOf((await get('/')).body)).toContain('Land high-paying AI-native GTM jobs');
   });
 
-  it.each([['error'], ['redirect']] as const)(
+  it.each([['down'], ['error'], ['redirect']] as const)(
     'never pastes anything from a remote that answers %s into the document',
     async (mode) => {
       await setJobs(mode);
@@ -222,6 +222,19 @@ describe.each([
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(csp).toContain(faulty.url);
+  });
+});
+
+describe('the builds', () => {
+  it("keep every page's content out of the shell's build: it comes from the remotes", () => {
+    const shellDist = join(repoRoot, 'shell/dist');
+    const texts = readdirSync(shellDist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(js|html|css|json)$/.test(file))
+      .map((file) => readFileSync(join(shellDist, file), 'utf8'));
+    expect(texts.length).toBeGreaterThan(5);
+    for (const phrase of ['high-paying', 'Hire Vetted', 'Product Marketing Manager', 'Join the Beta']) {
+      expect([phrase, texts.some((text) => text.includes(phrase))]).toEqual([phrase, false]);
+    }
   });
 });
 

@@ -4,11 +4,11 @@ import { join, normalize } from 'node:path';
 import { createStaticHandler, close, listen } from '@nativegtm/shared/server/static-server.js';
 
 /** How the remote answers its page's server-rendered files (ssr/…); everything else is always served. */
-export type FaultMode = 'up' | 'error' | 'hang' | 'redirect' | 'old-html';
+export type FaultMode = 'up' | 'down' | 'error' | 'hang' | 'redirect' | 'old-html';
 
 /**
  * A real copy of a remote (its dist/, served as `npm start` serves it) whose server-rendered files can be made to
- * fail the way a remote does in production: an error page with a stack trace, a hang, a redirect to another
+ * fail the way a remote does in production: down, an error page with a stack trace, a hang, a redirect to another
  * origin, or HTML from an older build than its JavaScript.
  */
 export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
@@ -17,6 +17,11 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   const hanging = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     if (!req.url?.startsWith('/ssr/') || mode === 'up') return serve(req, res);
+    if (mode === 'down') {
+      // Gone mid-connection, as a crashed or stopped remote is.
+      req.socket.destroy();
+      return undefined;
+    }
     if (mode === 'error') {
       res.statusCode = 500;
       res.setHeader('Content-Type', 'text/html');
