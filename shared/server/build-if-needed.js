@@ -28,6 +28,7 @@ function sourcesOf(deployable) {
     ...['src', 'public', 'webpack.config.js', 'package.json'].map((entry) => path.join(deployable.dir, entry)),
     path.join(repoRoot, 'shared', 'src'),
     path.join(repoRoot, 'shared', 'build'),
+    path.join(repoRoot, 'shared', 'package.json'),
     // The server render writes its files in these formats (shared/build/ssr.js).
     path.join(repoRoot, 'shared', 'server', 'fragments.js'),
     path.join(repoRoot, 'shared', 'server', 'pageVariant.js'),

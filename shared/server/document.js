@@ -13,9 +13,9 @@ const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 
 const NOT_FOUND = 'not-found';
 
-/** A file read from disk again only when it changed (the shell can be redeployed under a running server). */
+/** Files read from disk again only when they changed (the shell can be redeployed under a running server). */
 function fileReader(transform) {
-  let cached = { mtimeMs: -1, value: undefined };
+  const cache = new Map();
   return (file) => {
     let stats;
     try {
@@ -23,10 +23,11 @@ function fileReader(transform) {
     } catch {
       return undefined;
     }
-    if (stats.mtimeMs !== cached.mtimeMs || cached.file !== file) {
-      cached = { file, mtimeMs: stats.mtimeMs, value: transform(fs.readFileSync(file, 'utf8')) };
-    }
-    return cached.value;
+    const cached = cache.get(file);
+    if (cached?.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached.value;
+    const value = transform(fs.readFileSync(file, 'utf8'));
+    cache.set(file, { mtimeMs: stats.mtimeMs, size: stats.size, value });
+    return value;
   };
 }
 

@@ -68,8 +68,8 @@ describe('renderShell with a page rendered on the server', () => {
       { identifierPrefix: pageIdentifierPrefix('employers') },
     );
     document.body.innerHTML =
-      `<div id="root"><div data-remote="employers" data-build="${build}" data-variant="index" ` +
-      `data-rendered-at="0">${html}</div></div>`;
+      `<div id="root"></div><div data-remote="employers" data-build="${build}" data-variant="index" ` +
+      `data-rendered-at="0">${html}</div>`;
     window.history.replaceState({}, '', '/employers');
     return document.querySelector('h1');
   }

@@ -11,21 +11,22 @@ import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/
  * Federation loader; the monolith benchmark build passes one with the four pages imported statically.
  * Resolves once the first route has settled (its page, the 404 or the error screen is what renders next).
  *
- * When the document arrived with HTML (a page rendered by its remote, or the 404 screen), that HTML stays on screen,
- * untouched, until the first route has settled; then the shell renders in one synchronous pass in which the page's
- * slot takes over the server's nodes (see PageSlot), so no frame ever shows an empty or half-built screen.
+ * When the document arrived with HTML (a page rendered by its remote, or the 404 screen, after #root), that HTML stays
+ * on screen, untouched, until the first route has settled; then the shell renders in one synchronous pass in which
+ * the page's slot takes the server's nodes over where they are (see PageSlot), or, for the 404 and error screens,
+ * they are removed in the same pass. No frame ever shows an empty or half-built screen, and no painted node moves.
  */
 export function renderShell(pageLoader: PageLoader): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The shell needs a #root element in index.html');
 
-  const serverPage = findServerPage(container);
-  const hasServerHtml = container.querySelector(':scope > :not(noscript)') !== null;
+  const serverPage = findServerPage();
+  const handoff = serverPageHandoff(serverPage);
   const router = createBrowserRouter(createRoutes(pageLoader));
   const root = createRoot(container);
   const app = (
     <StrictMode>
-      <ServerPageContext value={serverPageHandoff(serverPage)}>
+      <ServerPageContext value={handoff}>
         <RouterProvider router={router} onError={(error, info) => logRouteError(error, info.pattern)} />
       </ServerPageContext>
     </StrictMode>
@@ -40,13 +41,12 @@ export function renderShell(pageLoader: PageLoader): Promise<void> {
     });
   });
 
-  if (!hasServerHtml) {
+  if (!serverPage) {
     root.render(app);
     return settled;
   }
   return settled.then(() => {
-    // Out of #root before React clears it; the page's slot puts the nodes back in the same commit.
-    serverPage?.element.remove();
     flushSync(() => root.render(app));
+    handoff.discardUntaken();
   });
 }

@@ -298,7 +298,7 @@ describe('reduced motion', () => {
     // First visit without the page's server HTML (as when its remote's HTML did not arrive in time): the loading
     // screen's spinner. The HTML is taken out as the document parses.
     await page.addInitScript(() => {
-      new MutationObserver(() => document.querySelector('#root > [data-remote]')?.remove()).observe(document, {
+      new MutationObserver(() => document.querySelector('body > [data-remote]')?.remove()).observe(document, {
         childList: true,
         subtree: true,
       });

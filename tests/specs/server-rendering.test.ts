@@ -201,7 +201,7 @@ describe.each([
     expect(response.body).toContain('<title>NativeGTM</title>');
     // The whole fallback block, intact (nginx's sub_filter once garbled it: see fragments.js).
     expect(response.body).toMatch(/<meta name="?description"? content="NativeGTM: one AI voice interview[^"]*">/);
-    expect(response.body).toMatch(/<div id="?root"?><noscript>NativeGTM needs JavaScript to show this page/);
+    expect(response.body).toMatch(/<noscript>NativeGTM needs JavaScript to show this page[^<]*<\/noscript>\s*<\/body>/);
     expect(textOf((await get('/')).body)).toContain('Land high-paying AI-native GTM jobs');
   });
 

@@ -1,4 +1,4 @@
-import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { PageRouter, pageIdentifierPrefix, type PageModule } from '@nativegtm/shared';
@@ -13,10 +13,12 @@ export interface PageSlotProps {
 }
 
 /**
- * Where a remote's page lives: its own React root inside the shell's, driven by the shell's router (PageRouter).
- * When the document came with this page's HTML, rendered by the same build as the code just loaded and for the same
- * URL variant, the root hydrates that HTML in place: the nodes the visitor already sees are kept. Otherwise (another
- * build was deployed in between, the server had no HTML, client-side navigation) the page renders fresh.
+ * Where a remote's page lives: its own React root, driven by the shell's router (PageRouter). When the document came
+ * with this page's HTML, the root is made on the server's element where it is (after #root, never moved, so the
+ * browser does not count a painted page as new content): it hydrates that HTML when it was rendered by the same build
+ * as the code just loaded and for the same URL variant, and renders fresh into it otherwise (another build was
+ * deployed in between), replacing it in one commit. Without server HTML (client-side navigation) the page renders into
+ * this slot's own element.
  */
 export function PageSlot({ remote, module }: PageSlotProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -45,8 +47,11 @@ export function PageSlot({ remote, module }: PageSlotProps) {
     </PageRouter>
   );
   const unmountTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The server's element, when the page's root was made on it (it is not this component's to remove). */
+  const serverElement = useRef<HTMLElement | null>(null);
 
-  function mountPage(element: HTMLElement): Root {
+  /** The page's root, and the element it was made on. */
+  function mountPage(element: HTMLElement): { root: Root; container: HTMLElement } {
     const options = {
       identifierPrefix: pageIdentifierPrefix(remote),
       onUncaughtError: (error: unknown) => setFailure({ error }),
@@ -56,14 +61,20 @@ export function PageSlot({ remote, module }: PageSlotProps) {
       server !== undefined &&
       server.build === module.buildId &&
       server.variant === variantKey(module.meta?.query, window.location.search);
-    if (!sameHtml) {
-      const fresh = createRoot(element, options);
+    if (!server || !sameHtml) {
+      // Over the server's HTML, if any: React replaces it in the commit that shows the fresh page.
+      const container = server?.element ?? element;
+      const fresh = createRoot(container, options);
       fresh.render(pageTree());
-      return fresh;
+      return { root: fresh, container };
     }
-    // The server's nodes move into this slot untouched, then React adopts them.
-    element.append(...server.element.childNodes);
-    return hydrateRoot(element, pageTree(server.renderedAt), options);
+    // In a transition, so hydration yields to the browser every few milliseconds instead of holding the main thread
+    // for the whole page (the page is already on screen; its links and form work meanwhile as plain HTML).
+    let hydrating: Root | undefined;
+    startTransition(() => {
+      hydrating = hydrateRoot(server.element, pageTree(server.renderedAt), options);
+    });
+    return { root: hydrating!, container: server.element };
   }
 
   useLayoutEffect(() => {
@@ -73,16 +84,23 @@ export function PageSlot({ remote, module }: PageSlotProps) {
       // Mounted again right after a cleanup (React's StrictMode checks do that): keep the root.
       clearTimeout(unmountTimer.current);
       unmountTimer.current = undefined;
+      if (serverElement.current) serverElement.current.hidden = false;
     } else {
-      root.current = mountPage(element);
+      const mounted = mountPage(element);
+      root.current = mounted.root;
+      serverElement.current = mounted.container === element ? null : mounted.container;
     }
     return () => {
-      // A root cannot be unmounted while React is rendering another; its DOM has left the document already.
+      // A root cannot be unmounted while React is rendering another. The page leaves the screen now, in the commit
+      // that shows the next one: the slot's own element goes with this component, the server's is removed here.
+      const leaving = serverElement.current;
       unmountTimer.current = setTimeout(() => {
         unmountTimer.current = undefined;
         root.current?.unmount();
         root.current = null;
+        leaving?.remove();
       }, 0);
+      if (leaving) leaving.hidden = true;
     };
     // Mounted once per page: the slot is keyed by remote, and location changes are the next effect's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
