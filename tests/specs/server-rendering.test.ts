@@ -366,6 +366,9 @@ describe('in the browser (built-in server)', () => {
         await expect(page.getByRole('heading', { level: 1, name: heading }).isVisible()).resolves.toBe(true);
       }
       await page.goto(target.url('/'));
+      // The skip link is plain HTML: the first Tab stop before (and without) any script.
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to main content');
       const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
       await expect(employers.isVisible()).resolves.toBe(true);
       await employers.click();

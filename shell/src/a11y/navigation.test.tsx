@@ -4,6 +4,7 @@ import { createMemoryRouter, Link, RouterProvider, useSearchParams } from 'react
 import { useDocumentTitle, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
 import { createRoutes } from '../router';
 import { pageModule } from '../testing/pageModule';
+import { SKIP_LINK_HTML } from './useSkipLink';
 
 /** A page as a remote would ship it: its own title, a main landmark with an h1, a link on and a query control. */
 function pageNamed(name: RemoteName): PageComponent {
@@ -37,6 +38,8 @@ function renderAt(path: string) {
   const router = createMemoryRouter(createRoutes({ load, preload: jest.fn(), prefetch: jest.fn() }), {
     initialEntries: [path],
   });
+  // index.html's first element.
+  document.body.innerHTML = SKIP_LINK_HTML;
   render(<RouterProvider router={router} />);
   return router;
 }

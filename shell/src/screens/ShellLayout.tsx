@@ -2,7 +2,7 @@ import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { VisuallyHidden } from '@nativegtm/shared';
 import { RouteAnnouncer } from '../a11y/RouteAnnouncer';
 import { ScreenRenderedContext } from '../a11y/screenRendered';
-import { SkipLink } from '../a11y/SkipLink';
+import { useSkipLink } from '../a11y/useSkipLink';
 import { useFocusOnNavigation } from '../a11y/useFocusOnNavigation';
 import { useDelayedFlag } from '../hooks/useDelayedFlag';
 import { LOADING_INDICATOR_DELAY_MS } from './timing';
@@ -17,9 +17,9 @@ export function ShellLayout() {
   const navigation = useNavigation();
   const loading = useDelayedFlag(navigation.state === 'loading', LOADING_INDICATOR_DELAY_MS);
   const [announcement, screenRendered] = useFocusOnNavigation();
+  useSkipLink();
   return (
     <>
-      <SkipLink />
       {loading && (
         <div className={styles.progress} role="status">
           <div className={styles.bar} aria-hidden="true" />
