@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { chromiumPerFile } from '../support/chromium';
 import { sidewaysScrolling } from '../support/layout';
-import { collectConsoleErrors, shellUrl } from '../support/site';
+import { collectConsoleErrors, shellUrl, untilHydrated } from '../support/site';
 
 const browser = chromiumPerFile();
 let page: Page;
@@ -46,6 +46,7 @@ async function markDocument(): Promise<() => Promise<boolean>> {
 async function openJobs(query = ''): Promise<void> {
   await page.goto(jobsUrl(query));
   await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+  await untilHydrated(page);
 }
 
 describe('Featured Jobs in the composed site', () => {

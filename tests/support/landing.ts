@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { pages, shellUrl } from './site';
+import { pages, shellUrl, untilHydrated } from './site';
 
 /** The h1 that proves a route rendered, by path. */
 export function headingOf(path: string): string {
@@ -11,6 +11,7 @@ export function headingOf(path: string): string {
 export async function openPage(page: Page, path: string): Promise<void> {
   await page.goto(shellUrl(path));
   await page.getByRole('heading', { level: 1, name: headingOf(path) }).waitFor();
+  await untilHydrated(page);
 }
 
 /** Every link and button in the document, in order, as [text, href] (href is null for buttons). */

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { pages, ports, shellUrl } from './site';
+import { pages, ports, shellUrl, untilHydrated } from './site';
 
 export interface Screen {
   name: string;
@@ -54,4 +54,5 @@ export async function openScreen(page: Page, screen: Screen): Promise<void> {
   }
   await page.goto(shellUrl(screen.path));
   await page.getByRole('heading', { level: 1, name: screen.heading }).waitFor();
+  await untilHydrated(page);
 }

@@ -57,3 +57,14 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
 }
+
+/**
+ * Waits until React owns the page's h1: the page's HTML is on screen from the server before any script runs, and a
+ * test that clicks or types before hydration would test the plain HTML (a full page load) instead of the app.
+ */
+export async function untilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('h1');
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+  });
+}
