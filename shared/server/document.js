@@ -2,34 +2,16 @@
 // index.html (an SSI template, see ssi.js) and the HTML each page's remote rendered at build time (fragments.js).
 // Unknown paths answer 404 with the shell's own 404 screen. A remote that is down, answers an error or is slow only
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
-const fs = require('node:fs');
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
 const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
 const { variantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
+const { fileReader } = require('./fileReader');
 const { readRemotes } = require('./remotes');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 
 const NOT_FOUND = 'not-found';
-
-/** Files read from disk again only when they changed (the shell can be redeployed under a running server). */
-function fileReader(transform) {
-  const cache = new Map();
-  return (file) => {
-    let stats;
-    try {
-      stats = fs.statSync(file);
-    } catch {
-      return undefined;
-    }
-    const cached = cache.get(file);
-    if (cached?.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached.value;
-    const value = transform(fs.readFileSync(file, 'utf8'));
-    cache.set(file, { mtimeMs: stats.mtimeMs, size: stats.size, value });
-    return value;
-  };
-}
 
 /** The route a path shows, matched as the shell's router matches it: any letter case, trailing slashes ignored. */
 function normalizePath(pathname) {
@@ -52,7 +34,7 @@ function createDocumentComposer({
 }) {
   const template = fileReader(parseTemplate);
   const text = fileReader((value) => value);
-  const remotes = fileReader((value) => readRemotes(value));
+  const remotes = fileReader(readRemotes);
   const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs });
   const byPath = new Map(routes.map((route) => [route.route, route]));
 

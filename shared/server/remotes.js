@@ -1,26 +1,29 @@
 // remotes.json as the servers read it: only entries the shell itself would load (a well-formed http(s) URL) count,
 // so the document server never fetches from anywhere else, and the CSP never allows more.
 
-/** { remote: manifest URL } of the valid entries; {} for a file that is not a JSON object. */
-function readRemotes(json) {
-  let parsed;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-  const remotes = {};
-  for (const [name, value] of Object.entries(parsed)) {
+/** { remote: manifest URL } of the valid entries of a parsed remotes.json; {} for anything but an object. */
+function validRemotes(remotes) {
+  if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) return {};
+  const valid = {};
+  for (const [name, value] of Object.entries(remotes)) {
     if (typeof value !== 'string') continue;
     try {
       const url = new URL(value);
-      if (url.protocol === 'http:' || url.protocol === 'https:') remotes[name] = url.href;
+      if (url.protocol === 'http:' || url.protocol === 'https:') valid[name] = url.href;
     } catch {
       // A malformed entry disables that remote, as in the shell.
     }
   }
-  return remotes;
+  return valid;
 }
 
-module.exports = { readRemotes };
+/** The same, from the file's text; {} for a file that is not JSON. */
+function readRemotes(json) {
+  try {
+    return validRemotes(JSON.parse(json));
+  } catch {
+    return {};
+  }
+}
+
+module.exports = { validRemotes, readRemotes };

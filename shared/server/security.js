@@ -1,5 +1,6 @@
 // Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
-const fs = require('node:fs');
+const { fileReader } = require('./fileReader');
+const { readRemotes, validRemotes } = require('./remotes');
 
 /** Features the site never uses, switched off for the page and anything it embeds. */
 const PERMISSIONS_POLICY = [
@@ -29,27 +30,14 @@ const COMMON_HEADERS = {
  * shell itself validates the file, so the policy never allows more than the shell would load.
  */
 function remoteOrigins(remotes) {
-  if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) return [];
-  const origins = new Set();
-  for (const value of Object.values(remotes)) {
-    if (typeof value !== 'string') continue;
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
-    } catch {
-      // A malformed entry disables that remote in the shell; it gets no place in the policy either.
-    }
-  }
-  return [...origins].sort();
+  return [...new Set(Object.values(validRemotes(remotes)).map((url) => new URL(url).origin))].sort();
 }
 
-/** Reads remotes.json at the moment of the request, so an operator's edit changes the policy at once. */
+const readRemotesFile = fileReader(readRemotes);
+
+/** remotes.json as it is at the moment of the request, so an operator's edit changes the policy at once. */
 function remoteOriginsFromFile(file) {
-  try {
-    return remoteOrigins(JSON.parse(fs.readFileSync(file, 'utf8')));
-  } catch {
-    return [];
-  }
+  return remoteOrigins(readRemotesFile(file) ?? {});
 }
 
 /**
