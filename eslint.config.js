@@ -65,6 +65,11 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The paint-first boot script runs in the browser as it is (no bundler); its test runs it in jsdom.
+    files: ['shared/build/paint-first/boot.js', 'shared/build/paint-first/boot.test.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     // The benchmark's functions passed to page.evaluate run in the browser.
     files: ['tests/bench/measure.js'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -2,9 +2,9 @@ const { createJestProject } = require('./build/jest');
 
 const project = createJestProject({ packageDir: __dirname, displayName: 'shared' });
 
-// The servers' modules (plain CommonJS, run by Node) are tested beside them too.
+// The servers' and the build's modules (plain JavaScript) are tested beside them too.
 module.exports = {
   ...project,
-  roots: [...project.roots, '<rootDir>/server'],
+  roots: [...project.roots, '<rootDir>/server', '<rootDir>/build'],
   testMatch: [...project.testMatch, '**/*.test.js'],
 };

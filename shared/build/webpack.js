@@ -10,6 +10,7 @@ const { randomBytes } = require('node:crypto');
 const { DefinePlugin } = require('webpack');
 const { sharedSingletons } = require('./shared-singletons');
 const { createSsrConfig } = require('./ssr');
+const { PaintFirstPlugin } = require('./paint-first/plugin');
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -137,7 +138,6 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
     publicPath: '/',
     title: 'NativeGTM',
     template: path.join(packageDir, 'src/index.html'),
-    html: { preloadRemotesConfig: true },
   });
   config.plugins.push(
     // remotes.json is deployment configuration, not code: copied as is so operators can edit it in dist/.
@@ -159,6 +159,8 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
       experiments: { optimization: { target: 'web' } },
     }),
     new LinkAllStylesheetsPlugin(),
+    // remotes.json says where the page's remote lives: fetched as soon as the scripts start, in parallel with them.
+    new PaintFirstPlugin({ fetches: ['/remotes.json'] }),
   );
   if (mode !== 'production') return config;
   config.name = 'shell';
@@ -325,6 +327,8 @@ function createMonolithConfig({ packageDir, port, mode = 'production' }) {
   config.plugins.push(
     new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),
     new LinkAllStylesheetsPlugin(),
+    // The same start-up as the shell's, so the pre-rendered monolith remains a like-for-like reference.
+    new PaintFirstPlugin(),
   );
   return config;
 }

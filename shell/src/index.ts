@@ -9,4 +9,6 @@ if (remote) pageLoader.prefetch(remote);
 
 // The async boundary Module Federation needs: shared singletons (React, the router, the design system) are
 // negotiated while this import loads, before any of them is used. Importing bootstrap statically renders nothing.
-import('./bootstrap');
+// Started in a task of its own: the negotiation is main-thread work that would otherwise lengthen this script's
+// evaluation, already the longest task of the start-up.
+setTimeout(() => import('./bootstrap'), 0);

@@ -1,5 +1,4 @@
-import { StrictMode } from 'react';
-import { flushSync } from 'react-dom';
+import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import type { PageLoader } from './remotes/pageLoader';
@@ -12,9 +11,11 @@ import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/
  * Resolves once the first route has settled (its page, the 404 or the error screen is what renders next).
  *
  * When the document arrived with HTML (a page rendered by its remote, or the 404 screen, after #root), that HTML stays
- * on screen, untouched, until the first route has settled; then the shell renders in one synchronous pass in which
+ * on screen, untouched, until the first route has settled; then the shell renders, and in the commit that shows it
  * the page's slot takes the server's nodes over where they are (see PageSlot), or, for the 404 and error screens,
- * they are removed in the same pass. No frame ever shows an empty or half-built screen, and no painted node moves.
+ * they are removed. A commit is atomic, so no frame ever shows an empty or half-built screen, and no painted node
+ * moves. That render is a transition: it yields to the browser every few milliseconds instead of holding the main
+ * thread for the whole shell, since the screen it replaces is already the right one.
  */
 export function renderShell(pageLoader: PageLoader): Promise<void> {
   const container = document.getElementById('root');
@@ -46,7 +47,12 @@ export function renderShell(pageLoader: PageLoader): Promise<void> {
     return settled;
   }
   return settled.then(() => {
-    flushSync(() => root.render(app));
-    handoff.discardUntaken();
+    startTransition(() => root.render(<AfterCommit run={() => handoff.discardUntaken()}>{app}</AfterCommit>));
   });
+}
+
+/** Runs `run` in the commit that first shows `children`, after their own layout effects (the page slot's take). */
+function AfterCommit({ run, children }: { run: () => void; children: ReactNode }) {
+  useLayoutEffect(run, [run]);
+  return children;
 }

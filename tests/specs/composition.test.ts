@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { chromiumPerFile } from '../support/chromium';
-import { collectConsoleErrors, countReactRenderers, navigateInApp, pages, ports, shellUrl } from '../support/site';
+import {
+  collectConsoleErrors,
+  countReactRenderers,
+  navigateInApp,
+  pages,
+  ports,
+  shellUrl,
+  untilHydrated,
+} from '../support/site';
 
 const browser = chromiumPerFile();
 let page: Page;
@@ -22,6 +30,8 @@ describe('the composed site', () => {
 
     await page.goto(shellUrl(route.path));
 
+    await untilHydrated(page);
+
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(route.heading);
     expect(remoteRequests).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
     expect(remoteRequests.some((pathname) => /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname))).toBe(true);
@@ -29,6 +39,7 @@ describe('the composed site', () => {
 
   it('loads only the remote of the route being opened (one remote down cannot block the others)', async () => {
     await page.goto(shellUrl('/coming-soon'));
+    await untilHydrated(page);
     await page.getByRole('heading', { level: 1 }).waitFor();
     // Other pages are prefetched once the browser is idle after the load (the shell marks when): not before.
     await page.waitForFunction(() => performance.getEntriesByName('nativegtm:idle-prefetch').length > 0);
@@ -58,6 +69,7 @@ describe('the composed site', () => {
       return Number(port) === ports['employers-mfe'] && /^\/__federation_expose_Page\.[0-9a-f]+\.js$/.test(pathname);
     });
     await page.goto(shellUrl('/'));
+    await untilHydrated(page);
     await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
     await page.waitForFunction(() => performance.getEntriesByName('nativegtm:idle-prefetch').length > 0);
     await employersPage;
@@ -82,6 +94,7 @@ describe('the composed site', () => {
       if (Number(new URL(request.url()).port) === ports['employers-mfe']) employers.push(request.url());
     });
     await page.goto(shellUrl('/featured-jobs'));
+    await untilHydrated(page);
     await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 3000 })));
@@ -100,6 +113,8 @@ describe('the composed site', () => {
     });
 
     await page.goto(shellUrl('/coming-soon'));
+
+    await untilHydrated(page);
     await page.getByRole('heading', { name: 'NativeGTM is Coming Soon' }).waitFor();
     await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
 
@@ -128,6 +143,7 @@ describe('the composed site', () => {
     const response = await page.goto(shellUrl('/jobs/does-not-exist?x=1'));
     // A real 404 status, with the 404 screen in the HTML (see server-rendering.test.ts).
     expect(response?.status()).toBe(404);
+    await untilHydrated(page);
 
     await expect(page.getByText('404', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oops! Page not found');
@@ -144,6 +160,8 @@ describe('the composed site', () => {
     collectConsoleErrors(page);
 
     await page.goto(shellUrl('/featured-jobs'));
+
+    await untilHydrated(page);
     await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
     await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText(/at \w+ \(/).count()).resolves.toBe(0); // no stack trace for visitors

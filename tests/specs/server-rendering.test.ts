@@ -306,6 +306,30 @@ describe('in the browser (built-in server)', () => {
     },
   );
 
+  it('starts its JavaScript and remotes.json only once the page has been painted', async () => {
+    const { page, errors } = await openPage();
+    await page.goto(target.url('/employers'));
+    await ownedByReact(page, 'h1');
+    await page.waitForLoadState('networkidle');
+    const timing = await page.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const app = resources.filter(
+        (entry) => /\.js$|remotes\.json$/.test(entry.name) && !/paint-first/.test(entry.name),
+      );
+      return {
+        paint: paint?.startTime,
+        firstStart: Math.min(...app.map((entry) => entry.startTime)),
+        started: app.map((entry) => new URL(entry.name).pathname),
+      };
+    });
+    expect(timing.paint).toBeGreaterThan(0);
+    expect(timing.started).toEqual(expect.arrayContaining(['/remotes.json', expect.stringMatching(/^\/main\./)]));
+    expect(timing.firstStart).toBeGreaterThanOrEqual(timing.paint!);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('is interactive after hydration: filters, menu and client-side navigation', async () => {
     const { page, errors } = await openPage();
     await page.setViewportSize({ width: 375, height: 800 });

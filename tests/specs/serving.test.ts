@@ -92,7 +92,8 @@ describe.each([
       expect([label, path, response.status, response.headers['cache-control']]).toEqual([label, path, 200, 'no-cache']);
     }
     const html = (await rawGet(port('shell'), '/')).body;
-    const script = /src="?(\/main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
+    // The boot script lists the application's scripts (data-scripts) and starts them after the first paint.
+    const script = /(\/main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
     expect(script).toBeDefined();
     const hashed = await rawGet(port('shell'), script!);
     expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');

@@ -50,8 +50,12 @@ export async function countReactRenderers(page: Page): Promise<void> {
   });
 }
 
-/** Client-side navigation to any path, as the router would do it for a link (no document load). */
+/**
+ * Client-side navigation to any path, as the router would do it for a link (no document load). Only once the app runs:
+ * before that, the screen is the server's HTML and there is no router to tell.
+ */
 export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await untilHydrated(page);
   await page.evaluate((target) => {
     window.history.pushState({}, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
@@ -67,4 +71,12 @@ export async function untilHydrated(page: Page): Promise<void> {
     const heading = document.querySelector('h1');
     return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
   });
+  // The shell renders in a transition: its effects (the skip link's handler, focus management) run in a task after
+  // the commit that gave React the h1. Idle means they have run.
+  await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        'requestIdleCallback' in window ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve, 100),
+      ),
+  );
 }

@@ -13,6 +13,16 @@ describe('formatPostedDate', () => {
     expect(formatPostedDate(isoDate)).toBe(text);
   });
 
+  it('prints every month as Intl does for en-US', () => {
+    const intl = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    for (let month = 1; month <= 12; month += 1) {
+      for (const day of [1, 9, 28]) {
+        const isoDate = `2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+        expect(formatPostedDate(isoDate)).toBe(intl.format(new Date(`${isoDate}T00:00:00Z`)));
+      }
+    }
+  });
+
   it.each(['2025-6-15', '2025-02-30', '15/06/2025', '2025-06-15T00:00:00Z', ''])('rejects %j', (value) => {
     expect(() => formatPostedDate(value)).toThrow(RangeError);
   });

@@ -1,0 +1,122 @@
+/** @jest-environment jsdom */
+// boot.js as the browser runs it: evaluated with document.currentScript set to its own <script> element.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const source = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
+
+function boot({ serverPage = true, visibility = 'visible' } = {}) {
+  document.head.innerHTML = '';
+  document.body.innerHTML = `<div id="root"></div>${serverPage ? '<main data-remote="jobs" data-build="b1"></main>' : ''}`;
+  const script = document.createElement('script');
+  script.setAttribute('data-scripts', '/main.1.js /extra.2.js');
+  script.setAttribute('data-fetches', '/remotes.json');
+  document.head.appendChild(script);
+  Object.defineProperty(document, 'currentScript', { value: script, configurable: true });
+  Object.defineProperty(document, 'visibilityState', { value: visibility, configurable: true });
+  new Function(source)();
+}
+
+const started = () => [...document.head.querySelectorAll('script[src]')].map((script) => script.getAttribute('src'));
+const preloaded = () =>
+  [...document.head.querySelectorAll('link[rel="preload"]')].map((link) => link.getAttribute('href'));
+
+/** A PerformanceObserver that reports paint entries when the test says so. */
+function fakePaintTiming({ painted = false } = {}) {
+  const observers = [];
+  window.PerformanceObserver = class {
+    static supportedEntryTypes = ['paint'];
+    constructor(callback) {
+      this.callback = callback;
+      this.disconnected = false;
+    }
+    observe() {
+      observers.push(this);
+    }
+    disconnect() {
+      this.disconnected = true;
+    }
+  };
+  const entries = painted ? [{ name: 'first-contentful-paint' }] : [];
+  // jsdom's performance has no entries API.
+  Object.defineProperty(performance, 'getEntriesByName', {
+    configurable: true,
+    value: (name) => entries.filter((entry) => entry.name === name),
+  });
+  return {
+    paint(name) {
+      for (const observer of observers.filter((o) => !o.disconnected)) {
+        observer.callback({ getEntriesByName: (wanted) => (wanted === name ? [{ name }] : []) }, observer);
+      }
+    },
+  };
+}
+
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['performance'] });
+  delete window.PerformanceObserver;
+});
+afterEach(() => {
+  jest.useRealTimers();
+  jest.restoreAllMocks();
+});
+
+describe('paint-first boot script', () => {
+  it('starts nothing before the server-rendered page is painted, then the scripts in order and the fetches', () => {
+    const timing = fakePaintTiming();
+    boot();
+    expect(started()).toEqual([]);
+    expect(preloaded()).toEqual([]);
+
+    timing.paint('first-paint');
+    expect(started()).toEqual([]);
+
+    timing.paint('first-contentful-paint');
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+    // Inserted scripts are async unless told otherwise; these must keep document order.
+    expect([...document.head.querySelectorAll('script[src]')].every((script) => script.async === false)).toBe(true);
+    expect(preloaded()).toEqual(['/remotes.json']);
+    const link = document.head.querySelector('link[rel="preload"]');
+    expect([link.getAttribute('as'), link.getAttribute('crossorigin')]).toEqual(['fetch', 'anonymous']);
+  });
+
+  it('starts once only, when the page painted before the script ran and the safety timer fires later', () => {
+    fakePaintTiming({ painted: true });
+    boot();
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+    jest.advanceTimersByTime(5000);
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+
+  it('starts at once when there is no server-rendered page to paint (the page renders in the browser)', () => {
+    fakePaintTiming();
+    boot({ serverPage: false });
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+
+  it('starts at once in a background tab, which paints nothing until shown', () => {
+    fakePaintTiming();
+    boot({ visibility: 'hidden' });
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+
+  it('never waits more than two seconds for a paint the browser does not report', () => {
+    fakePaintTiming();
+    boot();
+    jest.advanceTimersByTime(1999);
+    expect(started()).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+
+  it('without paint timing, starts after the next frame has been rendered', () => {
+    const frames = [];
+    jest.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
+    boot();
+    expect(started()).toEqual([]);
+    frames.shift()(0);
+    expect(started()).toEqual([]);
+    jest.advanceTimersByTime(0);
+    expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+});

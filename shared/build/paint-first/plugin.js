@@ -1,0 +1,47 @@
+// Webpack plugin: replaces the document's <script defer> tags (html-webpack-plugin's) with one small script,
+// boot.js, that starts them once the server-rendered page has been painted. See boot.js for why.
+const fs = require('node:fs');
+const path = require('node:path');
+const { createHash } = require('node:crypto');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+
+const BOOT_SOURCE = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
+const BOOT_FILE = `paint-first.${createHash('sha256').update(BOOT_SOURCE).digest('hex').slice(0, 10)}.js`;
+
+class PaintFirstPlugin {
+  /** @param {{ fetches?: string[] }} options URLs the application fetches first: preloaded when the scripts start. */
+  constructor({ fetches = [] } = {}) {
+    this.fetches = fetches;
+  }
+
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('PaintFirstPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        // Before minification and compression, so the emitted file is minified and precompressed like the rest.
+        { name: 'PaintFirstPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => compilation.emitAsset(BOOT_FILE, new sources.RawSource(BOOT_SOURCE), { immutable: true }),
+      );
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PaintFirstPlugin', (data) => {
+        const isScript = (tag) => tag.tagName === 'script' && tag.attributes?.src;
+        const scripts = [...data.headTags, ...data.bodyTags].filter(isScript).map((tag) => tag.attributes.src);
+        data.headTags = data.headTags.filter((tag) => !isScript(tag));
+        data.bodyTags = data.bodyTags.filter((tag) => !isScript(tag));
+        data.headTags.push({
+          tagName: 'script',
+          voidTag: false,
+          attributes: {
+            defer: true,
+            src: `${compilation.outputOptions.publicPath}${BOOT_FILE}`,
+            'data-scripts': scripts.join(' '),
+            ...(this.fetches.length > 0 ? { 'data-fetches': this.fetches.join(' ') } : {}),
+          },
+          meta: { plugin: 'PaintFirstPlugin' },
+        });
+        return data;
+      });
+    });
+  }
+}
+
+module.exports = { PaintFirstPlugin, BOOT_FILE };
