@@ -5,7 +5,9 @@
 import './tokens/tokens.css';
 import './tokens/base.css';
 
-export { token, tokenNames, breakpoints } from './tokens/tokens';
+// The list of token names stays out of the public API: only tests read it, and as part of a shared singleton it would
+// ship to every visitor.
+export { token, breakpoints } from './tokens/tokens';
 export type { TokenName } from './tokens/tokens';
 export { site, paths, documentTitle } from './config/site';
 export type { SitePath } from './config/site';

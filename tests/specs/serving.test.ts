@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -27,11 +27,10 @@ async function builtIn(): Promise<Target> {
   return { host: 'localhost', ports: builtInPorts, remoteOrigins: origins('localhost', builtInPorts) };
 }
 
-async function nginx(): Promise<Target> {
-  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 20]));
+async function nginx(roots?: Record<string, string>, portOffset = 20): Promise<Target> {
+  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + portOffset]));
   const host = '127.0.0.1';
   const folder = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-remotes-'));
-  chmodSync(folder, 0o755); // nginx workers run as an unprivileged user and must read the file
   const remotesFile = join(folder, 'remotes.json');
   writeFileSync(
     remotesFile,
@@ -39,9 +38,37 @@ async function nginx(): Promise<Target> {
       Object.fromEntries(remotes.map((d) => [d.remote, `http://${host}:${ports[d.name]}/mf-manifest.json`])),
     ),
   );
-  const server = await startNginx({ ports, remotesFile });
+  const server = await startNginx({ ports, remotesFile, roots });
   return { host, ports, remoteOrigins: origins(host, ports), stop: server.stop };
 }
+
+describe('nginx with a checkout in a directory only its owner may enter (a clone in ~ or in mktemp -d)', () => {
+  let target: Target | undefined;
+  const folder = mkdtempSync(join(tmpdir(), 'nativegtm-private-'));
+  afterAll(async () => {
+    await target?.stop?.();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('serves the composed pages and their files all the same', async () => {
+    chmodSync(folder, 0o700);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const roots = Object.fromEntries(
+      deployables.map((d) => {
+        const copy = join(folder, d.name, 'dist');
+        cpSync(join(d.dir, 'dist'), copy, { recursive: true });
+        return [d.name, copy];
+      }),
+    );
+    target = await nginx(roots, 30);
+    const document = await rawGet(target.ports.shell!, '/employers');
+    expect(document.status).toBe(200);
+    expect(document.body).toMatch(/<h1[^>]*>Hire Vetted <span[^>]*>AI-Native<\/span> GTM Talent<\/h1>/);
+    const script = /(\/main\.[0-9a-f]{10}\.js)/.exec(document.body)?.[1];
+    expect((await rawGet(target.ports.shell!, script!)).status).toBe(200);
+    expect((await rawGet(target.ports['employers-mfe']!, '/mf-manifest.json')).status).toBe(200);
+  });
+});
 
 describe.each([
   ['the built-in server (npm start)', builtIn],

@@ -40,6 +40,8 @@ export async function startNginx(options: {
   remotesFile: string;
   origin?: string;
   fragmentTimeoutMs?: number;
+  /** Each package's dist/ folder, when not the checkout's own. */
+  roots?: Record<string, string>;
 }): Promise<{ stop: () => Promise<void>; config: string }> {
   const nginx = findNginx();
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
@@ -50,7 +52,13 @@ export async function startNginx(options: {
   const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
 
-  const child = spawn(nginx, ['-p', prefix, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Started by root, nginx runs its workers as an unprivileged user, who cannot read a checkout in a directory only
+  // its owner may enter (a clone in root's home or in `mktemp -d`): the tests serve the files as the user who runs
+  // them. (Started by anyone else, nginx cannot switch users and its workers already run as that user.)
+  const runAs = process.getuid?.() === 0 ? ' user root;' : '';
+  const child = spawn(nginx, ['-p', prefix, '-c', file, '-g', `daemon off;${runAs}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
