@@ -1,0 +1,88 @@
+// The system programs the integration tests drive: found where Debian installs them (or where an environment variable
+// says), and installed with apt when missing and this user may (root, or sudo without a password). Run by `npm test`
+// before anything else, so a fresh Debian machine needs no other set-up step than the README's.
+const fs = require('node:fs');
+const { spawnSync } = require('node:child_process');
+
+/** What the tests need: the Debian package, where it installs the program, and the variable that overrides it. */
+const TOOLS = [
+  {
+    name: 'Chromium',
+    debianPackage: 'chromium',
+    env: 'CHROME_PATH',
+    paths: ['/usr/bin/chromium', '/usr/bin/chromium-browser'],
+  },
+  { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
+];
+
+function isPresent(tool, env = process.env) {
+  if (env[tool.env]) return fs.existsSync(env[tool.env]);
+  return tool.paths.some((candidate) => fs.existsSync(candidate));
+}
+
+function succeeds(command, args) {
+  return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+}
+
+/** How this process may run apt-get as root: directly, through sudo without a password, or not at all. */
+function rootPrefix() {
+  if (process.getuid?.() === 0) return [];
+  if (succeeds('sudo', ['-n', 'true'])) return ['sudo', '-n'];
+  return null;
+}
+
+function installCommand(packages) {
+  return `sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+}
+
+/**
+ * Makes sure every tool is there. Installs what is missing when it can, saying so in one line; otherwise throws an
+ * error that gives the exact command to run.
+ */
+function ensureSystemTools({
+  tools = TOOLS,
+  log = (line) => process.stdout.write(`${line}\n`),
+  env = process.env,
+  asRoot = rootPrefix,
+} = {}) {
+  const missing = tools.filter((tool) => !isPresent(tool, env));
+  if (missing.length === 0) return [];
+  const badOverride = missing.find((tool) => env[tool.env]);
+  if (badOverride) {
+    throw new Error(`${badOverride.env} points to ${env[badOverride.env]}, which does not exist.`);
+  }
+  const packages = missing.map((tool) => tool.debianPackage);
+  const prefix = asRoot();
+  const hasApt = succeeds('sh', ['-c', 'command -v apt-get']);
+  if (!prefix || !hasApt) {
+    throw new Error(
+      `The integration tests need ${missing.map((tool) => tool.name).join(' and ')}, which this machine lacks. ` +
+        (hasApt
+          ? `Install with: ${installCommand(packages)}`
+          : `Install the Debian packages ${packages.join(', ')} or their equivalents`) +
+        ` (or point ${missing.map((tool) => tool.env).join(' / ')} at the programs).`,
+    );
+  }
+  log(`Installing what the integration tests need: ${packages.join(' ')} (apt-get)…`);
+  const run = (args) => {
+    const [command, ...rest] = [...prefix, ...args];
+    const result = spawnSync(command, rest, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (result.status !== 0) {
+      throw new Error(`\`${args.join(' ')}\` failed (exit ${result.status}). Run: ${installCommand(packages)}`);
+    }
+  };
+  run(['apt-get', 'update', '-qq']);
+  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+  const stillMissing = missing.filter((tool) => !isPresent(tool, env));
+  if (stillMissing.length > 0) {
+    throw new Error(
+      `Installed ${packages.join(' ')}, but ${stillMissing.map((t) => t.name).join(', ')} is still missing.`,
+    );
+  }
+  return packages;
+}
+
+module.exports = { ensureSystemTools, TOOLS };
