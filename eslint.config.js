@@ -4,6 +4,7 @@ const tseslint = require('typescript-eslint');
 const reactHooks = require('eslint-plugin-react-hooks');
 const jsxA11y = require('eslint-plugin-jsx-a11y');
 const globals = require('globals');
+const { rule: noRelativePackageImports } = require('./shared/build/eslint/noRelativePackageImports');
 
 const sharedInternals = [
   { group: ['@nativegtm/shared/src/*', '@nativegtm/shared/src'], message: "Import from '@nativegtm/shared'." },
@@ -14,7 +15,6 @@ module.exports = tseslint.config(
   {
     ignores: [
       '**/dist/**',
-      '**/dist-monolith/**',
       '**/coverage/**',
       'screenshots/**',
       'bench-results/**',
@@ -24,6 +24,12 @@ module.exports = tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Packages meet through their names only (shared/build/eslint/noRelativePackageImports.js).
+    files: ['**/*.{js,ts,tsx}'],
+    plugins: { nativegtm: { rules: { 'no-relative-package-imports': noRelativePackageImports } } },
+    rules: { 'nativegtm/no-relative-package-imports': 'error' },
+  },
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },

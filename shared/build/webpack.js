@@ -307,22 +307,23 @@ function serverRenderConfig({ packageDir, name, pageModule, buildId, mode, distD
 }
 
 /**
- * The monolith: the shell with the four pages imported statically (shell/src/monolith/), same loaders, minifier and
- * hashing, no Module Federation. Never deployed: `npm run bench` measures the composed site against it.
+ * The monolith: the shell with the four pages imported statically (tests/bench/monolith/), same loaders, minifier and
+ * hashing, no Module Federation. Never deployed: `npm run bench` measures the composed site against it. It uses the
+ * shell's document template and public files, so both start from the same document.
  */
-function createMonolithConfig({ packageDir, port, mode = 'production' }) {
+function createMonolithConfig({ shellDir, entry, outputPath, port = 3000, mode = 'production' }) {
   const config = baseConfig({
-    packageDir,
+    packageDir: shellDir,
     mode,
     port,
     publicPath: '/',
     title: 'NativeGTM',
-    template: path.join(packageDir, 'src/index.html'),
+    template: path.join(shellDir, 'src/index.html'),
     // A fixed id: the benchmark's pre-rendered monolith marks the pages' server HTML with it, so this bundle hydrates it.
     buildId: 'monolith',
   });
-  config.entry = { main: './src/monolith/index.tsx' };
-  config.output.path = path.join(packageDir, 'dist-monolith');
+  config.entry = { main: entry };
+  config.output.path = outputPath;
   config.output.uniqueName = 'shell-monolith';
   config.plugins.push(
     new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),

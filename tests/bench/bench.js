@@ -58,8 +58,8 @@ const CHROME_ARGS = [
 ];
 
 const log = (line) => console.log(line);
-const shell = deployables.find((deployable) => deployable.role === 'host');
-const monolithDist = path.join(shell.dir, 'dist-monolith');
+const monolithDir = path.join(__dirname, 'monolith');
+const monolithDist = path.join(monolithDir, 'dist');
 
 function chromiumPath() {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -70,10 +70,16 @@ function chromiumPath() {
 
 /** The monolith compiles the shell and the four pages: it is stale when any of their sources changed. */
 function buildMonolithIfNeeded() {
-  const reason = staleSince(path.join(monolithDist, 'index.html'), deployables.flatMap(sourcesOf));
+  const sources = [
+    ...deployables.flatMap(sourcesOf),
+    path.join(monolithDir, 'index.ts'),
+    path.join(monolithDir, 'webpack.config.js'),
+  ];
+  const reason = staleSince(path.join(monolithDist, 'index.html'), sources);
   if (!reason) return;
   log(`Building the monolith (${reason})…`);
-  const result = spawnSync('npm', ['run', 'build:monolith', '--silent', '--workspace', shell.name], {
+  const config = path.join(monolithDir, 'webpack.config.js');
+  const result = spawnSync('npx', ['webpack', '--mode', 'production', '--config', config], {
     cwd: repoRoot,
     stdio: 'inherit',
   });

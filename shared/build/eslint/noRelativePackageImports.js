@@ -1,0 +1,48 @@
+// ESLint rule: a relative import may not leave the package it is written in. Each folder listed in the root
+// package.json's workspaces is built, tested and deployed on its own; reaching into another one's files by path would
+// tie the two together behind the build's back. Import the other package by its name (and its exports) instead.
+const path = require('node:path');
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const { workspaces } = require(path.join(repoRoot, 'package.json'));
+
+/** The workspace folder a file belongs to, or null outside every workspace. */
+function packageOf(file) {
+  const [top] = path.relative(repoRoot, file).split(path.sep);
+  return workspaces.includes(top) ? top : null;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Disallow relative imports that leave the package (npm workspace) they are written in' },
+    schema: [],
+    messages: {
+      leaves:
+        "'{{source}}' leaves the package {{own}} ({{target}}): import another package by its name, never by a path.",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const own = packageOf(file);
+    if (!own) return {};
+    function check(node) {
+      const source = node?.type === 'Literal' ? node.value : undefined;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = packageOf(path.resolve(path.dirname(file), source));
+      if (target === own) return;
+      context.report({ node, messageId: 'leaves', data: { source, own, target: target ?? 'outside every package' } });
+    }
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      'CallExpression[callee.name="require"]': (node) => check(node.arguments[0]),
+      TSImportType: (node) => check(node.argument?.literal ?? node.argument),
+    };
+  },
+};
+
+module.exports = { rule, packageOf };

@@ -1,0 +1,52 @@
+/** @jest-environment node */
+// The boundary rule against planted imports: each invalid case is a relative path from one package into another.
+const path = require('node:path');
+const { RuleTester } = require('eslint');
+const tseslint = require('typescript-eslint');
+const { rule } = require('./noRelativePackageImports');
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const inShell = path.join(repoRoot, 'shell/src/screens/Example.tsx');
+
+const tester = new RuleTester({
+  languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' },
+});
+
+tester.run('no-relative-package-imports', rule, {
+  valid: [
+    { filename: inShell, code: "import { x } from './sibling';" },
+    { filename: inShell, code: "import { x } from '../remotes/pageLoader';" },
+    { filename: inShell, code: "import Page from 'candidates-mfe/Page';" },
+    { filename: inShell, code: "import { site } from '@nativegtm/shared';" },
+    // Files outside every package (root configuration) are not in a package to leave.
+    { filename: path.join(repoRoot, 'jest.config.js'), code: "const x = require('./shared/jest.config');" },
+  ],
+  invalid: [
+    {
+      filename: inShell,
+      code: "import * as Page from '../../../candidates-mfe/src/Page';",
+      errors: [
+        {
+          messageId: 'leaves',
+          data: { source: '../../../candidates-mfe/src/Page', own: 'shell', target: 'candidates-mfe' },
+        },
+      ],
+    },
+    {
+      filename: inShell,
+      code: "export * from '../../../shared/src/ui/Button/Button';",
+      errors: [{ messageId: 'leaves' }],
+    },
+    {
+      filename: inShell,
+      code: "const page = import('../../../jobs-mfe/src/Page');",
+      errors: [{ messageId: 'leaves' }],
+    },
+    {
+      filename: path.join(repoRoot, 'tests/bench/bench.js'),
+      code: "const config = require('../../shell/webpack.config.js');",
+      errors: [{ messageId: 'leaves' }],
+    },
+    { filename: inShell, code: "import x from '../../../tsconfig.base.json';", errors: [{ messageId: 'leaves' }] },
+  ],
+});

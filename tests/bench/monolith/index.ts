@@ -1,0 +1,26 @@
+// The monolith: the same shell (router, 404, error and loading screens) with the four pages imported statically
+// into one bundle, no Module Federation. It is never deployed: `npm run bench` builds it (webpack.config.js here,
+// into dist/) as the zero-overhead reference the composed site is measured against. Every piece comes through its
+// package's name: the pages as their remotes expose them, the shell's start-up as the shell exports it.
+import * as CandidatesPage from 'candidates-mfe/Page';
+import * as ComingSoonPage from 'coming-soon-mfe/Page';
+import * as EmployersPage from 'employers-mfe/Page';
+import * as JobsPage from 'jobs-mfe/Page';
+import type { PageModule, RemoteName } from '@nativegtm/shared';
+import type { PageLoader } from 'shell/page-loader';
+import { renderShell } from 'shell/render-shell';
+
+const pages: Record<RemoteName, PageModule> = {
+  candidates: CandidatesPage,
+  employers: EmployersPage,
+  jobs: JobsPage,
+  comingSoon: ComingSoonPage,
+};
+
+const staticPages: PageLoader = {
+  load: (remote) => Promise.resolve(pages[remote]),
+  preload: () => undefined,
+  prefetch: () => undefined,
+};
+
+renderShell(staticPages);
