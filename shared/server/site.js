@@ -1,5 +1,5 @@
 // The five deployables and their default ports: the addresses contract that remotes.json, the integration tests
-// and operators rely on (see README "Ports").
+// and operators rely on (see the package table in the README).
 const path = require('node:path');
 
 const repoRoot = path.resolve(__dirname, '../..');

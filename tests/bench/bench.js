@@ -2,7 +2,7 @@
 // `npm run bench`: the composed site against a monolith build of the same site (the shell with the four pages
 // imported statically, no Module Federation), client-rendered and pre-rendered. Builds what is stale, serves both on loopback, measures every page
 // route in headless Chromium and with Lighthouse (mobile), prints a table per route, writes it as JSON and Markdown
-// into bench-results/, and exits non-zero when a budget is missed. See README "Performance".
+// into bench-results/, and exits non-zero when a budget is missed. See docs/performance.md.
 //
 // Environment: BENCH_RUNS (5), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
 // monolith's Lighthouse runs), BENCH_PORT_BASE (4650: composed on 4650-4654, monolith on 4660), BENCH_OUT

@@ -2,7 +2,7 @@
 
 const KB = 1000;
 
-/** The budgets of the composed site (first visit, empty cache). See README "Performance". */
+/** The budgets of the composed site (first visit, empty cache). See docs/performance.md. */
 const BUDGETS = {
   homeJsBytes: 160 * KB,
   jsRatio: 1.15,
