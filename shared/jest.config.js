@@ -5,6 +5,6 @@ const project = createJestProject({ packageDir: __dirname, displayName: 'shared'
 // The servers' and the build's modules (plain JavaScript) are tested beside them too.
 module.exports = {
   ...project,
-  roots: [...project.roots, '<rootDir>/server', '<rootDir>/build'],
-  testMatch: [...project.testMatch, '**/*.test.js'],
+  roots: ['<rootDir>'],
+  testMatch: [...project.testMatch, '**/server/**/*.test.js', '**/build/**/*.test.js', '<rootDir>/*.test.js'],
 };

@@ -112,6 +112,8 @@ function createSsrConfig({
     module: {
       rules: [
         tsRule,
+        // The registry of pages as the browser bundles see it (pagesLoader.js), so the render is of the same code.
+        { test: require.resolve('../pages'), use: path.join(__dirname, 'pagesLoader.js') },
         {
           test: /\.css$/,
           // The same class names as the browser build (same hashing), without the CSS: the browser gets that as files.

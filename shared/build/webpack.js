@@ -11,6 +11,7 @@ const { DefinePlugin } = require('webpack');
 const { sharedSingletons } = require('./shared-singletons');
 const { createSsrConfig } = require('./ssr');
 const { PaintFirstPlugin } = require('./paint-first/plugin');
+const { pages, shippedRemotes } = require('../pages');
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -73,6 +74,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     module: {
       rules: [
         tsRule(production),
+        { test: require.resolve('../pages'), use: path.join(__dirname, 'pagesLoader.js') },
         {
           test: /\.css$/,
           use: [MiniCssExtractPlugin.loader, { loader: 'css-loader', options: { modules: cssModules(production) } }],
@@ -140,8 +142,10 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
     template: path.join(packageDir, 'src/index.html'),
   });
   config.plugins.push(
-    // remotes.json is deployment configuration, not code: copied as is so operators can edit it in dist/.
     new CopyPlugin({ patterns: [{ from: 'public', to: '.' }] }),
+    // remotes.json is deployment configuration, not code: written from the registry of pages (every remote at its
+    // `npm start` address), never minified or precompressed, so operators can edit it in dist/.
+    new ShippedRemotesPlugin(),
     new ModuleFederationPlugin({
       name: 'shell',
       remotes: {},
@@ -207,6 +211,23 @@ class LinkAllStylesheetsPlugin {
   }
 }
 
+/** Writes the shell's remotes.json from the registry of pages (shared/pages.js). */
+class ShippedRemotesPlugin {
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('ShippedRemotesPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'ShippedRemotesPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () =>
+          compilation.emitAsset(
+            'remotes.json',
+            new sources.RawSource(`${JSON.stringify(shippedRemotes(), null, 2)}\n`),
+          ),
+      );
+    });
+  }
+}
+
 /** The remote's container: mf-manifest.json, remoteEntry.js and the exposed page's chunks. */
 function remoteFederation({ packageDir, name, externalRuntime }) {
   return new ModuleFederationPlugin({
@@ -238,7 +259,11 @@ function remoteFederation({ packageDir, name, externalRuntime }) {
  * (it has no shell to take the runtime from). The development server keeps one compilation that carries its own
  * runtime, so `npm run dev` serves both the page alone and a remoteEntry.js any host can load.
  */
-function createRemoteConfig({ packageDir, name, title, port, mode = 'production', outputPath, route }) {
+function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...overrides }) {
+  // A page's name, title and port come from the registry of pages (shared/pages.js) unless a test fixture says.
+  const page = pages.find((candidate) => candidate.package === path.basename(packageDir));
+  const { name = page?.remote, title = page && `${page.title} · NativeGTM`, port = page?.port, route } = overrides;
+  if (!name) throw new Error(`${packageDir} is not in shared/pages.js: add it with \`npm run new-page\`.`);
   const buildId = newBuildId();
   const options = {
     packageDir,
@@ -326,7 +351,7 @@ function createMonolithConfig({ shellDir, entry, outputPath, port = 3000, mode =
   config.output.path = outputPath;
   config.output.uniqueName = 'shell-monolith';
   config.plugins.push(
-    new CopyPlugin({ patterns: [{ from: 'public', to: '.', globOptions: { ignore: ['**/remotes.json'] } }] }),
+    new CopyPlugin({ patterns: [{ from: 'public', to: '.' }] }),
     new LinkAllStylesheetsPlugin(),
     // The same start-up as the shell's, so the pre-rendered monolith remains a like-for-like reference.
     new PaintFirstPlugin(),

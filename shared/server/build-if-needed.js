@@ -29,6 +29,8 @@ function sourcesOf(deployable) {
     path.join(repoRoot, 'shared', 'src'),
     path.join(repoRoot, 'shared', 'build'),
     path.join(repoRoot, 'shared', 'package.json'),
+    // The registry of pages: remote names, routes and ports are compiled into the shell and the remotes.
+    path.join(repoRoot, 'shared', 'pages.js'),
     // The server render writes its files in these formats (shared/build/ssr.js).
     path.join(repoRoot, 'shared', 'server', 'fragments.js'),
     path.join(repoRoot, 'shared', 'server', 'pageVariant.js'),

@@ -1,50 +1,27 @@
-// The five deployables and their default ports: the addresses contract that remotes.json, the integration tests
-// and operators rely on (see the package table in the README).
+// The deployables and their default ports: the shell and one remote per page of the registry (shared/pages.js).
+// The addresses remotes.json, the integration tests and operators rely on (see the package table in the README).
 const path = require('node:path');
+const { pages, SHELL_PORT } = require('../pages');
 
 const repoRoot = path.resolve(__dirname, '../..');
 
 /**
  * @typedef {{ name: string, dir: string, port: number, role: 'host' | 'remote', remote?: string, route?: string }} Deployable
  *   remote: the Module Federation name, which is also the remote's key in remotes.json. route: the page it renders
- *   (the shell's route table, shell/src/routeTable.ts, maps the same; a test keeps the two in step).
+ *   (both from shared/pages.js, as the shell's route table).
  */
 
 /** @type {Deployable[]} */
 const deployables = [
-  { name: 'shell', dir: path.join(repoRoot, 'shell'), port: 3000, role: 'host' },
-  {
-    name: 'candidates-mfe',
-    dir: path.join(repoRoot, 'candidates-mfe'),
-    port: 3001,
-    role: 'remote',
-    remote: 'candidates',
-    route: '/',
-  },
-  {
-    name: 'employers-mfe',
-    dir: path.join(repoRoot, 'employers-mfe'),
-    port: 3002,
-    role: 'remote',
-    remote: 'employers',
-    route: '/employers',
-  },
-  {
-    name: 'jobs-mfe',
-    dir: path.join(repoRoot, 'jobs-mfe'),
-    port: 3003,
-    role: 'remote',
-    remote: 'jobs',
-    route: '/featured-jobs',
-  },
-  {
-    name: 'coming-soon-mfe',
-    dir: path.join(repoRoot, 'coming-soon-mfe'),
-    port: 3004,
-    role: 'remote',
-    remote: 'comingSoon',
-    route: '/coming-soon',
-  },
+  { name: 'shell', dir: path.join(repoRoot, 'shell'), port: SHELL_PORT, role: 'host' },
+  ...pages.map((page) => ({
+    name: page.package,
+    dir: path.join(repoRoot, page.package),
+    port: page.port,
+    role: /** @type {const} */ ('remote'),
+    remote: page.remote,
+    route: page.route,
+  })),
 ];
 
 /** The file whose presence (and age) says a package's dist/ is a complete build. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: build what is not built, then serve the composed site on http://localhost:3000 (remotes 3001-3004).
+// `npm start`: build what is not built, then serve the composed site on http://localhost:3000 (the remotes on the ports of shared/pages.js).
 const { deployables } = require('./site');
 const { buildIfNeeded } = require('./build-if-needed');
 const { startSite } = require('./run-site');

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { pages } from '../pages';
 import type { PageQuery } from '../server/pageVariant';
 
 // Also importable alone, as '@nativegtm/shared/contracts': plain data without React or styles, which the shell reads
@@ -12,9 +13,13 @@ export type { SitePath } from './config/site';
  * page component; the shell loads it by remote name. Both sides import these types, so a remote whose export
  * stops fitting fails the typecheck instead of a visitor's page.
  */
-export const remoteNames = ['candidates', 'employers', 'jobs', 'comingSoon'] as const;
+export type RemoteName = (typeof pages)[number]['remote'];
 
-export type RemoteName = (typeof remoteNames)[number];
+/** The registry of pages (shared/pages.js): every page remote, its route and port. */
+export { pages };
+
+/** Every page remote's name, from the registry of pages. */
+export const remoteNames: readonly RemoteName[] = pages.map((page) => page.remote);
 
 /** Pages take no props today: everything they need comes from the URL and from this package. */
 export type PageProps = Record<string, never>;

@@ -49,14 +49,16 @@ export async function startNginx(options: {
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
 
-  const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', file], { encoding: 'utf8' });
+  // -e: nginx opens its error log before reading the configuration; its default one is root's to write.
+  const errorLog = join(prefix, 'error.log');
+  const check = spawnSync(nginx, ['-t', '-e', errorLog, '-p', prefix, '-c', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
 
   // Started by root, nginx runs its workers as an unprivileged user, who cannot read a checkout in a directory only
   // its owner may enter (a clone in root's home or in `mktemp -d`): the tests serve the files as the user who runs
   // them. (Started by anyone else, nginx cannot switch users and its workers already run as that user.)
   const runAs = process.getuid?.() === 0 ? ' user root;' : '';
-  const child = spawn(nginx, ['-p', prefix, '-c', file, '-g', `daemon off;${runAs}`], {
+  const child = spawn(nginx, ['-e', errorLog, '-p', prefix, '-c', file, '-g', `daemon off;${runAs}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

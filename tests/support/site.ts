@@ -1,17 +1,13 @@
 import type { Page } from 'playwright-core';
+import { pages as registry } from '@nativegtm/shared/contracts';
 
 /** Ports of the test site, by package name (set by globalSetup). */
 export const ports: Record<string, number> = JSON.parse(process.env.SITE_PORTS ?? '{}');
 
 export const shellUrl = (path = '/') => `http://localhost:${ports.shell}${path}`;
 
-/** Which package serves each page route, and the heading that proves it rendered. */
-export const pages = [
-  { path: '/', remotePackage: 'candidates-mfe', heading: 'Land high-paying AI-native GTM jobs' },
-  { path: '/employers', remotePackage: 'employers-mfe', heading: 'Hire Vetted AI-Native GTM Talent' },
-  { path: '/featured-jobs', remotePackage: 'jobs-mfe', heading: 'Featured Jobs' },
-  { path: '/coming-soon', remotePackage: 'coming-soon-mfe', heading: 'NativeGTM is Coming Soon' },
-] as const;
+/** Which package serves each page route, and the heading that proves it rendered: the registry of pages. */
+export const pages = registry.map((page) => ({ path: page.route, remotePackage: page.package, heading: page.heading }));
 
 /** Collects console errors, so a test can assert on what the shell logged. */
 export function collectConsoleErrors(page: Page): string[] {

@@ -5,11 +5,15 @@ const path = require('node:path');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const { workspaces } = require(path.join(repoRoot, 'package.json'));
+// Workspace entries are folder names or globs of one level (`*-mfe`).
+const workspacePatterns = workspaces.map(
+  (entry) => new RegExp(`^${entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+);
 
 /** The workspace folder a file belongs to, or null outside every workspace. */
 function packageOf(file) {
   const [top] = path.relative(repoRoot, file).split(path.sep);
-  return workspaces.includes(top) ? top : null;
+  return workspacePatterns.some((pattern) => pattern.test(top)) ? top : null;
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

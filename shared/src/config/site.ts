@@ -1,3 +1,5 @@
+import { pages } from '../../pages';
+
 /**
  * Site configuration: the brand and the two outside addresses the site links to. One place, so a deployment
  * changes them here without touching any page.
@@ -8,13 +10,12 @@ export const site = {
   earlyAccessUrl: 'https://forms.nativegtm.example/early-access',
 } as const;
 
-/** The public routes. The shell maps them to remotes; pages use them for their links. */
-export const paths = {
-  candidates: '/',
-  employers: '/employers',
-  featuredJobs: '/featured-jobs',
-  comingSoon: '/coming-soon',
-} as const;
+type Page = (typeof pages)[number];
+
+/** The public routes, from the registry of pages (shared/pages.js). The shell maps them to remotes; pages use them for their links. */
+export const paths = Object.fromEntries(pages.map((page) => [page.pathKey, page.route])) as {
+  readonly [P in Page as P['pathKey']]: P['route'];
+};
 
 export type SitePath = (typeof paths)[keyof typeof paths];
 

@@ -1,16 +1,14 @@
-import shipped from '../../public/remotes.json';
+import { pages } from '@nativegtm/shared/contracts';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { shippedRemotes } = require('@nativegtm/shared/pages') as { shippedRemotes: () => unknown };
 import { parseRemotesConfig } from './remotesConfig';
 
-describe('the remotes.json shipped with the shell', () => {
+describe('the remotes.json the shell ships with (written by its build from the registry of pages)', () => {
   it('is valid and points every remote at its npm start port', () => {
-    expect(parseRemotesConfig(shipped)).toEqual({
-      entries: {
-        candidates: 'http://localhost:3001/mf-manifest.json',
-        employers: 'http://localhost:3002/mf-manifest.json',
-        jobs: 'http://localhost:3003/mf-manifest.json',
-        comingSoon: 'http://localhost:3004/mf-manifest.json',
-      },
-      problems: [],
-    });
+    const expected = Object.fromEntries(
+      pages.map((page) => [page.remote, `http://localhost:${page.port}/mf-manifest.json`]),
+    );
+    expect(parseRemotesConfig(shippedRemotes())).toEqual({ entries: expected, problems: [] });
+    expect(Object.keys(expected)).toHaveLength(pages.length);
   });
 });

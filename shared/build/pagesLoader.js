@@ -1,0 +1,12 @@
+// Webpack loader for the registry of pages (shared/pages.js) in browser bundles: they get what routing needs (remote,
+// route, pathKey) and nothing else. Packages, ports, titles and headings are for the build, the servers and the tests;
+// in the shell's bundle the headings would be page content, which only the remotes ship.
+const BROWSER_FIELDS = ['remote', 'route', 'pathKey'];
+
+module.exports = function pagesLoader() {
+  const file = this.resourcePath;
+  delete require.cache[require.resolve(file)];
+  const { pages } = require(file);
+  const trimmed = pages.map((page) => Object.fromEntries(BROWSER_FIELDS.map((field) => [field, page[field]])));
+  return `module.exports = { pages: ${JSON.stringify(trimmed)} };\n`;
+};

@@ -1,0 +1,130 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { connect } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { deployables } from '@nativegtm/shared/server/site.js';
+import { launchChromium } from '../support/chromium';
+import { rawGet } from '../support/rawGet';
+import { collectConsoleErrors, ports as testPorts } from '../support/site';
+
+// `npm run new-page` end to end, in a scratch copy of the repository: generate a page, install, build the shell and
+// the new remote, serve the composed site, and open the new route. Nothing else is edited by hand.
+
+const repoRoot = resolve(__dirname, '../..');
+const base = testPorts.shell! + 90;
+jest.setTimeout(8 * 60_000);
+
+const scratch = mkdtempSync(join(tmpdir(), 'nativegtm-new-page-'));
+const copy = join(scratch, 'repo');
+let site: ChildProcess | undefined;
+let browser: Browser | undefined;
+
+const inCopy = (command: string, args: string[]) =>
+  execFileSync(command, args, { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function waitForPort(port: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolvePort, reject) => {
+    const attempt = () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolvePort();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port}`));
+        else setTimeout(attempt, 200);
+      });
+    };
+    attempt();
+  });
+}
+
+beforeAll(() => {
+  // The repository as a clone would have it (tracked and new files, nothing ignored), plus the builds of the
+  // existing packages, which the new page does not change.
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file && existsSync(join(repoRoot, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(repoRoot, file), join(copy, file));
+  }
+  for (const deployable of deployables.filter((d) => d.role === 'remote')) {
+    cpSync(join(deployable.dir, 'dist'), join(copy, deployable.name, 'dist'), { recursive: true });
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  site?.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('npm run new-page', () => {
+  it('refuses a route that is taken, saying which page has it', () => {
+    expect(() => inCopy('node', ['shared/build/new-page/new-page.js', 'careers', '/employers'])).toThrow(
+      /employers-mfe already has that name or route/,
+    );
+  });
+
+  it('creates a page that type-checks, passes its tests, builds and is served in the composed site', async () => {
+    inCopy('npm', ['run', 'new-page', '--', 'customer-stories', '/customer-stories']);
+    const registry = readFileSync(join(copy, 'shared/pages.js'), 'utf8');
+    expect(registry).toContain("package: 'customer-stories-mfe'");
+
+    inCopy('npx', ['tsc', '-b', 'customer-stories-mfe', 'shell']);
+    inCopy('npx', ['eslint', 'customer-stories-mfe', 'shared/pages.js']);
+    inCopy('npx', [
+      'prettier',
+      '--check',
+      'customer-stories-mfe',
+      'shared/pages.js',
+      'tsconfig.json',
+      'tests/tsconfig.json',
+    ]);
+    inCopy('npx', ['jest', '--selectProjects', 'customer-stories-mfe']);
+    inCopy('npm', ['run', 'build', '-w', 'shell', '-w', 'customer-stories-mfe']);
+
+    // The copy's own servers, on shifted ports, with a remotes.json for them (as the test site does).
+    const script = `
+      const { deployables } = require('./shared/server/site.js');
+      const { startSite } = require('./shared/server/run-site.js');
+      const ports = Object.fromEntries(deployables.map((d) => [d.name, ${base} + d.port - 3000]));
+      const remotes = Object.fromEntries(deployables.filter((d) => d.role === 'remote')
+        .map((d) => [d.remote, 'http://localhost:' + ports[d.name] + '/mf-manifest.json']));
+      require('node:fs').writeFileSync('remotes.test.json', JSON.stringify(remotes));
+      startSite(deployables, { ports, remotesFile: require('node:path').resolve('remotes.test.json') });`;
+    site = spawn(process.execPath, ['-e', script], { cwd: copy, stdio: 'ignore' });
+    const newPort = base + 5; // the fifth page takes the port after the four others
+    await Promise.all([waitForPort(base), waitForPort(newPort)]);
+
+    const composed = await rawGet(base, '/customer-stories');
+    expect(composed.status).toBe(200);
+    expect(composed.body).toMatch(/<h1[^>]*>Customer Stories<\/h1>/);
+    expect(composed.body).toContain('<title>Customer Stories · NativeGTM</title>');
+    expect(String(composed.headers['content-security-policy'])).toContain(`http://localhost:${newPort}`);
+    expect((await rawGet(base, '/sitemap.xml')).body).toContain('/customer-stories</loc>');
+
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    const errors = collectConsoleErrors(page);
+    await page.goto(`http://localhost:${base}/customer-stories`);
+    await page.waitForFunction(() => {
+      const heading = document.querySelector('h1');
+      return (
+        heading?.textContent === 'Customer Stories' &&
+        Object.keys(heading).some((key) => key.startsWith('__reactFiber'))
+      );
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
