@@ -2,11 +2,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { connect } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { deployables } from '@nativegtm/shared/server/site.js';
 import { launchChromium } from '../support/chromium';
 import { rawGet } from '../support/rawGet';
+import { waitForPort } from '../support/waitForPort';
 import { collectConsoleErrors, ports as testPorts } from '../support/site';
 
 // `npm run new-page` end to end, in a scratch copy of the repository: generate a page, install, build the shell and
@@ -23,25 +23,6 @@ let browser: Browser | undefined;
 
 const inCopy = (command: string, args: string[]) =>
   execFileSync(command, args, { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-function waitForPort(port: number, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolvePort, reject) => {
-    const attempt = () => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolvePort();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port}`));
-        else setTimeout(attempt, 200);
-      });
-    };
-    attempt();
-  });
-}
 
 beforeAll(() => {
   // The repository as a clone would have it (tracked and new files, nothing ignored), plus the builds of the
@@ -103,7 +84,7 @@ describe('npm run new-page', () => {
       startSite(deployables, { ports, remotesFile: require('node:path').resolve('remotes.test.json') });`;
     site = spawn(process.execPath, ['-e', script], { cwd: copy, stdio: 'ignore' });
     const newPort = base + 5; // the fifth page takes the port after the four others
-    await Promise.all([waitForPort(base), waitForPort(newPort)]);
+    await Promise.all([waitForPort(base, { timeoutMs: 20_000 }), waitForPort(newPort, { timeoutMs: 20_000 })]);
 
     const composed = await rawGet(base, '/customer-stories');
     expect(composed.status).toBe(200);

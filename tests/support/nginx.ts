@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { waitForPort } from './waitForPort';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderNginxConfig } = require('@nativegtm/shared/server/nginx.js');
@@ -13,25 +13,6 @@ function findNginx(): string {
   const found = [process.env.NGINX_PATH, ...NGINX].find((candidate) => candidate && existsSync(candidate));
   if (!found) throw new Error('nginx not found: `apt-get install nginx` (.ci/run does), or set NGINX_PATH.');
   return found;
-}
-
-function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nginx did not listen on ${port}`));
-        else setTimeout(attempt, 100);
-      });
-    };
-    attempt();
-  });
 }
 
 /** Real nginx with the generated configuration, on loopback ports; returns a stop function. */
@@ -66,7 +47,7 @@ export async function startNginx(options: {
     stderr += chunk;
   });
   try {
-    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port)));
+    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port, { what: 'nginx: nothing' })));
   } catch (error) {
     child.kill('SIGKILL');
     const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
