@@ -55,9 +55,12 @@ const pages = /** @type {const} */ ([
 /** The shell's port; pages take the ones after it. */
 const SHELL_PORT = 3000;
 
-/** The remotes.json the shell ships with: every remote at its `npm start` address. */
-function shippedRemotes() {
-  return Object.fromEntries(pages.map((page) => [page.remote, `http://localhost:${page.port}/mf-manifest.json`]));
+/**
+ * A remotes.json for every page on `host`: by default the one the shell ships with, every remote at its `npm start`
+ * port; `portOf` gives a page another port (the test sites).
+ */
+function shippedRemotes({ host = 'localhost', portOf = (page) => page.port } = {}) {
+  return Object.fromEntries(pages.map((page) => [page.remote, `http://${host}:${portOf(page)}/mf-manifest.json`]));
 }
 
 module.exports = { pages, SHELL_PORT, shippedRemotes };

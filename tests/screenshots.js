@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { startTestSite } = require('./support/testSite');
+const { usualPaths } = require('./support/systemTools');
 
 const screens = [
   { name: 'candidates', path: '/' },
@@ -21,12 +22,7 @@ const widths = (process.env.SCREENSHOT_WIDTHS || '375,768,1280').split(',').map(
 const outDir = path.resolve(__dirname, '..', 'screenshots');
 
 function chromiumPath() {
-  const candidates = [
-    process.env.CHROME_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-  ];
+  const candidates = [process.env.CHROME_PATH, ...usualPaths('CHROME_PATH')];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
   if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
   return found;

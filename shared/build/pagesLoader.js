@@ -10,3 +10,6 @@ module.exports = function pagesLoader() {
   const trimmed = pages.map((page) => Object.fromEntries(BROWSER_FIELDS.map((field) => [field, page[field]])));
   return `module.exports = { pages: ${JSON.stringify(trimmed)} };\n`;
 };
+
+/** The rule that applies this loader to the registry: in every web compilation and in the server render. */
+module.exports.rule = { test: require.resolve('../pages'), use: __filename };

@@ -4,6 +4,7 @@
 // into each document; the browser hydrates them with the JavaScript of the same build.
 const fs = require('node:fs');
 const path = require('node:path');
+const { rule: pagesLoaderRule } = require('./pagesLoader');
 const { DefinePlugin } = require('webpack');
 const { allVariants, assertValidQuery } = require('../server/pageVariant');
 const { FRAGMENT_DIR, REMOTE_BASE, fragmentPaths, escapeHtml } = require('../server/fragments');
@@ -113,7 +114,7 @@ function createSsrConfig({
       rules: [
         tsRule,
         // The registry of pages as the browser bundles see it (pagesLoader.js), so the render is of the same code.
-        { test: require.resolve('../pages'), use: path.join(__dirname, 'pagesLoader.js') },
+        pagesLoaderRule,
         {
           test: /\.css$/,
           // The same class names as the browser build (same hashing), without the CSS: the browser gets that as files.

@@ -1,6 +1,7 @@
 // One webpack configuration for every deployable, so the shell and the four remotes cannot drift apart in
 // loaders, hashing or sharing rules. Each package's webpack.config.js only says what is specific to it.
 const path = require('node:path');
+const { rule: pagesLoaderRule } = require('./pagesLoader');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
@@ -74,7 +75,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     module: {
       rules: [
         tsRule(production),
-        { test: require.resolve('../pages'), use: path.join(__dirname, 'pagesLoader.js') },
+        pagesLoaderRule,
         {
           test: /\.css$/,
           use: [MiniCssExtractPlugin.loader, { loader: 'css-loader', options: { modules: cssModules(production) } }],

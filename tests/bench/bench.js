@@ -22,6 +22,7 @@ const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/shared/server/fragmen
 const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
 const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
 const { startTestSite } = require('../support/testSite');
+const { usualPaths } = require('../support/systemTools');
 const { measureVisit, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
 const {
@@ -62,7 +63,7 @@ const monolithDir = path.join(__dirname, 'monolith');
 const monolithDist = path.join(monolithDir, 'dist');
 
 function chromiumPath() {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const candidates = [process.env.CHROME_PATH, ...usualPaths('CHROME_PATH')];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
   if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
   return found;

@@ -78,8 +78,7 @@ describe('npm run new-page', () => {
       const { deployables } = require('./shared/server/site.js');
       const { startSite } = require('./shared/server/run-site.js');
       const ports = Object.fromEntries(deployables.map((d) => [d.name, ${base} + d.port - 3000]));
-      const remotes = Object.fromEntries(deployables.filter((d) => d.role === 'remote')
-        .map((d) => [d.remote, 'http://localhost:' + ports[d.name] + '/mf-manifest.json']));
+      const remotes = require('./shared/pages.js').shippedRemotes({ portOf: (page) => ports[page.package] });
       require('node:fs').writeFileSync('remotes.test.json', JSON.stringify(remotes));
       startSite(deployables, { ports, remotesFile: require('node:path').resolve('remotes.test.json') });`;
     site = spawn(process.execPath, ['-e', script], { cwd: copy, stdio: 'ignore' });

@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-const CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-];
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { usualPaths } = require('./systemTools') as { usualPaths: (env: string) => string[] };
+
+const CANDIDATES = usualPaths('CHROME_PATH');
 
 /** Debian's Chromium (or CHROME_PATH). Browser downloads are not an option here, so a missing browser is an error. */
 export function findChromium(): string {

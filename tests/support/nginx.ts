@@ -6,8 +6,10 @@ import { waitForPort } from './waitForPort';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderNginxConfig } = require('@nativegtm/shared/server/nginx.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { usualPaths } = require('./systemTools') as { usualPaths: (env: string) => string[] };
 
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'];
+const NGINX = usualPaths('NGINX_PATH');
 
 function findNginx(): string {
   const found = [process.env.NGINX_PATH, ...NGINX].find((candidate) => candidate && existsSync(candidate));

@@ -10,14 +10,27 @@ const TOOLS = [
     name: 'Chromium',
     debianPackage: 'chromium',
     env: 'CHROME_PATH',
-    paths: ['/usr/bin/chromium', '/usr/bin/chromium-browser'],
+    paths: [
+      '/usr/bin/chromium',
+      '/usr/bin/chromium-browser',
+      '/usr/bin/google-chrome',
+      '/usr/bin/google-chrome-stable',
+    ],
   },
   { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
 ];
 
+/** Where the tool is: the file its variable names, else the first of its usual paths that exists. */
+function locate(tool, env = process.env) {
+  if (env[tool.env]) return fs.existsSync(env[tool.env]) ? env[tool.env] : undefined;
+  return tool.paths.find((candidate) => fs.existsSync(candidate));
+}
+
+/** The usual paths of the tool whose variable is `env` ('CHROME_PATH', 'NGINX_PATH'). */
+const usualPaths = (envName) => TOOLS.find((tool) => tool.env === envName).paths;
+
 function isPresent(tool, env = process.env) {
-  if (env[tool.env]) return fs.existsSync(env[tool.env]);
-  return tool.paths.some((candidate) => fs.existsSync(candidate));
+  return locate(tool, env) !== undefined;
 }
 
 function succeeds(command, args) {
@@ -85,4 +98,4 @@ function ensureSystemTools({
   return packages;
 }
 
-module.exports = { ensureSystemTools, TOOLS };
+module.exports = { ensureSystemTools, TOOLS, usualPaths };

@@ -11,6 +11,7 @@ const path = require('node:path');
 const { deployables } = require('@nativegtm/shared/server/site.js');
 const { buildIfNeeded } = require('@nativegtm/shared/server/build-if-needed.js');
 const { startSite } = require('@nativegtm/shared/server/run-site.js');
+const { shippedRemotes } = require('@nativegtm/shared/pages');
 
 function portsFor(base) {
   return Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
@@ -20,11 +21,7 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   buildIfNeeded(deployables, { log });
   const ports = portsFor(base);
   const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-')), 'remotes.json');
-  const remotes = Object.fromEntries(
-    deployables
-      .filter((d) => d.role === 'remote')
-      .map((d) => [d.remote, `http://localhost:${ports[d.name]}/mf-manifest.json`]),
-  );
+  const remotes = shippedRemotes({ portOf: (page) => ports[page.package] });
   fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
   const site = await startSite(deployables, { ports, remotesFile });
   return { ...site, ports, remotesFile };
