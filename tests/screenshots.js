@@ -1,13 +1,22 @@
 #!/usr/bin/env node
 // `npm run screenshots`: PNGs of every screen at 375, 768 and 1280 px from the composed site, into screenshots/
 // (not committed). Also the mobile menu open, and every screen with JavaScript off (`-nojs`: the server-rendered
-// HTML as crawlers and visitors without scripts get it). Uses the same server code as npm start, on TEST_PORT_BASE
-// (4100).
+// HTML as crawlers and visitors without scripts get it). Then the same screens in Firefox and WebKit at 375 and
+// 1280 px (with the menu open at 375), into screenshots/firefox/ and screenshots/webkit/ (SCREENSHOT_ENGINES
+// chooses: `SCREENSHOT_ENGINES=webkit npm run screenshots`). Uses the same server code as npm start, on
+// TEST_PORT_BASE (4100).
+/* global document -- functions passed to evaluate run in the page */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
+const { deployables } = require('@nativegtm/shared/server/site.js');
+const { startSite } = require('@nativegtm/shared/server/run-site.js');
+const { shippedRemotes } = require('@nativegtm/shared/pages');
 const { startTestSite } = require('./support/testSite');
-const { usualPaths } = require('./support/systemTools');
+const { locateTool } = require('./support/systemTools');
+const { CHROMIUM_ARGS } = require('./support/engines/chromium');
+const { launchEngine } = require('./support/engines');
 
 const screens = [
   { name: 'candidates', path: '/' },
@@ -21,19 +30,10 @@ const screens = [
 const widths = (process.env.SCREENSHOT_WIDTHS || '375,768,1280').split(',').map(Number);
 const outDir = path.resolve(__dirname, '..', 'screenshots');
 
-function chromiumPath() {
-  const candidates = [process.env.CHROME_PATH, ...usualPaths('CHROME_PATH')];
-  const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
-  if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
-  return found;
-}
+const otherEngines = (process.env.SCREENSHOT_ENGINES || 'firefox,webkit').split(',').filter(Boolean);
 
-async function main() {
-  const site = await startTestSite();
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+async function chromiumScreenshots(site) {
+  const browser = await chromium.launch({ executablePath: locateTool('CHROME_PATH'), args: CHROMIUM_ARGS });
   fs.mkdirSync(outDir, { recursive: true });
   try {
     for (const width of widths) {
@@ -71,6 +71,84 @@ async function main() {
     }
   } finally {
     await browser.close();
+  }
+}
+
+/**
+ * A copy of the shell whose Featured Jobs remote is where nothing answers: the error screen as visitors meet it, in
+ * engines whose driver cannot intercept requests.
+ */
+async function startSiteWithJobsDown(site) {
+  const port = site.ports.shell + 97;
+  const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shots-')), 'remotes.json');
+  const remotes = shippedRemotes({ portOf: (page) => site.ports[page.package] });
+  fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, jobs: `http://localhost:${port + 1}/mf-manifest.json` }));
+  const shell = deployables.filter((deployable) => deployable.role === 'host');
+  const broken = await startSite(shell, { ports: { shell: port }, remotesFile });
+  return { origin: `http://localhost:${port}`, stop: broken.stop };
+}
+
+/** Waits until React owns the screen's h1 (hydrated or rendered), then for any transition to end. */
+async function untilSettled(session) {
+  await session.waitFor(
+    () => {
+      const h1 = document.querySelector('h1');
+      return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
+    },
+    undefined,
+    { what: 'the screen rendered by React', timeoutMs: 20_000 },
+  );
+  await session.evaluate(() => new Promise((resolve) => setTimeout(resolve, 400)));
+}
+
+async function engineScreenshots(name, site) {
+  const engine = await launchEngine(name);
+  const broken = await startSiteWithJobsDown(site);
+  const dir = path.join(outDir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    const origins = {
+      up: await engine.origin(`http://localhost:${site.ports.shell}`),
+      down: await engine.origin(broken.origin),
+    };
+    for (const width of [375, 1280]) {
+      for (const screen of screens) {
+        const session = await engine.newSession({ width, height: 900 });
+        try {
+          await session.goto(`${screen.downRemote ? origins.down : origins.up}${screen.path}`);
+          await untilSettled(session);
+          const file = path.join(dir, `${screen.name}-${width}.png`);
+          await session.screenshot(file, { fullPage: true });
+          console.log(file);
+          const menu = 'header button[aria-controls]';
+          const hasMenu = await session.evaluate((selector) => {
+            const button = document.querySelector(selector);
+            return button !== null && button.getBoundingClientRect().width > 0;
+          }, menu);
+          if (hasMenu) {
+            await session.click(menu);
+            await session.evaluate(() => new Promise((resolve) => setTimeout(resolve, 400)));
+            const menuFile = path.join(dir, `${screen.name}-${width}-menu.png`);
+            await session.screenshot(menuFile);
+            console.log(menuFile);
+          }
+        } finally {
+          await session.close();
+        }
+      }
+    }
+  } finally {
+    await broken.stop();
+    await engine.close();
+  }
+}
+
+async function main() {
+  const site = await startTestSite();
+  try {
+    await chromiumScreenshots(site);
+    for (const name of otherEngines) await engineScreenshots(name, site);
+  } finally {
     await site.stop();
   }
 }

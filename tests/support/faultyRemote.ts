@@ -3,8 +3,11 @@ import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { createStaticHandler, close, listen } from '@nativegtm/shared/server/static-server.js';
 
-/** How the remote answers its page's server-rendered files (ssr/…); everything else is always served. */
-export type FaultMode = 'up' | 'down' | 'error' | 'hang' | 'redirect' | 'old-html';
+/**
+ * How the remote answers its page's server-rendered files (ssr/…); everything else is served, except when it is
+ * 'offline': then every request, its code's too, is dropped.
+ */
+export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'redirect' | 'old-html';
 
 /**
  * A real copy of a remote (its dist/, served as `npm start` serves it) whose server-rendered files can be made to
@@ -16,6 +19,10 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   const serve = createStaticHandler({ root, cors: true });
   const hanging = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
+    if (mode === 'offline') {
+      req.socket.destroy();
+      return undefined;
+    }
     if (!req.url?.startsWith('/ssr/') || mode === 'up') return serve(req, res);
     if (mode === 'down') {
       // Gone mid-connection, as a crashed or stopped remote is.

@@ -4,7 +4,11 @@
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 
-/** What the tests need: the Debian package, where it installs the program, and the variable that overrides it. */
+/**
+ * What the tests need: the Debian package, where it installs the program, and the variable that overrides it.
+ * `engine` marks what only one browser engine's suite needs (see engines/index.js): it is looked for only when that
+ * engine is under test.
+ */
 const TOOLS = [
   {
     name: 'Chromium',
@@ -18,7 +22,46 @@ const TOOLS = [
     ],
   },
   { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
+  {
+    name: 'Firefox',
+    engine: 'firefox',
+    debianPackage: 'firefox-esr',
+    env: 'FIREFOX_PATH',
+    paths: ['/usr/bin/firefox-esr', '/usr/bin/firefox'],
+  },
+  {
+    name: 'WebKitWebDriver',
+    engine: 'webkit',
+    debianPackage: 'webkit2gtk-driver',
+    env: 'WEBKIT_DRIVER_PATH',
+    paths: ['/usr/bin/WebKitWebDriver'],
+  },
+  {
+    // WebKitGTK's reference browser, which WebKitWebDriver starts; it comes with the engine's library.
+    name: 'MiniBrowser',
+    engine: 'webkit',
+    debianPackage: 'libwebkit2gtk-4.1-0',
+    env: 'MINIBROWSER_PATH',
+    paths: [
+      '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+      '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+      '/usr/libexec/webkit2gtk-4.1/MiniBrowser',
+    ],
+  },
+  {
+    // MiniBrowser has no headless mode: it draws into a virtual X display.
+    name: 'Xvfb',
+    engine: 'webkit',
+    debianPackage: 'xvfb',
+    env: 'XVFB_PATH',
+    paths: ['/usr/bin/Xvfb'],
+  },
 ];
+
+/** The tools the suites of these engines need (plus what every run needs). */
+function toolsFor(engines) {
+  return TOOLS.filter((tool) => !tool.engine || engines.includes(tool.engine));
+}
 
 /** Where the tool is: the file its variable names, else the first of its usual paths that exists. */
 function locate(tool, env = process.env) {
@@ -28,6 +71,21 @@ function locate(tool, env = process.env) {
 
 /** The usual paths of the tool whose variable is `env` ('CHROME_PATH', 'NGINX_PATH'). */
 const usualPaths = (envName) => TOOLS.find((tool) => tool.env === envName).paths;
+
+/**
+ * The program of the tool whose variable is `envName`, or an error that says which Debian package provides it (for
+ * a run that skipped `npm test`'s set-up, such as one spec file run alone).
+ */
+function locateTool(envName, env = process.env) {
+  const tool = TOOLS.find((candidate) => candidate.env === envName);
+  const found = locate(tool, env);
+  if (found) return found;
+  if (env[tool.env]) throw new Error(`${tool.env} points to ${env[tool.env]}, which does not exist.`);
+  throw new Error(
+    `No ${tool.name} found (looked in ${tool.paths.join(', ')}). It comes with the Debian package ` +
+      `${tool.debianPackage}: ${installCommand([tool.debianPackage])}, or set ${tool.env}.`,
+  );
+}
 
 function isPresent(tool, env = process.env) {
   return locate(tool, env) !== undefined;
@@ -98,4 +156,4 @@ function ensureSystemTools({
   return packages;
 }
 
-module.exports = { ensureSystemTools, TOOLS, usualPaths };
+module.exports = { ensureSystemTools, TOOLS, toolsFor, usualPaths, locateTool };

@@ -5,6 +5,7 @@
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes (resilience.test)
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (server-rendering.test)
+//   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,0 +1,86 @@
+// Chromium through playwright-core (Chrome DevTools Protocol): Debian's chromium, or CHROME_PATH.
+const { chromium } = require('playwright-core');
+const { Session } = require('./session');
+const { locateTool } = require('../systemTools');
+
+/** Flags for a headless Chromium on a machine without a GPU or outside network (and, as root, without a sandbox). */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+class ChromiumSession extends Session {
+  constructor(engine, context, page) {
+    super(engine);
+    this.context = context;
+    this.page = page;
+    this.errors = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => this.errors.push(`Uncaught ${error.name}: ${error.message}`));
+  }
+
+  async goto(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+
+  evaluate(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+
+  clickAt(selector, index) {
+    return this.page.locator(selector).nth(index).click();
+  }
+
+  async select(selector, value) {
+    await this.page.selectOption(selector, value);
+  }
+
+  setViewport(width, height) {
+    return this.page.setViewportSize({ width, height });
+  }
+
+  async screenshot(file, { fullPage = false } = {}) {
+    await this.page.screenshot({ path: file, fullPage });
+  }
+
+  async reload() {
+    await this.page.reload({ waitUntil: 'load' });
+  }
+
+  async consoleErrors() {
+    return [...this.errors];
+  }
+
+  addInitScript(fn) {
+    return this.page.addInitScript(fn);
+  }
+
+  close() {
+    return this.context.close();
+  }
+}
+
+async function launchChromiumEngine() {
+  const executablePath = locateTool('CHROME_PATH');
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const engine = { name: 'chromium', label: `Chromium ${browser.version()}` };
+  return {
+    ...engine,
+    /** Chromium reports console errors and runs init scripts itself: the site is opened at its own origin. */
+    origin: async (siteOrigin) => siteOrigin,
+    async newSession({ width = 1280, height = 900 } = {}) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      return new ChromiumSession(engine, context, await context.newPage());
+    },
+    close: () => browser.close(),
+  };
+}
+
+module.exports = { launchChromiumEngine, CHROMIUM_ARGS };

@@ -1,0 +1,137 @@
+// A reverse proxy that gives an engine without a console API or preload scripts (WebKitGTK over classic WebDriver)
+// both: every HTML document passing through gets one script first in its <head>, served by the proxy itself, which
+// reports the page's console errors and uncaught errors back to the proxy and runs the session's init scripts.
+//
+// The script is a file from the document's own origin (the proxy), so the site's Content-Security-Policy, which is
+// passed through untouched, allows it ('self') and its reports (connect-src 'self'): the page runs under the same
+// policy as without the proxy. Status codes and every other header pass through too.
+/* global window, addEventListener -- hook() runs in the page */
+const http = require('node:http');
+
+const HOOK_PATH = '/__engine/hook.js';
+const REPORT_PATH = '/__engine/console';
+
+/**
+ * Runs in the page before any of its own scripts. Keeps what it sees in the page (read by the driver) and also sends
+ * it to the proxy, so errors of a document that has since been left are not lost.
+ */
+function hook(reportPath) {
+  const seen = [];
+  const documentId = Math.random().toString(36).slice(2);
+  const describe = (value) => {
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    if (typeof value === 'string') return value;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return String(value);
+    }
+  };
+  const record = (text) => {
+    const entry = { id: `${documentId}:${seen.length}`, text };
+    seen.push(entry);
+    try {
+      navigator.sendBeacon(reportPath, JSON.stringify(entry));
+    } catch {
+      // Reporting must never break the page; the entry is still read from the page.
+    }
+  };
+  const original = console.error;
+  console.error = function error(...args) {
+    record(args.map(describe).join(' '));
+    return original.apply(this, args);
+  };
+  addEventListener('error', (event) => record(`Uncaught ${describe(event.error ?? event.message)}`));
+  addEventListener('unhandledrejection', (event) => record(`Uncaught (in promise) ${describe(event.reason)}`));
+  Object.defineProperty(window, '__engineConsoleErrors', { value: seen });
+}
+
+/**
+ * @param {string} target origin of the site, e.g. http://localhost:4100
+ * @returns {Promise<{ origin: string, setInitScripts(sources: string[]): void, reported(): {id: string, text: string}[],
+ *   clear(): void, close(): Promise<void> }>}
+ */
+function startScriptProxy(target) {
+  const upstream = new URL(target);
+  let initScripts = [];
+  let reports = [];
+
+  const server = http.createServer((req, res) => {
+    if (req.method === 'POST' && req.url === REPORT_PATH) {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        try {
+          reports.push(JSON.parse(body));
+        } catch {
+          // Not a report of ours.
+        }
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    if (req.url === HOOK_PATH) {
+      const body = [`(${hook})(${JSON.stringify(REPORT_PATH)});`, ...initScripts.map((source) => `(${source})();`)];
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(body.join('\n'));
+      return;
+    }
+    const headers = { ...req.headers, host: upstream.host, 'accept-encoding': 'identity' };
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        if (!/^text\/html/.test(answer.headers['content-type'] ?? '')) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('end', () => {
+          const tag = `<script src="${HOOK_PATH}"></script>`;
+          const html = Buffer.concat(chunks).toString('utf8');
+          const withHook = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (open) => open + tag) : tag + html;
+          const headers = { ...answer.headers };
+          delete headers['content-length'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(withHook);
+        });
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forward);
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    // Every interface, as the site's servers listen: the browser may resolve localhost to ::1 or 127.0.0.1.
+    server.listen(0, () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      resolve({
+        // localhost, not 127.0.0.1: the site's links and CSP name localhost.
+        origin: `http://localhost:${port}`,
+        setInitScripts(sources) {
+          initScripts = [...sources];
+        },
+        reported: () => [...reports],
+        clear() {
+          reports = [];
+          initScripts = [];
+        },
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+module.exports = { startScriptProxy };

@@ -1,0 +1,154 @@
+// What a spec may ask of a browser tab, whatever engine and protocol is behind it. Each engine (chromium.js,
+// firefox.js, webkit.js) implements the primitives; what can be built from them lives here, once.
+//
+/* global window, document -- functions passed to evaluate run in the page */
+// Functions passed to evaluate, waitFor and addInitScript run in the page: they are sent as source text, so they
+// may use only their one argument (JSON-serialisable) and the page's globals, never variables of the test.
+
+/**
+ * @typedef {object} EngineInfo
+ * @property {'chromium' | 'firefox' | 'webkit'} name
+ * @property {string} label  what a failure message calls it, e.g. "WebKit (WebKitGTK 2.50, MiniBrowser)"
+ */
+
+class Session {
+  /** @param {EngineInfo} engine */
+  constructor(engine) {
+    this.engine = engine;
+  }
+
+  /* Primitives every engine implements. */
+
+  /** A full page load of `url`; resolves after the load event. @param {string} url @returns {Promise<void>} */
+  goto(url) {
+    return this.unsupported('goto', url);
+  }
+
+  /**
+   * Runs `fn(arg)` in the page and resolves with its (awaited, JSON-serialisable) result.
+   * @template A, R
+   * @param {(arg: A) => R | Promise<R>} fn
+   * @param {A} [arg]
+   * @returns {Promise<R>}
+   */
+  evaluate(fn, arg) {
+    return this.unsupported('evaluate', fn, arg);
+  }
+
+  /**
+   * A real pointer click (the engine's own input, not element.click()) on the `index`th match of a CSS selector.
+   * Specs call click().
+   */
+  clickAt(selector, index) {
+    return this.unsupported('clickAt', selector, index);
+  }
+
+  /** Chooses the option with this value in the <select> matched by `selector`, as a visitor would. */
+  select(selector, value) {
+    return this.unsupported('select', selector, value);
+  }
+
+  /** The size of the page's viewport in CSS pixels (what window.innerWidth reports). */
+  setViewport(width, height) {
+    return this.unsupported('setViewport', width, height);
+  }
+
+  /** Writes a PNG of the viewport, or of the whole page with `fullPage`. */
+  screenshot(file, options = { fullPage: false }) {
+    return this.unsupported('screenshot', file, options);
+  }
+
+  /** Reloads the document and waits for its load event. */
+  reload() {
+    return this.unsupported('reload');
+  }
+
+  /**
+   * Console errors and uncaught errors of every document this session has shown, oldest first.
+   * @returns {Promise<string[]>}
+   */
+  consoleErrors() {
+    return this.unsupported('consoleErrors');
+  }
+
+  /** Runs `fn()` in every document this session loads from now on, before the document's own scripts. */
+  addInitScript(fn) {
+    return this.unsupported('addInitScript', fn);
+  }
+
+  close() {
+    return this.unsupported('close');
+  }
+
+  /* Built on the primitives. */
+
+  /**
+   * Resolves once `fn(arg)` returns a truthy value in the page; fails after `timeoutMs` saying what it waited for.
+   * @template A
+   * @param {(arg: A) => unknown} fn
+   * @param {A} [arg]
+   * @param {{ timeoutMs?: number, what?: string }} [options]
+   * @returns {Promise<unknown>}
+   */
+  async waitFor(fn, arg, { timeoutMs = 10_000, what = String(fn) } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let lastError;
+    for (;;) {
+      try {
+        const value = await this.evaluate(fn, arg);
+        if (value) return value;
+        lastError = undefined;
+      } catch (error) {
+        // A document being replaced (a navigation) cannot be asked; ask the next one.
+        lastError = error;
+      }
+      if (Date.now() > deadline) {
+        const detail = lastError ? ` (last error: ${lastError.message.split('\n')[0]})` : '';
+        throw new Error(`${this.engine.label}: still waiting after ${timeoutMs} ms for ${what}${detail}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * A real pointer click on the first match of `selector`, or on the first whose text is `text`.
+   * @param {string} selector
+   * @param {{ text?: string }} [options]
+   */
+  async click(selector, { text } = {}) {
+    const index =
+      text === undefined
+        ? 0
+        : await this.evaluate(
+            (query) =>
+              [...document.querySelectorAll(query.selector)].findIndex(
+                (element) => element.textContent?.trim() === query.text,
+              ),
+            { selector, text },
+          );
+    if (index < 0) throw new Error(`${this.engine.label}: no ${selector} reads "${text}"`);
+    await this.clickAt(selector, index);
+  }
+
+  /**
+   * The document's URL.
+   * @returns {Promise<string>}
+   */
+  url() {
+    return this.evaluate(() => window.location.href);
+  }
+
+  /** History back, as the browser's button does; returns at once (wait for what should follow). */
+  back() {
+    return this.evaluate(() => {
+      window.history.back();
+      return true;
+    });
+  }
+
+  unsupported(primitive) {
+    return Promise.reject(new Error(`${this.engine.label}: the driver does not implement ${primitive}`));
+  }
+}
+
+module.exports = { Session };

@@ -1,0 +1,230 @@
+// WebKit through classic WebDriver: Debian's WebKitGTK (webkit2gtk-driver's WebKitWebDriver starting MiniBrowser),
+// drawn into a virtual X display (Xvfb), since MiniBrowser has no headless mode. The same engine as Safari, in
+// another port; playwright-core drives only its own patched WebKit builds, which cannot be downloaded here.
+//
+// Classic WebDriver has no console API and no preload scripts: the site is opened through a proxy that adds both
+// (scriptProxy.js).
+/* global window, document -- functions passed to evaluate run in the page */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { Session } = require('./session');
+const { startScriptProxy } = require('./scriptProxy');
+const { request, WebDriverSession } = require('./webdriver');
+const { locateTool } = require('../systemTools');
+
+// MiniBrowser's toolbar and URL entry keep its GTK window at least 447 px wide; shrunk to nothing, the page's
+// viewport can be as narrow as a phone's.
+const GTK_CSS = '* { min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; font-size: 1px; }\n';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts Xvfb on a display number it chooses itself (-displayfd), so parallel runs cannot collide. */
+function startXvfb() {
+  const xvfb = spawn(locateTool('XVFB_PATH'), ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  xvfb.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-2000);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Xvfb did not start within 10 s: ${stderr}`)), 10_000);
+    xvfb.stdio[3].on('data', (chunk) => {
+      clearTimeout(timer);
+      resolve({ display: `:${String(chunk).trim()}`, stop: () => xvfb.kill('SIGTERM') });
+    });
+    xvfb.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+async function startDriver(display, scratch) {
+  const port = await freePort();
+  const configHome = path.join(scratch, 'config');
+  fs.mkdirSync(path.join(configHome, 'gtk-3.0'), { recursive: true });
+  fs.writeFileSync(path.join(configHome, 'gtk-3.0', 'gtk.css'), GTK_CSS);
+  const driver = spawn(locateTool('WEBKIT_DRIVER_PATH'), [`--port=${port}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      DISPLAY: display,
+      HOME: scratch,
+      XDG_CONFIG_HOME: configHome,
+      XDG_CACHE_HOME: path.join(scratch, 'cache'),
+      XDG_DATA_HOME: path.join(scratch, 'data'),
+    },
+  });
+  let stderr = '';
+  driver.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ready = await request(baseUrl, 'GET', '/status', undefined, 1000).then(
+      (status) => status.ready,
+      () => false,
+    );
+    if (ready) break;
+    if (driver.exitCode !== null || Date.now() > deadline) {
+      driver.kill();
+      throw new Error(`WebKitWebDriver did not start: ${stderr}`);
+    }
+    await sleep(50);
+  }
+  return { baseUrl, output: () => stderr, stop: () => driver.kill('SIGTERM') };
+}
+
+class WebKitSession extends Session {
+  /** @param {{ proxies: () => ReturnType<typeof startScriptProxy> extends Promise<infer P> ? P[] : never,
+   *   initScripts: string[] }} shared */
+  constructor(engine, webdriver, shared) {
+    super(engine);
+    this.webdriver = webdriver;
+    this.shared = shared;
+  }
+
+  async goto(url) {
+    await this.webdriver.command('POST', '/url', { url });
+  }
+
+  async evaluate(fn, arg) {
+    // Every call is asynchronous in the page, so `fn` may return a promise, and its errors come back as errors.
+    const script = `const done = arguments[arguments.length - 1];
+      Promise.resolve().then(() => (${fn})(arguments[0])).then(
+        (value) => done({ value: value === undefined ? null : value }),
+        (error) => done({ error: String((error && error.stack) || error) }));`;
+    const outcome = await this.webdriver.executeAsync(script, [arg === undefined ? null : arg]);
+    if (outcome?.error) throw new Error(`${this.engine.label}: in the page: ${outcome.error}`);
+    return outcome?.value;
+  }
+
+  async clickAt(selector, index) {
+    const element = (await this.webdriver.findAll(selector))[index];
+    if (!element) throw new Error(`${this.engine.label}: no ${selector} number ${index + 1}`);
+    await this.webdriver.click(element);
+  }
+
+  async select(selector, value) {
+    // WebDriver's click on an <option> is how a visitor's choice is made (it fires input and change).
+    await this.clickAt(`${selector} option[value=${JSON.stringify(value)}]`, 0);
+  }
+
+  async setViewport(width, height) {
+    // The window rect includes MiniBrowser's own (shrunk) chrome: measure the viewport and correct for it.
+    await this.webdriver.command('POST', '/window/rect', { width, height });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const inner = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+      if (inner.width === width && inner.height === height) return;
+      const rect = await this.webdriver.command('GET', '/window/rect');
+      await this.webdriver.command('POST', '/window/rect', {
+        width: rect.width + width - inner.width,
+        height: rect.height + height - inner.height,
+      });
+    }
+    const inner = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    if (inner.width !== width) throw new Error(`${this.engine.label}: the viewport is ${inner.width} px, not ${width}`);
+  }
+
+  async screenshot(file, { fullPage = false } = {}) {
+    // WebDriver captures the viewport only: for the whole page, the viewport becomes as tall as the page.
+    const viewport = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    if (fullPage) {
+      const pageHeight = await this.evaluate(() => document.documentElement.scrollHeight);
+      await this.setViewport(viewport.width, Math.max(pageHeight, viewport.height));
+    }
+    const png = await this.webdriver.command('GET', '/screenshot');
+    fs.writeFileSync(file, Buffer.from(png, 'base64'));
+    if (fullPage) await this.setViewport(viewport.width, viewport.height);
+  }
+
+  async reload() {
+    await this.webdriver.command('POST', '/refresh', {});
+  }
+
+  async consoleErrors() {
+    // Reports sent by documents already left, then what the current document holds and has not reported yet.
+    const entries = this.shared.proxies().flatMap((proxy) => proxy.reported());
+    const current = await this.evaluate(() => window.__engineConsoleErrors ?? []).catch(() => []);
+    const ids = new Set(entries.map((entry) => entry.id));
+    return [...entries, ...current.filter((entry) => !ids.has(entry.id))].map((entry) => entry.text);
+  }
+
+  async addInitScript(fn) {
+    this.shared.initScripts.push(String(fn));
+    for (const proxy of this.shared.proxies()) proxy.setInitScripts(this.shared.initScripts);
+  }
+
+  close() {
+    return this.webdriver.quit();
+  }
+}
+
+async function launchWebKitEngine() {
+  const minibrowser = locateTool('MINIBROWSER_PATH');
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-webkit-'));
+  const xvfb = await startXvfb();
+  let driver;
+  try {
+    driver = await startDriver(xvfb.display, scratch);
+  } catch (error) {
+    xvfb.stop();
+    throw error;
+  }
+  /** One proxy per site origin, shared by the sessions (one at a time: WebKitWebDriver allows one). */
+  const proxies = new Map();
+  const shared = { proxies: () => [...proxies.values()], initScripts: [] };
+  const engine = { name: 'webkit', label: 'WebKit (WebKitGTK MiniBrowser)' };
+  return Object.assign(engine, {
+    async origin(siteOrigin) {
+      if (!proxies.has(siteOrigin)) {
+        const proxy = await startScriptProxy(siteOrigin);
+        proxy.setInitScripts(shared.initScripts);
+        proxies.set(siteOrigin, proxy);
+      }
+      return proxies.get(siteOrigin).origin;
+    },
+    async newSession({ width = 1280, height = 900 } = {}) {
+      // A new session is a new, empty browser: nothing carried over from the previous test.
+      shared.initScripts = [];
+      for (const proxy of proxies.values()) proxy.clear();
+      const capabilities = {
+        browserName: 'MiniBrowser',
+        'webkitgtk:browserOptions': { binary: minibrowser, args: ['--automation'] },
+      };
+      const webdriver = await WebDriverSession.create(driver.baseUrl, capabilities, 30_000).catch((error) => {
+        throw new Error(`${engine.label} did not open a window: ${error.message}\n${driver.output()}`);
+      });
+      await webdriver.command('POST', '/timeouts', { pageLoad: 30_000, script: 30_000 });
+      engine.label = `WebKit (WebKitGTK ${webdriver.capabilities.browserVersion ?? ''} MiniBrowser)`;
+      const session = new WebKitSession(engine, webdriver, shared);
+      await session.goto('about:blank');
+      await session.setViewport(width, height);
+      return session;
+    },
+    async close() {
+      await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
+      driver.stop();
+      xvfb.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+  });
+}
+
+module.exports = { launchWebKitEngine };
