@@ -23,3 +23,43 @@ describe('the system tools the integration tests need', () => {
     );
   });
 });
+
+describe('the programs each browser engine needs', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { toolsFor, locateTool } = require('../support/systemTools');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { enginesUnderTest } = require('../support/engines');
+  const packagesFor = (engines: string[]) =>
+    toolsFor(engines).map((tool: { debianPackage: string }) => tool.debianPackage);
+
+  it('are looked for only when that engine is under test', () => {
+    expect(packagesFor(['chromium'])).toEqual(['chromium', 'nginx']);
+    expect(packagesFor(['chromium', 'firefox', 'webkit'])).toEqual([
+      'chromium',
+      'nginx',
+      'firefox-esr',
+      'webkit2gtk-driver',
+      'libwebkit2gtk-4.1-0',
+      'xvfb',
+    ]);
+  });
+
+  it('name the Debian package when a program is missing', () => {
+    expect(() => locateTool('FAKEBROWSER_PATH', {}, [fake])).toThrow(
+      'No Fakebrowser found (looked in /nonexistent/fb). It comes with the Debian package fakebrowser: ' +
+        'sudo apt-get install -y --no-install-recommends fakebrowser, or set FAKEBROWSER_PATH.',
+    );
+    const missing = { FIREFOX_PATH: '/nonexistent/firefox' };
+    expect(() => locateTool('FIREFOX_PATH', missing)).toThrow(
+      'FIREFOX_PATH points to /nonexistent/firefox, which does not exist.',
+    );
+  });
+
+  it('TEST_ENGINES chooses the engines, and an unknown name is an error that lists them', () => {
+    expect(enginesUnderTest({})).toEqual(['chromium', 'firefox', 'webkit']);
+    expect(enginesUnderTest({ TEST_ENGINES: 'WebKit, firefox' })).toEqual(['webkit', 'firefox']);
+    expect(() => enginesUnderTest({ TEST_ENGINES: 'safari' })).toThrow(
+      'TEST_ENGINES names safari; the engines are chromium, firefox, webkit.',
+    );
+  });
+});

@@ -76,8 +76,8 @@ const usualPaths = (envName) => TOOLS.find((tool) => tool.env === envName).paths
  * The program of the tool whose variable is `envName`, or an error that says which Debian package provides it (for
  * a run that skipped `npm test`'s set-up, such as one spec file run alone).
  */
-function locateTool(envName, env = process.env) {
-  const tool = TOOLS.find((candidate) => candidate.env === envName);
+function locateTool(envName, env = process.env, tools = TOOLS) {
+  const tool = tools.find((candidate) => candidate.env === envName);
   const found = locate(tool, env);
   if (found) return found;
   if (env[tool.env]) throw new Error(`${tool.env} points to ${env[tool.env]}, which does not exist.`);

@@ -88,7 +88,15 @@ async function startDriver(display, scratch) {
     }
     await sleep(50);
   }
-  return { baseUrl, output: () => stderr, stop: () => driver.kill('SIGTERM') };
+  const exited = new Promise((resolve) => driver.once('exit', resolve));
+  return {
+    baseUrl,
+    output: () => stderr,
+    stop: () => {
+      driver.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 class WebKitSession extends Session {
@@ -220,9 +228,10 @@ async function launchWebKitEngine() {
     },
     async close() {
       await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
-      driver.stop();
+      await driver.stop();
       xvfb.stop();
-      fs.rmSync(scratch, { recursive: true, force: true });
+      // The browser's last cache writes may still be landing.
+      fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   });
 }
