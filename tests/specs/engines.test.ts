@@ -5,6 +5,7 @@ import { deployables } from '@nativegtm/shared/server/site.js';
 import { enginesUnderTest, launchEngine } from '../support/engines';
 import type { Session } from '../support/engines/session';
 import { startFaultyRemote } from '../support/faultyRemote';
+import { allJobTitles } from '../support/jobs';
 import { screens } from '../support/screens';
 import { ports } from '../support/site';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,15 +24,6 @@ type Engine = Awaited<ReturnType<typeof launchEngine>>;
 const engineTitles: Record<string, string> = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
 const shellOrigin = `http://localhost:${ports.shell}`;
 const jobsPackage = deployables.find((d) => d.remote === 'jobs')!;
-
-const allSix = [
-  'Product Marketing Manager',
-  'Product Manager - SAAS',
-  'Senior Product Manager',
-  'Product Manager - Consumer',
-  'Consumer Marketing Specialist',
-  'Enterprise Account Executive',
-];
 
 /**
  * A copy of the shell whose Featured Jobs remote can go offline and come back, code and all, as a crashed and
@@ -260,7 +252,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       await open('/featured-jobs');
       await untilScreen('Featured Jobs');
       await untilCount('6 jobs found');
-      expect((await state()).titles).toEqual(allSix);
+      expect((await state()).titles).toEqual(allJobTitles);
       // With JavaScript the filters apply on change: the form's submit button is only for visitors without it.
       expect(await session.evaluate(() => document.querySelector('main form button[type="submit"]'))).toBeNull();
       await markDocument();
@@ -292,7 +284,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       await untilCount('0 jobs found');
       await session.click('button', { text: 'Clear Filters' });
       await untilCount('6 jobs found');
-      expect(await state()).toMatchObject({ url: jobs(), function: '', location: '', titles: allSix });
+      expect(await state()).toMatchObject({ url: jobs(), function: '', location: '', titles: allJobTitles });
       expect(await unexpectedErrors()).toEqual([]);
     });
   });

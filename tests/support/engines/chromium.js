@@ -1,6 +1,6 @@
 // Chromium through playwright-core (Chrome DevTools Protocol): Debian's chromium, or CHROME_PATH.
 const { chromium } = require('playwright-core');
-const { Session } = require('./session');
+const { PageSession } = require('./pageSession');
 const { locateTool } = require('../systemTools');
 
 /** Flags for a headless Chromium on a machine without a GPU or outside network (and, as root, without a sandbox). */
@@ -14,26 +14,7 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-class ChromiumSession extends Session {
-  constructor(engine, context, page) {
-    super(engine);
-    this.context = context;
-    this.page = page;
-    this.errors = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.errors.push(message.text());
-    });
-    page.on('pageerror', (error) => this.errors.push(`Uncaught ${error.name}: ${error.message}`));
-  }
-
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-
+class ChromiumSession extends PageSession {
   clickAt(selector, index) {
     return this.page.locator(selector).nth(index).click();
   }
@@ -46,24 +27,8 @@ class ChromiumSession extends Session {
     return this.page.setViewportSize({ width, height });
   }
 
-  async screenshot(file, { fullPage = false } = {}) {
-    await this.page.screenshot({ path: file, fullPage });
-  }
-
-  async reload() {
-    await this.page.reload({ waitUntil: 'load' });
-  }
-
-  async consoleErrors() {
-    return [...this.errors];
-  }
-
   addInitScript(fn) {
     return this.page.addInitScript(fn);
-  }
-
-  close() {
-    return this.context.close();
   }
 }
 

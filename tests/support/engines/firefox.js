@@ -4,7 +4,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
-const { Session } = require('./session');
+const { PageSession } = require('./pageSession');
 const { locateTool } = require('../systemTools');
 
 /** Puppeteer asks for a screen-orientation override with every viewport change; Firefox ESR 140 lacks the command,
@@ -13,26 +13,7 @@ function ignoreMissingOrientation(error) {
   if (!/setScreenOrientationOverride/.test(String(error?.message))) throw error;
 }
 
-class FirefoxSession extends Session {
-  constructor(engine, context, page) {
-    super(engine);
-    this.context = context;
-    this.page = page;
-    this.errors = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.errors.push(message.text());
-    });
-    page.on('pageerror', (error) => this.errors.push(`Uncaught ${error.name}: ${error.message}`));
-  }
-
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-
+class FirefoxSession extends PageSession {
   async clickAt(selector, index) {
     const element = (await this.page.$$(selector))[index];
     if (!element) throw new Error(`${this.engine.label}: no ${selector} number ${index + 1}`);
@@ -47,24 +28,8 @@ class FirefoxSession extends Session {
     return this.page.setViewport({ width, height }).catch(ignoreMissingOrientation);
   }
 
-  async screenshot(file, { fullPage = false } = {}) {
-    await this.page.screenshot({ path: file, fullPage });
-  }
-
-  async reload() {
-    await this.page.reload({ waitUntil: 'load' });
-  }
-
-  async consoleErrors() {
-    return [...this.errors];
-  }
-
   async addInitScript(fn) {
     await this.page.evaluateOnNewDocument(fn);
-  }
-
-  close() {
-    return this.context.close();
   }
 }
 
