@@ -1,5 +1,6 @@
 // Browser integration tests: they build what is not built, serve the composed site with the same code as
-// `npm start` (on test ports, so a running `npm start` is not disturbed) and drive Chromium with playwright-core.
+// `npm start` (on test ports, so a running `npm start` is not disturbed) and drive Chromium with playwright-core;
+// engines.test.ts also drives Firefox and WebKit (support/engines/).
 const path = require('node:path');
 
 module.exports = {

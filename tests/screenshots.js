@@ -7,16 +7,13 @@
 // TEST_PORT_BASE (4100).
 /* global document -- functions passed to evaluate run in the page */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { deployables } = require('@nativegtm/shared/server/site.js');
-const { startSite } = require('@nativegtm/shared/server/run-site.js');
-const { shippedRemotes } = require('@nativegtm/shared/pages');
 const { startTestSite } = require('./support/testSite');
+const { startShellWithRemote } = require('./support/shellWithRemote');
 const { locateTool } = require('./support/systemTools');
 const { CHROMIUM_ARGS } = require('./support/engines/chromium');
-const { launchEngine } = require('./support/engines');
+const { launchEngine, parseEngines } = require('./support/engines');
 
 const screens = [
   { name: 'candidates', path: '/' },
@@ -30,7 +27,9 @@ const screens = [
 const widths = (process.env.SCREENSHOT_WIDTHS || '375,768,1280').split(',').map(Number);
 const outDir = path.resolve(__dirname, '..', 'screenshots');
 
-const otherEngines = (process.env.SCREENSHOT_ENGINES || 'firefox,webkit').split(',').filter(Boolean);
+const otherEngines = parseEngines(process.env.SCREENSHOT_ENGINES ?? 'firefox,webkit', 'SCREENSHOT_ENGINES').filter(
+  (name) => name !== 'chromium',
+);
 
 async function chromiumScreenshots(site) {
   const browser = await chromium.launch({ executablePath: locateTool('CHROME_PATH'), args: CHROMIUM_ARGS });
@@ -78,35 +77,19 @@ async function chromiumScreenshots(site) {
  * A copy of the shell whose Featured Jobs remote is where nothing answers: the error screen as visitors meet it, in
  * engines whose driver cannot intercept requests.
  */
-async function startSiteWithJobsDown(site) {
+function startSiteWithJobsDown(site) {
   const port = site.ports.shell + 97;
-  const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shots-')), 'remotes.json');
-  const remotes = shippedRemotes({ portOf: (page) => site.ports[page.package] });
-  fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, jobs: `http://localhost:${port + 1}/mf-manifest.json` }));
-  const shell = deployables.filter((deployable) => deployable.role === 'host');
-  const broken = await startSite(shell, { ports: { shell: port }, remotesFile });
-  return { origin: `http://localhost:${port}`, stop: broken.stop };
-}
-
-/** Waits until React owns the screen's h1 (hydrated or rendered), then for any transition to end. */
-async function untilSettled(session) {
-  await session.waitFor(
-    () => {
-      const h1 = document.querySelector('h1');
-      return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
-    },
-    undefined,
-    { what: 'the screen rendered by React', timeoutMs: 20_000 },
-  );
-  await session.evaluate(() => new Promise((resolve) => setTimeout(resolve, 400)));
+  const manifestUrl = `http://localhost:${port + 1}/mf-manifest.json`;
+  return startShellWithRemote({ port, ports: site.ports, remote: 'jobs', manifestUrl });
 }
 
 async function engineScreenshots(name, site) {
   const engine = await launchEngine(name);
-  const broken = await startSiteWithJobsDown(site);
+  let broken;
   const dir = path.join(outDir, name);
   fs.mkdirSync(dir, { recursive: true });
   try {
+    broken = await startSiteWithJobsDown(site);
     const origins = {
       up: await engine.origin(`http://localhost:${site.ports.shell}`),
       down: await engine.origin(broken.origin),
@@ -116,7 +99,7 @@ async function engineScreenshots(name, site) {
         const session = await engine.newSession({ width, height: 900 });
         try {
           await session.goto(`${screen.downRemote ? origins.down : origins.up}${screen.path}`);
-          await untilSettled(session);
+          await session.untilRendered();
           const file = path.join(dir, `${screen.name}-${width}.png`);
           await session.screenshot(file, { fullPage: true });
           console.log(file);
@@ -138,7 +121,7 @@ async function engineScreenshots(name, site) {
       }
     }
   } finally {
-    await broken.stop();
+    await broken?.stop();
     await engine.close();
   }
 }

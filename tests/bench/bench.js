@@ -22,7 +22,7 @@ const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/shared/server/fragmen
 const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
 const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
 const { startTestSite } = require('../support/testSite');
-const { usualPaths } = require('../support/systemTools');
+const { locateTool } = require('../support/systemTools');
 const { measureVisit, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
 const {
@@ -61,13 +61,6 @@ const CHROME_ARGS = [
 const log = (line) => console.log(line);
 const monolithDir = path.join(__dirname, 'monolith');
 const monolithDist = path.join(monolithDir, 'dist');
-
-function chromiumPath() {
-  const candidates = [process.env.CHROME_PATH, ...usualPaths('CHROME_PATH')];
-  const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
-  if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROME_PATH.');
-  return found;
-}
 
 /** The monolith compiles the shell and the four pages: it is stale when any of their sources changed. */
 function buildMonolithIfNeeded() {
@@ -210,7 +203,7 @@ async function main() {
   const server = await measureServer(variants.composed.origin);
   log(`  ${JSON.stringify(server.ttfb)}; ${Math.round(server.rate.requestsPerSecond)} requests/s`);
 
-  const executablePath = chromiumPath();
+  const executablePath = locateTool('CHROME_PATH');
   const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
   const visits = Object.fromEntries(
     routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),

@@ -58,8 +58,10 @@ describe('the programs each browser engine needs', () => {
   it('TEST_ENGINES chooses the engines, and an unknown name is an error that lists them', () => {
     expect(enginesUnderTest({})).toEqual(['chromium', 'firefox', 'webkit']);
     expect(enginesUnderTest({ TEST_ENGINES: 'WebKit, firefox' })).toEqual(['webkit', 'firefox']);
+    expect(enginesUnderTest({ TEST_ENGINES: 'webkit,webkit' })).toEqual(['webkit']);
     expect(() => enginesUnderTest({ TEST_ENGINES: 'safari' })).toThrow(
       'TEST_ENGINES names safari; the engines are chromium, firefox, webkit.',
     );
+    expect(() => enginesUnderTest({ TEST_ENGINES: ' , ' })).toThrow('TEST_ENGINES names no engine');
   });
 });

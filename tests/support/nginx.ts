@@ -7,15 +7,7 @@ import { waitForPort } from './waitForPort';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderNginxConfig } = require('@nativegtm/shared/server/nginx.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { usualPaths } = require('./systemTools') as { usualPaths: (env: string) => string[] };
-
-const NGINX = usualPaths('NGINX_PATH');
-
-function findNginx(): string {
-  const found = [process.env.NGINX_PATH, ...NGINX].find((candidate) => candidate && existsSync(candidate));
-  if (!found) throw new Error('nginx not found: `apt-get install nginx` (.ci/run does), or set NGINX_PATH.');
-  return found;
-}
+const { locateTool } = require('./systemTools') as { locateTool: (env: string) => string };
 
 /** Real nginx with the generated configuration, on loopback ports; returns a stop function. */
 export async function startNginx(options: {
@@ -26,7 +18,7 @@ export async function startNginx(options: {
   /** Each package's dist/ folder, when not the checkout's own. */
   roots?: Record<string, string>;
 }): Promise<{ stop: () => Promise<void>; config: string }> {
-  const nginx = findNginx();
+  const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
   const config = renderNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
   const file = join(prefix, 'nginx.conf');

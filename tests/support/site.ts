@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { pages as registry } from '@nativegtm/shared/contracts';
+import { reactOwnsHeading } from './engines/inPage';
 
 /** Ports of the test site, by package name (set by globalSetup). */
 export const ports: Record<string, number> = JSON.parse(process.env.SITE_PORTS ?? '{}');
@@ -63,10 +64,7 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
  * test that clicks or types before hydration would test the plain HTML (a full page load) instead of the app.
  */
 export async function untilHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const heading = document.querySelector('h1');
-    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
-  });
+  await page.waitForFunction(reactOwnsHeading, null);
   // The shell renders in a transition: its effects (the skip link's handler, focus management) run in a task after
   // the commit that gave React the h1. Idle means they have run.
   await page.evaluate(

@@ -43,8 +43,9 @@ const TOOLS = [
     debianPackage: 'libwebkit2gtk-4.1-0',
     env: 'MINIBROWSER_PATH',
     paths: [
-      '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
-      '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+      ...['x86_64', 'aarch64', 'arm', 'i386', 'powerpc64le', 'riscv64', 's390x'].map(
+        (arch) => `/usr/lib/${arch}-linux-gnu${arch === 'arm' ? 'eabihf' : ''}/webkit2gtk-4.1/MiniBrowser`,
+      ),
       '/usr/libexec/webkit2gtk-4.1/MiniBrowser',
     ],
   },
@@ -78,6 +79,7 @@ const usualPaths = (envName) => TOOLS.find((tool) => tool.env === envName).paths
  */
 function locateTool(envName, env = process.env, tools = TOOLS) {
   const tool = tools.find((candidate) => candidate.env === envName);
+  if (!tool) throw new Error(`No system tool is found through ${envName}.`);
   const found = locate(tool, env);
   if (found) return found;
   if (env[tool.env]) throw new Error(`${tool.env} points to ${env[tool.env]}, which does not exist.`);

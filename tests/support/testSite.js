@@ -6,6 +6,7 @@
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes (resilience.test)
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (server-rendering.test)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
+//   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

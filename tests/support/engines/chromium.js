@@ -3,7 +3,10 @@ const { chromium } = require('playwright-core');
 const { PageSession } = require('./pageSession');
 const { locateTool } = require('../systemTools');
 
-/** Flags for a headless Chromium on a machine without a GPU or outside network (and, as root, without a sandbox). */
+/**
+ * Flags for a headless Chromium on a machine without a GPU or outside network. No sandbox: the tests run as root in
+ * CI, where Chromium refuses to start with one, and they only ever open this site.
+ */
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -1,4 +1,5 @@
-// Firefox through puppeteer-core over WebDriver BiDi: Debian's firefox-esr, or FIREFOX_PATH. (playwright-core drives
+// Firefox through puppeteer-core over WebDriver BiDi: Debian's firefox-esr (its current ESR: tested with 140 and
+// 153), or FIREFOX_PATH. (playwright-core drives
 // only its own patched Firefox builds, which cannot be downloaded here.)
 const fs = require('node:fs');
 const os = require('node:os');
@@ -7,8 +8,10 @@ const puppeteer = require('puppeteer-core');
 const { PageSession } = require('./pageSession');
 const { locateTool } = require('../systemTools');
 
-/** Puppeteer asks for a screen-orientation override with every viewport change; Firefox ESR 140 lacks the command,
- * and the resize itself is applied before it fails. */
+/**
+ * Puppeteer asks for a screen-orientation override with every viewport change; Firefox ESR 140 lacks the command,
+ * and the resize itself is applied before it fails.
+ */
 function ignoreMissingOrientation(error) {
   if (!/setScreenOrientationOverride/.test(String(error?.message))) throw error;
 }
@@ -34,18 +37,26 @@ class FirefoxSession extends PageSession {
 }
 
 async function launchFirefoxEngine() {
+  const executablePath = locateTool('FIREFOX_PATH');
   // Firefox writes its profile, caches and downloads under HOME: a scratch one keeps the user's home untouched.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-firefox-'));
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: locateTool('FIREFOX_PATH'),
-    headless: true,
-    env: { ...process.env, HOME: home },
-    // With the back-forward cache on, Firefox ESR 140 answers BiDi's history and reload commands only at their
-    // timeout; visitors' caching is not what these tests are about.
-    extraPrefsFirefox: { 'browser.sessionhistory.max_total_viewers': 0 },
-    defaultViewport: null,
-  });
+  const removeHome = () => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  let browser;
+  try {
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath,
+      headless: true,
+      env: { ...process.env, HOME: home },
+      // With the back-forward cache on, Firefox ESR 140 answers BiDi's reload command only at its timeout; visitors'
+      // caching is not what these tests are about.
+      extraPrefsFirefox: { 'browser.sessionhistory.max_total_viewers': 0 },
+      defaultViewport: null,
+    });
+  } catch (error) {
+    removeHome();
+    throw error;
+  }
   const engine = { name: 'firefox', label: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}` };
   return {
     ...engine,
@@ -53,13 +64,16 @@ async function launchFirefoxEngine() {
     origin: async (siteOrigin) => siteOrigin,
     async newSession({ width = 1280, height = 900 } = {}) {
       const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      await page.setViewport({ width, height }).catch(ignoreMissingOrientation);
-      return new FirefoxSession(engine, context, page);
+      const session = new FirefoxSession(engine, context, await context.newPage());
+      await session.setViewport(width, height);
+      return session;
     },
     async close() {
-      await browser.close();
-      fs.rmSync(home, { recursive: true, force: true });
+      try {
+        await browser.close();
+      } finally {
+        removeHome();
+      }
     },
   };
 }

@@ -15,19 +15,27 @@ const launchers = { chromium: launchChromiumEngine, firefox: launchFirefoxEngine
 const engineNames = ['chromium', 'firefox', 'webkit'];
 
 /**
- * The engines this run tests, from TEST_ENGINES.
+ * The engines named in a comma-separated list (any case, each once), in its order.
+ * @param {string} list
+ * @param {string} variable  where the list came from, for the error message
+ * @returns {EngineName[]}
+ */
+function parseEngines(list, variable) {
+  const asked = [...new Set(list.split(',').map((name) => name.trim().toLowerCase()))].filter(Boolean);
+  const unknown = asked.filter((name) => !engineNames.includes(/** @type {EngineName} */ (name)));
+  if (unknown.length > 0) {
+    throw new Error(`${variable} names ${unknown.join(', ')}; the engines are ${engineNames.join(', ')}.`);
+  }
+  if (asked.length === 0) throw new Error(`${variable} names no engine; the engines are ${engineNames.join(', ')}.`);
+  return /** @type {EngineName[]} */ (asked);
+}
+
+/**
+ * The engines this run tests: TEST_ENGINES, or all three.
  * @returns {EngineName[]}
  */
 function enginesUnderTest(env = process.env) {
-  if (!env.TEST_ENGINES) return [...engineNames];
-  const asked = env.TEST_ENGINES.split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = asked.filter((name) => !engineNames.includes(/** @type {EngineName} */ (name)));
-  if (unknown.length > 0) {
-    throw new Error(`TEST_ENGINES names ${unknown.join(', ')}; the engines are ${engineNames.join(', ')}.`);
-  }
-  return /** @type {EngineName[]} */ (asked);
+  return env.TEST_ENGINES === undefined ? [...engineNames] : parseEngines(env.TEST_ENGINES, 'TEST_ENGINES');
 }
 
 /**
@@ -52,4 +60,4 @@ function launchEngine(name) {
   return launch();
 }
 
-module.exports = { engineNames, enginesUnderTest, launchEngine };
+module.exports = { engineNames, enginesUnderTest, parseEngines, launchEngine };

@@ -14,7 +14,12 @@ class PageSession extends Session {
     this.page = page;
     this.errors = [];
     page.on('console', (message) => {
-      if (message.type() === 'error') this.errors.push(message.text());
+      if (message.type() !== 'error') return;
+      // A failed load names no resource in its text ("Failed to load resource: … 404"): the URL is kept with it, so
+      // a test can tell the 404 document it asked for from a missing script.
+      const url = message.location()?.url;
+      const text = message.text();
+      this.errors.push(url && text.startsWith('Failed to load resource') ? `${text} (${url})` : text);
     });
     page.on('pageerror', (error) => this.errors.push(`Uncaught ${error.name}: ${error.message}`));
   }

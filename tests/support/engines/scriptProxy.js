@@ -47,6 +47,17 @@ function hook(reportPath) {
 }
 
 /**
+ * The document with `tag` first in its <head> (not in a <header>), or, without a <head>, after its doctype, which
+ * must stay first for the page to render in standards mode.
+ */
+function withScript(html, tag) {
+  const head = /<head(?=[\s>])[^>]*>/i;
+  if (head.test(html)) return html.replace(head, (open) => open + tag);
+  const doctype = /^\s*<!doctype[^>]*>/i;
+  return doctype.test(html) ? html.replace(doctype, (declaration) => declaration + tag) : tag + html;
+}
+
+/**
  * @param {string} target origin of the site, e.g. http://localhost:4100
  * @returns {Promise<{ origin: string, setInitScripts(sources: string[]): void, reported(): {id: string, text: string}[],
  *   clear(): void, close(): Promise<void> }>}
@@ -83,6 +94,8 @@ function startScriptProxy(target) {
     const forward = http.request(
       { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
       (answer) => {
+        // A reset upstream ends the page's request too, instead of leaving it to time out.
+        answer.on('error', () => res.destroy());
         if (!/^text\/html/.test(answer.headers['content-type'] ?? '')) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -93,7 +106,7 @@ function startScriptProxy(target) {
         answer.on('end', () => {
           const tag = `<script src="${HOOK_PATH}"></script>`;
           const html = Buffer.concat(chunks).toString('utf8');
-          const withHook = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (open) => open + tag) : tag + html;
+          const withHook = withScript(html, tag);
           const headers = { ...answer.headers };
           delete headers['content-length'];
           res.writeHead(answer.statusCode ?? 502, headers);
@@ -105,13 +118,14 @@ function startScriptProxy(target) {
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
+    res.on('close', () => forward.destroy());
     req.pipe(forward);
   });
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    // Every interface, as the site's servers listen: the browser may resolve localhost to ::1 or 127.0.0.1.
-    server.listen(0, () => {
+    // Loopback only: the report endpoint takes anything it is sent.
+    server.listen(0, '127.0.0.1', () => {
       const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolve({
         // localhost, not 127.0.0.1: the site's links and CSP name localhost.

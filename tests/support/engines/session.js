@@ -1,9 +1,10 @@
 // What a spec may ask of a browser tab, whatever engine and protocol is behind it. Each engine (chromium.js,
 // firefox.js, webkit.js) implements the primitives; what can be built from them lives here, once.
 //
-/* global window, document -- functions passed to evaluate run in the page */
 // Functions passed to evaluate, waitFor and addInitScript run in the page: they are sent as source text, so they
 // may use only their one argument (JSON-serialisable) and the page's globals, never variables of the test.
+/* global window, document -- functions passed to evaluate run in the page */
+const { reactOwnsHeading } = require('./inPage');
 
 /**
  * @typedef {object} EngineInfo
@@ -131,19 +132,31 @@ class Session {
   }
 
   /**
+   * Waits until React owns the screen's h1 (hydrated or rendered; with the text `heading` when given), then until the
+   * page has settled: hydration runs in a transition, in slices, and React marks a node as its own before it commits,
+   * so a check made at once could still see server HTML that React is about to replace.
+   * @param {string} [heading]
+   */
+  async untilRendered(heading) {
+    await this.waitFor(reactOwnsHeading, heading ?? null, {
+      what: heading ? `the screen "${heading}", rendered by React` : 'a screen rendered by React',
+      timeoutMs: 20_000,
+    });
+    await this.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(resolve) : resolve(null));
+          setTimeout(idle, 300);
+        }),
+    );
+  }
+
+  /**
    * The document's URL.
    * @returns {Promise<string>}
    */
   url() {
     return this.evaluate(() => window.location.href);
-  }
-
-  /** History back, as the browser's button does; returns at once (wait for what should follow). */
-  back() {
-    return this.evaluate(() => {
-      window.history.back();
-      return true;
-    });
   }
 
   unsupported(primitive) {

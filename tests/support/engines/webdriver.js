@@ -19,12 +19,18 @@ class WebDriverError extends Error {
  */
 async function request(baseUrl, method, path, body, timeoutMs = 60_000) {
   const command = `${method} ${path}`;
-  const response = await fetch(baseUrl + path, {
-    method,
-    signal: AbortSignal.timeout(timeoutMs),
-    headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(baseUrl + path, {
+      method,
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    // A driver that is gone or does not answer: say which command, not only "fetch failed".
+    throw new WebDriverError(command, { error: error.name, message: error.cause?.message ?? error.message });
+  }
   const json = await response.json().catch(() => ({ value: { error: `HTTP ${response.status}` } }));
   if (!response.ok || json.value?.error) throw new WebDriverError(command, json.value);
   return json.value;

@@ -21,6 +21,19 @@ const GTK_CSS = '* { min-width: 0; min-height: 0; padding: 0; margin: 0; border-
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Asks a child process to end, and ends it after 5 s if it has not. */
+function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -42,14 +55,18 @@ function startXvfb() {
     stderr = (stderr + chunk).slice(-2000);
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Xvfb did not start within 10 s: ${stderr}`)), 10_000);
+    const fail = (reason) => {
+      clearTimeout(timer);
+      xvfb.kill('SIGKILL');
+      reject(new Error(`Xvfb did not start: ${reason} ${stderr}`));
+    };
+    const timer = setTimeout(() => fail('no display within 10 s.'), 10_000);
+    xvfb.once('error', (error) => fail(error.message));
+    xvfb.once('exit', (code) => fail(`it exited with ${code}.`));
     xvfb.stdio[3].on('data', (chunk) => {
       clearTimeout(timer);
-      resolve({ display: `:${String(chunk).trim()}`, stop: () => xvfb.kill('SIGTERM') });
-    });
-    xvfb.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Xvfb exited with ${code}: ${stderr}`));
+      xvfb.removeAllListeners('exit');
+      resolve({ display: `:${String(chunk).trim()}`, stop: () => stopProcess(xvfb) });
     });
   });
 }
@@ -71,6 +88,10 @@ async function startDriver(display, scratch) {
     },
   });
   let stderr = '';
+  let spawnError;
+  driver.once('error', (error) => {
+    spawnError = error;
+  });
   driver.stderr.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
   });
@@ -82,21 +103,13 @@ async function startDriver(display, scratch) {
       () => false,
     );
     if (ready) break;
-    if (driver.exitCode !== null || Date.now() > deadline) {
-      driver.kill();
-      throw new Error(`WebKitWebDriver did not start: ${stderr}`);
+    if (spawnError || driver.exitCode !== null || Date.now() > deadline) {
+      await stopProcess(driver);
+      throw new Error(`WebKitWebDriver did not start: ${spawnError?.message ?? ''} ${stderr}`);
     }
     await sleep(50);
   }
-  const exited = new Promise((resolve) => driver.once('exit', resolve));
-  return {
-    baseUrl,
-    output: () => stderr,
-    stop: () => {
-      driver.kill('SIGTERM');
-      return exited;
-    },
-  };
+  return { baseUrl, output: () => stderr, stop: () => stopProcess(driver) };
 }
 
 class WebKitSession extends Session {
@@ -137,29 +150,49 @@ class WebKitSession extends Session {
   async setViewport(width, height) {
     // The window rect includes MiniBrowser's own (shrunk) chrome: measure the viewport and correct for it.
     await this.webdriver.command('POST', '/window/rect', { width, height });
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const inner = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
-      if (inner.width === width && inner.height === height) return;
+    let inner = await this.settledViewport();
+    for (let attempt = 0; attempt < 3 && (inner.width !== width || inner.height !== height); attempt += 1) {
       const rect = await this.webdriver.command('GET', '/window/rect');
       await this.webdriver.command('POST', '/window/rect', {
         width: rect.width + width - inner.width,
         height: rect.height + height - inner.height,
       });
+      inner = await this.settledViewport();
     }
-    const inner = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
-    if (inner.width !== width) throw new Error(`${this.engine.label}: the viewport is ${inner.width} px, not ${width}`);
+    if (inner.width !== width || inner.height !== height) {
+      throw new Error(
+        `${this.engine.label}: the viewport is ${inner.width}×${inner.height} px, not ${width}×${height}`,
+      );
+    }
+  }
+
+  /** The viewport once a resize has reached the page (the window manager answers before the page has relaid). */
+  async settledViewport() {
+    const read = () => this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    let last = await read();
+    for (let check = 0; check < 20; check += 1) {
+      await sleep(25);
+      const now = await read();
+      if (now.width === last.width && now.height === last.height) return now;
+      last = now;
+    }
+    return last;
   }
 
   async screenshot(file, { fullPage = false } = {}) {
     // WebDriver captures the viewport only: for the whole page, the viewport becomes as tall as the page.
     const viewport = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
-    if (fullPage) {
+    if (!fullPage) {
+      fs.writeFileSync(file, Buffer.from(await this.webdriver.command('GET', '/screenshot'), 'base64'));
+      return;
+    }
+    try {
       const pageHeight = await this.evaluate(() => document.documentElement.scrollHeight);
       await this.setViewport(viewport.width, Math.max(pageHeight, viewport.height));
+      fs.writeFileSync(file, Buffer.from(await this.webdriver.command('GET', '/screenshot'), 'base64'));
+    } finally {
+      await this.setViewport(viewport.width, viewport.height);
     }
-    const png = await this.webdriver.command('GET', '/screenshot');
-    fs.writeFileSync(file, Buffer.from(png, 'base64'));
-    if (fullPage) await this.setViewport(viewport.width, viewport.height);
   }
 
   async reload() {
@@ -169,7 +202,13 @@ class WebKitSession extends Session {
   async consoleErrors() {
     // Reports sent by documents already left, then what the current document holds and has not reported yet.
     const entries = this.shared.proxies().flatMap((proxy) => proxy.reported());
-    const current = await this.evaluate(() => window.__engineConsoleErrors ?? []).catch(() => []);
+    const current = await this.evaluate(() => window.__engineConsoleErrors ?? null);
+    if (current === null) {
+      // Without the proxy's script nothing is recorded, and "no errors" would be a check that cannot fail.
+      throw new Error(
+        `${this.engine.label}: the console hook is not in this document (opened through engine.origin()?)`,
+      );
+    }
     const ids = new Set(entries.map((entry) => entry.id));
     return [...entries, ...current.filter((entry) => !ids.has(entry.id))].map((entry) => entry.text);
   }
@@ -186,18 +225,26 @@ class WebKitSession extends Session {
 
 async function launchWebKitEngine() {
   const minibrowser = locateTool('MINIBROWSER_PATH');
+  locateTool('XVFB_PATH');
+  locateTool('WEBKIT_DRIVER_PATH');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-webkit-'));
-  const xvfb = await startXvfb();
+  // The browser's last cache writes may still be landing when it is removed.
+  const removeScratch = () => fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  let xvfb;
   let driver;
   try {
+    xvfb = await startXvfb();
     driver = await startDriver(xvfb.display, scratch);
   } catch (error) {
-    xvfb.stop();
+    await xvfb?.stop();
+    removeScratch();
     throw error;
   }
   /** One proxy per site origin, shared by the sessions (one at a time: WebKitWebDriver allows one). */
   const proxies = new Map();
   const shared = { proxies: () => [...proxies.values()], initScripts: [] };
+  /** The WebDriver session whose window is open, if any: quit before the driver stops. */
+  let open;
   const engine = { name: 'webkit', label: 'WebKit (WebKitGTK MiniBrowser)' };
   return Object.assign(engine, {
     async origin(siteOrigin) {
@@ -219,19 +266,26 @@ async function launchWebKitEngine() {
       const webdriver = await WebDriverSession.create(driver.baseUrl, capabilities, 30_000).catch((error) => {
         throw new Error(`${engine.label} did not open a window: ${error.message}\n${driver.output()}`);
       });
-      await webdriver.command('POST', '/timeouts', { pageLoad: 30_000, script: 30_000 });
-      engine.label = `WebKit (WebKitGTK ${webdriver.capabilities.browserVersion ?? ''} MiniBrowser)`;
-      const session = new WebKitSession(engine, webdriver, shared);
-      await session.goto('about:blank');
-      await session.setViewport(width, height);
-      return session;
+      open = webdriver;
+      try {
+        await webdriver.command('POST', '/timeouts', { pageLoad: 30_000, script: 30_000 });
+        engine.label = `WebKit (WebKitGTK ${webdriver.capabilities.browserVersion ?? ''} MiniBrowser)`;
+        const session = new WebKitSession(engine, webdriver, shared);
+        await session.goto('about:blank');
+        await session.setViewport(width, height);
+        return session;
+      } catch (error) {
+        // WebKitWebDriver allows one session: one left open would fail every later test.
+        await webdriver.quit().catch(() => undefined);
+        throw error;
+      }
     },
     async close() {
-      await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
+      await open?.quit().catch(() => undefined);
+      await Promise.allSettled([...proxies.values()].map((proxy) => proxy.close()));
       await driver.stop();
-      xvfb.stop();
-      // The browser's last cache writes may still be landing.
-      fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      await xvfb.stop();
+      removeScratch();
     },
   });
 }

@@ -1,0 +1,39 @@
+// A second copy of the shell, on its own port, whose remotes.json sends one page's remote elsewhere (to a remote
+// that is down, or one a test can take offline) and the others to the test site's remotes.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { deployables } = require('@nativegtm/shared/server/site.js');
+const { startSite } = require('@nativegtm/shared/server/run-site.js');
+const { shippedRemotes } = require('@nativegtm/shared/pages');
+
+/**
+ * @param {{ port: number, ports: Record<string, number>, remote: string, manifestUrl: string }} options
+ *   port: the shell's; ports: the test site's, by package; remote: the remote's name in remotes.json ('jobs');
+ *   manifestUrl: where its mf-manifest.json is said to be.
+ * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
+ */
+async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
+  const remotesFile = path.join(dir, 'remotes.json');
+  const remotes = shippedRemotes({ portOf: (page) => ports[page.package] });
+  fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, [remote]: manifestUrl }));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  let site;
+  try {
+    const shell = deployables.filter((deployable) => deployable.role === 'host');
+    site = await startSite(shell, { ports: { shell: port }, remotesFile });
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return {
+    origin: `http://localhost:${port}`,
+    async stop() {
+      await site.stop();
+      remove();
+    },
+  };
+}
+
+module.exports = { startShellWithRemote };
