@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForPort } from './waitForPort';
@@ -45,13 +45,17 @@ export async function startNginx(options: {
   } catch (error) {
     child.kill('SIGKILL');
     const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
+    rmSync(prefix, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${stderr}\n${log}`);
   }
   return {
     config,
     stop: () =>
       new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          rmSync(prefix, { recursive: true, force: true });
+          resolve();
+        });
         child.kill('SIGQUIT');
       }),
   };

@@ -22,11 +22,27 @@ function portsFor(base) {
 async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100), log = console.log } = {}) {
   buildIfNeeded(deployables, { log });
   const ports = portsFor(base);
-  const remotesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-')), 'remotes.json');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-'));
+  const remotesFile = path.join(dir, 'remotes.json');
   const remotes = shippedRemotes({ portOf: (page) => ports[page.package] });
   fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
-  const site = await startSite(deployables, { ports, remotesFile });
-  return { ...site, ports, remotesFile };
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  let site;
+  try {
+    site = await startSite(deployables, { ports, remotesFile });
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return {
+    ...site,
+    ports,
+    remotesFile,
+    async stop() {
+      await site.stop();
+      remove();
+    },
+  };
 }
 
 module.exports = { startTestSite, portsFor };
