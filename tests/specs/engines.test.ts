@@ -204,61 +204,35 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       await untilScreen('Land high-paying AI-native GTM jobs');
       expect(await tab().evaluate(() => window.innerWidth)).toBe(375);
 
-      const employersLinkShown = () =>
-        tab().evaluate(() => {
-          const link = document.querySelector('nav[aria-label="Main"] a[href="/employers"]');
-          if (!link) return false;
-          const box = link.getBoundingClientRect();
-          return box.width > 0 && box.height > 0 && getComputedStyle(link).visibility !== 'hidden';
-        });
-      const expanded = () =>
-        tab().evaluate(() => document.querySelector('header button[aria-controls]')?.getAttribute('aria-expanded'));
+      /**
+       * In the page: the menu as a visitor meets it, what its button says and whether its Employers link can be
+       * seen; with `open`, whether it is that way round (expanded and shown, or collapsed and hidden).
+       */
+      const menu = (open: boolean | null) => {
+        const button = document.querySelector('header button[aria-controls]');
+        const link = document.querySelector('nav[aria-label="Main"] a[href="/employers"]');
+        const box = link?.getBoundingClientRect();
+        const state = {
+          expanded: button?.getAttribute('aria-expanded') ?? null,
+          linkShown:
+            !!link && !!box && box.width > 0 && box.height > 0 && getComputedStyle(link).visibility !== 'hidden',
+        };
+        return open === null ? state : state.expanded === String(open) && state.linkShown === open;
+      };
+      const untilMenu = (open: boolean) =>
+        tab().waitFor(menu, open, { what: `the menu to ${open ? 'open and show' : 'close and hide'} its links` });
+      const expanded = async () => ((await tab().evaluate(menu, null)) as { expanded: string | null }).expanded;
 
-      expect(await expanded()).toBe('false');
-      expect(await employersLinkShown()).toBe(false);
-
-      await tab().click('header button[aria-controls]');
-      await tab().waitFor(
-        () => document.querySelector('header button[aria-controls]')?.getAttribute('aria-expanded') === 'true',
-        undefined,
-        { what: 'the menu button to say it is expanded' },
-      );
-      await tab().waitFor(
-        () => {
-          const link = document.querySelector('nav[aria-label="Main"] a[href="/employers"]');
-          return link !== null && link.getBoundingClientRect().height > 0;
-        },
-        undefined,
-        { what: 'the menu to show its links' },
-      );
+      expect(await tab().evaluate(menu, null)).toEqual({ expanded: 'false', linkShown: false });
 
       await tab().click('header button[aria-controls]');
-      await tab().waitFor(
-        () => document.querySelector('header button[aria-controls]')?.getAttribute('aria-expanded') === 'false',
-        undefined,
-        { what: 'the menu button to say it is collapsed' },
-      );
-      await tab().waitFor(
-        () => {
-          const link = document.querySelector('nav[aria-label="Main"] a[href="/employers"]');
-          return (
-            link !== null &&
-            (link.getBoundingClientRect().height === 0 || getComputedStyle(link).visibility === 'hidden')
-          );
-        },
-        undefined,
-        { what: 'the menu to hide its links again' },
-      );
+      await untilMenu(true);
+      await tab().click('header button[aria-controls]');
+      await untilMenu(false);
 
       await markDocument();
       await tab().click('header button[aria-controls]');
-      await tab().waitFor(
-        () =>
-          (document.querySelector('nav[aria-label="Main"] a[href="/employers"]')?.getBoundingClientRect().height ?? 0) >
-          0,
-        undefined,
-        { what: 'the menu to open' },
-      );
+      await untilMenu(true);
       await tab().click('nav[aria-label="Main"] a[href="/employers"]');
       await untilScreen('Hire Vetted AI-Native GTM Talent');
       expect(await isSameDocument()).toBe(true);

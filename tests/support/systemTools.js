@@ -70,9 +70,6 @@ function locate(tool, env = process.env) {
   return tool.paths.find((candidate) => fs.existsSync(candidate));
 }
 
-/** The usual paths of the tool whose variable is `env` ('CHROME_PATH', 'NGINX_PATH'). */
-const usualPaths = (envName) => TOOLS.find((tool) => tool.env === envName).paths;
-
 /**
  * The program of the tool whose variable is `envName`, or an error that says which Debian package provides it (for
  * a run that skipped `npm test`'s set-up, such as one spec file run alone).
@@ -158,4 +155,4 @@ function ensureSystemTools({
   return packages;
 }
 
-module.exports = { ensureSystemTools, TOOLS, toolsFor, usualPaths, locateTool };
+module.exports = { ensureSystemTools, TOOLS, toolsFor, locateTool };

@@ -46,8 +46,8 @@ function freePort() {
 }
 
 /** Starts Xvfb on a display number it chooses itself (-displayfd), so parallel runs cannot collide. */
-function startXvfb() {
-  const xvfb = spawn(locateTool('XVFB_PATH'), ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
+function startXvfb(program) {
+  const xvfb = spawn(program, ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -71,12 +71,12 @@ function startXvfb() {
   });
 }
 
-async function startDriver(display, scratch) {
+async function startDriver(program, display, scratch) {
   const port = await freePort();
   const configHome = path.join(scratch, 'config');
   fs.mkdirSync(path.join(configHome, 'gtk-3.0'), { recursive: true });
   fs.writeFileSync(path.join(configHome, 'gtk-3.0', 'gtk.css'), GTK_CSS);
-  const driver = spawn(locateTool('WEBKIT_DRIVER_PATH'), [`--port=${port}`], {
+  const driver = spawn(program, [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,
@@ -224,17 +224,18 @@ class WebKitSession extends Session {
 }
 
 async function launchWebKitEngine() {
+  // All three before anything starts: a missing one is named, with its package, before there is anything to clean up.
   const minibrowser = locateTool('MINIBROWSER_PATH');
-  locateTool('XVFB_PATH');
-  locateTool('WEBKIT_DRIVER_PATH');
+  const xvfbProgram = locateTool('XVFB_PATH');
+  const driverProgram = locateTool('WEBKIT_DRIVER_PATH');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-webkit-'));
   // The browser's last cache writes may still be landing when it is removed.
   const removeScratch = () => fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   let xvfb;
   let driver;
   try {
-    xvfb = await startXvfb();
-    driver = await startDriver(xvfb.display, scratch);
+    xvfb = await startXvfb(xvfbProgram);
+    driver = await startDriver(driverProgram, xvfb.display, scratch);
   } catch (error) {
     await xvfb?.stop();
     removeScratch();
