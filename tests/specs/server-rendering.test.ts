@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,7 +33,8 @@ interface Target {
 let faulty: Awaited<ReturnType<typeof startFaultyRemote>>;
 let elsewhere: Server;
 
-function remotesFileFor(host: string, portOf: (pkg: string) => number): string {
+/** A remotes.json for a server under test, in a folder of its own that `remove` takes away with it. */
+function remotesFileFor(host: string, portOf: (pkg: string) => number): { file: string; remove: () => void } {
   const folder = mkdtempSync(join(tmpdir(), 'nativegtm-ssr-remotes-'));
   chmodSync(folder, 0o755); // nginx workers run as an unprivileged user and must read the file
   const file = join(folder, 'remotes.json');
@@ -42,7 +43,7 @@ function remotesFileFor(host: string, portOf: (pkg: string) => number): string {
     d.remote === 'jobs' ? `${faulty.url}/mf-manifest.json` : `http://${host}:${portOf(d.name)}/mf-manifest.json`,
   ]);
   writeFileSync(file, JSON.stringify(Object.fromEntries(entries)));
-  return file;
+  return { file, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 /**
@@ -52,16 +53,24 @@ function remotesFileFor(host: string, portOf: (pkg: string) => number): string {
  */
 async function builtIn(fragmentTimeoutMs = 400): Promise<Target> {
   const ports = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
-  const remotesFile = remotesFileFor('localhost', (pkg) => ports[pkg]!);
-  const site = await startSite(deployables, { ports, remotesFile, origin: ORIGIN, fragmentTimeoutMs });
-  return { port: ports.shell!, url: (path) => `http://localhost:${ports.shell}${path}`, stop: () => site.stop() };
+  const remotes = remotesFileFor('localhost', (pkg) => ports[pkg]!);
+  const site = await startSite(deployables, { ports, remotesFile: remotes.file, origin: ORIGIN, fragmentTimeoutMs });
+  const stop = async () => {
+    await site.stop();
+    remotes.remove();
+  };
+  return { port: ports.shell!, url: (path) => `http://localhost:${ports.shell}${path}`, stop };
 }
 
 async function nginx(): Promise<Target> {
   const ports = Object.fromEntries(deployables.map((d) => [d.name, base + 10 + (d.port - 3000)]));
-  const remotesFile = remotesFileFor('127.0.0.1', (pkg) => ports[pkg]!);
-  const server = await startNginx({ ports, remotesFile, origin: ORIGIN, fragmentTimeoutMs: 400 });
-  return { port: ports.shell!, url: (path) => `http://127.0.0.1:${ports.shell}${path}`, stop: server.stop };
+  const remotes = remotesFileFor('127.0.0.1', (pkg) => ports[pkg]!);
+  const server = await startNginx({ ports, remotesFile: remotes.file, origin: ORIGIN, fragmentTimeoutMs: 400 });
+  const stop = async () => {
+    await server.stop();
+    remotes.remove();
+  };
+  return { port: ports.shell!, url: (path) => `http://127.0.0.1:${ports.shell}${path}`, stop };
 }
 
 beforeAll(async () => {

@@ -39,7 +39,11 @@ async function nginx(roots?: Record<string, string>, portOffset = 20): Promise<T
     ),
   );
   const server = await startNginx({ ports, remotesFile, roots });
-  return { host, ports, remoteOrigins: origins(host, ports), stop: server.stop };
+  const stop = async () => {
+    await server.stop();
+    rmSync(folder, { recursive: true, force: true });
+  };
+  return { host, ports, remoteOrigins: origins(host, ports), stop };
 }
 
 describe('nginx with a checkout in a directory only its owner may enter (a clone in ~ or in mktemp -d)', () => {

@@ -7,6 +7,7 @@ const path = require('node:path');
 const puppeteer = require('puppeteer-core');
 const { PageSession } = require('./pageSession');
 const { locateTool } = require('../systemTools');
+const { stopProcessGroup } = require('./processes');
 
 /**
  * Puppeteer asks for a screen-orientation override with every viewport change; Firefox ESR 140 lacks the command,
@@ -69,9 +70,12 @@ async function launchFirefoxEngine() {
       return session;
     },
     async close() {
+      // Puppeteer starts Firefox as the leader of its own process group; its fork server and helpers outlive it.
+      const pgid = browser.process()?.pid;
       try {
         await browser.close();
       } finally {
+        await stopProcessGroup(pgid);
         removeHome();
       }
     },

@@ -14,25 +14,11 @@ const { Session } = require('./session');
 const { startScriptProxy } = require('./scriptProxy');
 const { request, WebDriverSession } = require('./webdriver');
 const { locateTool } = require('../systemTools');
+const { sleep, stopProcess, stopProcessGroup } = require('./processes');
 
 // MiniBrowser's toolbar and URL entry keep its GTK window at least 447 px wide; shrunk to nothing, the page's
 // viewport can be as narrow as a phone's.
 const GTK_CSS = '* { min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; font-size: 1px; }\n';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Asks a child process to end, and ends it after 5 s if it has not. */
-function stopProcess(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -77,6 +63,8 @@ async function startDriver(program, display, scratch) {
   fs.mkdirSync(path.join(configHome, 'gtk-3.0'), { recursive: true });
   fs.writeFileSync(path.join(configHome, 'gtk-3.0', 'gtk.css'), GTK_CSS);
   const driver = spawn(program, [`--port=${port}`], {
+    // Its own process group, so that stopping it stops MiniBrowser and the web and network processes too.
+    detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,
@@ -104,12 +92,20 @@ async function startDriver(program, display, scratch) {
     );
     if (ready) break;
     if (spawnError || driver.exitCode !== null || Date.now() > deadline) {
+      await stopProcessGroup(driver.pid);
       await stopProcess(driver);
       throw new Error(`WebKitWebDriver did not start: ${spawnError?.message ?? ''} ${stderr}`);
     }
     await sleep(50);
   }
-  return { baseUrl, output: () => stderr, stop: () => stopProcess(driver) };
+  return {
+    baseUrl,
+    output: () => stderr,
+    stop: async () => {
+      await stopProcessGroup(driver.pid);
+      await stopProcess(driver);
+    },
+  };
 }
 
 class WebKitSession extends Session {
@@ -229,7 +225,7 @@ async function launchWebKitEngine() {
   const xvfbProgram = locateTool('XVFB_PATH');
   const driverProgram = locateTool('WEBKIT_DRIVER_PATH');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-webkit-'));
-  // The browser's last cache writes may still be landing when it is removed.
+  // Called once every process that writes into it has ended (stopProcessGroup); the retries cover the file system.
   const removeScratch = () => fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   let xvfb;
   let driver;
