@@ -11,7 +11,7 @@ function renderPage() {
   );
 }
 
-/** The page in a data router like the shell's, so tests can read the URL and go back and forward. */
+/** The page in a router with a history of its own, so tests can read the URL and go back and forward. */
 function renderAt(url = '/featured-jobs') {
   const router = createMemoryRouter(
     [

@@ -1,4 +1,4 @@
 import '@testing-library/jest-dom';
 
-// jsdom does not implement scrolling; the router's ScrollRestoration calls it on every navigation.
+// jsdom does not implement scrolling; the shell's scroll restoration calls it on every navigation.
 if (typeof window !== 'undefined') window.scrollTo = () => undefined;

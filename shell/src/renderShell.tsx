@@ -1,8 +1,9 @@
 import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import type { PageLoader } from './remotes/pageLoader';
-import { createRoutes, logRouteError } from './router';
+import { createBrowserHistory } from './routing/history';
+import { createShellNavigation } from './routing/shellNavigation';
+import { ShellRouter } from './routing/ShellRouter';
 import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/serverPage';
 
 /**
@@ -23,20 +24,20 @@ export function renderShell(pageLoader: PageLoader): Promise<void> {
 
   const serverPage = findServerPage();
   const handoff = serverPageHandoff(serverPage);
-  const router = createBrowserRouter(createRoutes(pageLoader));
+  const navigation = createShellNavigation(createBrowserHistory(), pageLoader);
   const root = createRoot(container);
   const app = (
     <StrictMode>
       <ServerPageContext value={handoff}>
-        <RouterProvider router={router} onError={(error, info) => logRouteError(error, info.pattern)} />
+        <ShellRouter navigation={navigation} />
       </ServerPageContext>
     </StrictMode>
   );
 
   const settled = new Promise<void>((resolve) => {
-    if (router.state.initialized) return resolve();
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return;
+    if (navigation.state.screen) return resolve();
+    const unsubscribe = navigation.subscribe(() => {
+      if (!navigation.state.screen) return;
       unsubscribe();
       resolve();
     });

@@ -138,6 +138,33 @@ describe('the composed site', () => {
     ).toBe(1);
   });
 
+  it('starts a new page at the top, and Back and Forward return to where the visitor was, in one document', async () => {
+    const scrolledTo = (y: number) => page.waitForFunction((top) => Math.round(window.scrollY) === top, y);
+    await page.goto(shellUrl('/'));
+    await untilHydrated(page);
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await scrolledTo(1500);
+
+    // Playwright's click and focus() first scroll the link into view (for the sticky header, Chromium moves the page):
+    // the link gets focus without scrolling, as after Tab, and Enter follows it.
+    const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
+    await employers.evaluate((link: HTMLElement) => link.focus({ preventScroll: true }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    await scrolledTo(0);
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await scrolledTo(400);
+
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
+    await scrolledTo(1500);
+    await page.goForward();
+    await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
+    await scrolledTo(400);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
   it('shows the 404 screen for an unknown path and logs the path', async () => {
     const errors = collectConsoleErrors(page);
     const response = await page.goto(shellUrl('/jobs/does-not-exist?x=1'));

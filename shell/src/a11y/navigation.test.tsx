@@ -1,9 +1,9 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, Link, RouterProvider, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useDocumentTitle, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
-import { createRoutes } from '../router';
 import { pageModule } from '../testing/pageModule';
+import { renderShellAt } from '../testing/renderShellAt';
 import { SKIP_LINK_HTML } from './useSkipLink';
 
 /** A page as a remote would ship it: its own title, a main landmark with an h1, a link on and a query control. */
@@ -35,13 +35,9 @@ const load = (name: RemoteName) => {
 };
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(createRoutes({ load, preload: jest.fn(), prefetch: jest.fn() }), {
-    initialEntries: [path],
-  });
   // index.html's first element.
   document.body.innerHTML = SKIP_LINK_HTML;
-  render(<RouterProvider router={router} />);
-  return router;
+  return renderShellAt(path, { load });
 }
 
 const liveRegion = () => document.querySelector('[aria-live="polite"]');
@@ -85,21 +81,21 @@ describe('keyboard and screen-reader support around every page', () => {
   });
 
   it('announces the 404 page and focuses its heading', async () => {
-    const router = renderAt('/');
+    const { history } = renderAt('/');
     await screen.findByRole('heading', { name: 'candidates page' });
-    await router.navigate('/nowhere');
+    act(() => history.push('/nowhere'));
     expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toHaveFocus();
     await waitFor(() => expect(liveRegion()).toHaveTextContent('Page not found · NativeGTM'));
   });
 
   it('keeps focus where it is when only the query changes (a filter on the same page)', async () => {
-    const router = renderAt('/featured-jobs');
+    const { navigation } = renderAt('/featured-jobs');
     await screen.findByRole('heading', { name: 'jobs page' });
     const filter = screen.getByRole('button', { name: 'Filter' });
 
     await userEvent.click(filter);
     await userEvent.click(filter);
-    await waitFor(() => expect(router.state.location.search).toBe('?n=2'));
+    await waitFor(() => expect(navigation.state.location.search).toBe('?n=2'));
     expect(filter).toHaveFocus();
     expect(liveRegion()).toBeEmptyDOMElement();
   });

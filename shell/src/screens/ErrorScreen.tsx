@@ -1,6 +1,6 @@
-import { useRevalidator } from 'react-router-dom';
 import { Button, ButtonLink, useDocumentTitle } from '@nativegtm/shared';
 import { useReportScreenRendered } from '../a11y/screenRendered';
+import { useNavigationStatus } from '../routing/navigationContext';
 import { StatusLayout, statusStyles } from './StatusLayout';
 
 /**
@@ -8,8 +8,7 @@ import { StatusLayout, statusStyles } from './StatusLayout';
  * a plain explanation and two ways on; the technical detail goes to the console (logged where the error arose).
  */
 export function ErrorScreen() {
-  const revalidator = useRevalidator();
-  const retrying = revalidator.state === 'loading';
+  const { loading: retrying, retry } = useNavigationStatus();
   useDocumentTitle('Something went wrong');
   useReportScreenRendered();
 
@@ -23,7 +22,7 @@ export function ErrorScreen() {
       title="Unexpected Application Error!"
       actions={
         <>
-          <Button size="lg" onClick={() => void revalidator.revalidate()} disabled={retrying} aria-busy={retrying}>
+          <Button size="lg" onClick={retry} disabled={retrying} aria-busy={retrying}>
             {retrying ? 'Trying again…' : 'Try again'}
           </Button>
           <ButtonLink to="/" size="lg" variant="outline">

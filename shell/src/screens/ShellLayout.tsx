@@ -1,10 +1,12 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
+import { useCallback, type ReactNode } from 'react';
 import { VisuallyHidden } from '@nativegtm/shared';
 import { RouteAnnouncer } from '../a11y/RouteAnnouncer';
 import { ScreenRenderedContext } from '../a11y/screenRendered';
 import { useSkipLink } from '../a11y/useSkipLink';
 import { useFocusOnNavigation } from '../a11y/useFocusOnNavigation';
 import { useDelayedFlag } from '../hooks/useDelayedFlag';
+import { useNavigationStatus } from '../routing/navigationContext';
+import { useScrollRestoration, type ScrollInputs } from '../routing/useScrollRestoration';
 import { LOADING_INDICATOR_DELAY_MS } from './timing';
 import styles from './ShellLayout.module.css';
 
@@ -13,10 +15,17 @@ import styles from './ShellLayout.module.css';
  * The current page stays on screen meanwhile, so navigation never flashes an empty screen. For keyboard and
  * screen-reader users it adds the skip link, focus on the new page's heading and an announcement of its title.
  */
-export function ShellLayout() {
-  const navigation = useNavigation();
-  const loading = useDelayedFlag(navigation.state === 'loading', LOADING_INDICATOR_DELAY_MS);
-  const [announcement, screenRendered] = useFocusOnNavigation();
+export function ShellLayout({ scroll, children }: { scroll: ScrollInputs; children: ReactNode }) {
+  const loading = useDelayedFlag(useNavigationStatus().loading, LOADING_INDICATOR_DELAY_MS);
+  const [announcement, focusOnRendered] = useFocusOnNavigation();
+  const scrollOnRendered = useScrollRestoration(scroll);
+  const screenRendered = useCallback(
+    (pathname: string) => {
+      scrollOnRendered();
+      focusOnRendered(pathname);
+    },
+    [scrollOnRendered, focusOnRendered],
+  );
   useSkipLink();
   return (
     <>
@@ -26,11 +35,8 @@ export function ShellLayout() {
           <VisuallyHidden>Loading page…</VisuallyHidden>
         </div>
       )}
-      <ScreenRenderedContext value={screenRendered}>
-        <Outlet />
-      </ScreenRenderedContext>
+      <ScreenRenderedContext value={screenRendered}>{children}</ScreenRenderedContext>
       <RouteAnnouncer announcement={announcement} />
-      <ScrollRestoration />
     </>
   );
 }

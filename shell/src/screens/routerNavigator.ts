@@ -1,7 +1,7 @@
 import { createPath, type NavigateFunction, type Navigator } from 'react-router-dom';
 
 /**
- * The navigator a page's own React root gets (PageRouter): every navigation goes to the shell's data router, the one
+ * The navigator a page's own React root gets (PageRouter): every navigation goes to the shell's router, the one
  * router of the document, exactly as the shell's own links do.
  */
 export function routerNavigator(navigate: NavigateFunction): Navigator {

@@ -1,0 +1,82 @@
+import { NavigationType } from 'react-router-dom';
+import { createBrowserHistory, createMemoryHistory, type HistoryUpdate } from './history';
+
+describe('the browser history the shell navigates with', () => {
+  beforeEach(() => window.history.replaceState(null, '', '/'));
+
+  it('gives the first entry a key of its own, keeping what a reload left in history.state', () => {
+    window.history.replaceState({ usr: { from: 'before' }, key: 'kept' }, '', '/employers');
+    expect(createBrowserHistory().location).toMatchObject({ pathname: '/employers', key: 'kept' });
+    window.history.replaceState(null, '', '/employers?x=1#top');
+    const fresh = createBrowserHistory().location;
+    expect(fresh).toMatchObject({ pathname: '/employers', search: '?x=1', hash: '#top', state: null });
+    expect(fresh.key).toMatch(/^[a-z0-9]+$/);
+    expect(fresh.key).not.toBe('default');
+  });
+
+  it('pushes and replaces entries, telling its listeners with a new key each time', () => {
+    const history = createBrowserHistory();
+    const updates: HistoryUpdate[] = [];
+    history.listen((update) => updates.push(update));
+    history.push('/featured-jobs?type=Remote', { from: 'test' }, { preventScrollReset: true });
+    history.replace({ pathname: '/coming-soon', hash: '#signup' });
+
+    expect(window.location.pathname + window.location.hash).toBe('/coming-soon#signup');
+    expect(updates.map((u) => [u.action, u.location.pathname, u.location.search, u.preventScrollReset])).toEqual([
+      [NavigationType.Push, '/featured-jobs', '?type=Remote', true],
+      [NavigationType.Replace, '/coming-soon', '', false],
+    ]);
+    expect(updates[0]!.location.state).toEqual({ from: 'test' });
+    expect(updates[0]!.location.key).not.toBe(updates[1]!.location.key);
+    expect(history.location).toBe(updates[1]!.location);
+  });
+
+  it('reports Back (popstate) with the entry it returns to', async () => {
+    const history = createBrowserHistory();
+    history.push('/employers');
+    const employers = history.location;
+    history.push('/coming-soon');
+    const updates: HistoryUpdate[] = [];
+    history.listen((update) => updates.push(update));
+
+    const popped = new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    window.history.back();
+    await popped;
+    expect(updates).toEqual([{ action: NavigationType.Pop, location: employers, preventScrollReset: false }]);
+  });
+
+  it('loads the page in full when the browser refuses another history entry', () => {
+    const assign = jest.fn();
+    const win = {
+      location: { pathname: '/', search: '', hash: '', assign },
+      history: {
+        state: { usr: null, key: 'first' },
+        pushState: () => {
+          throw new DOMException('Too many calls', 'SecurityError');
+        },
+      },
+      addEventListener: () => undefined,
+    } as unknown as Window;
+    const history = createBrowserHistory(win);
+    const listener = jest.fn();
+    history.listen(listener);
+    history.push('/employers');
+    expect(assign).toHaveBeenCalledWith('/employers');
+    expect(listener).not.toHaveBeenCalled();
+  });
+});
+
+describe('the memory history tests navigate with', () => {
+  it('goes back and forward within its entries and no further', () => {
+    const history = createMemoryHistory(['/']);
+    history.push('/employers');
+    history.push('/coming-soon');
+    history.go(-1);
+    expect([history.action, history.location.pathname]).toEqual([NavigationType.Pop, '/employers']);
+    history.go(-5);
+    expect(history.location.pathname).toBe('/');
+    history.push('/featured-jobs');
+    history.go(1);
+    expect(history.location.pathname).toBe('/featured-jobs');
+  });
+});
