@@ -10,8 +10,11 @@ export interface PageRouterProps {
   isStatic?: boolean;
   /** When the HTML being hydrated was rendered (see RenderTimeContext). */
   renderedAt?: number;
-  /** Called after each commit of the page's root, with the path it rendered (the shell moves focus then). */
-  onRendered?: (pathname: string) => void;
+  /**
+   * Called once the page's root has rendered a new location, with its path and key (the shell moves focus and the
+   * scroll position then).
+   */
+  onRendered?: (pathname: string, key: string | undefined) => void;
   children: ReactNode;
 }
 
@@ -32,7 +35,7 @@ export function PageRouter({
 }: PageRouterProps) {
   // Effects run child first: the page has rendered and set its title when this runs. (A hook, not an extra element,
   // so the tree and its useId values stay the same as on the server.)
-  useEffect(() => onRendered?.(location.pathname), [onRendered, location.pathname]);
+  useEffect(() => onRendered?.(location.pathname, location.key), [onRendered, location.pathname, location.key]);
   return (
     <StrictMode>
       <RenderTimeContext value={renderedAt}>

@@ -6,11 +6,13 @@ import { useLocation } from 'react-router-dom';
  * root, the shell's screens from here). Focus and the route announcement follow that report rather than the route
  * change: a page in its own root renders after the shell's commit, and its h1 and title only exist from then on.
  */
-export const ScreenRenderedContext = createContext<(pathname: string) => void>(() => undefined);
+export const ScreenRenderedContext = createContext<(pathname: string, key: string | undefined) => void>(
+  () => undefined,
+);
 
-/** For the shell's own screens (404, error): reports after their first render at each path. */
+/** For the shell's own screens (404, error): reports after their first render at each location. */
 export function useReportScreenRendered(): void {
   const report = useContext(ScreenRenderedContext);
-  const { pathname } = useLocation();
-  useEffect(() => report(pathname), [pathname, report]);
+  const { pathname, key } = useLocation();
+  useEffect(() => report(pathname, key), [pathname, key, report]);
 }

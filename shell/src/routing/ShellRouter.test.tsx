@@ -1,10 +1,13 @@
-import { act, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PageComponent, PageModule, RemoteName } from '@nativegtm/shared';
 import { RemoteLoadError } from '../remotes/pageLoader';
 import { pageModule } from '../testing/pageModule';
 import { renderShellAt as renderAt } from '../testing/renderShellAt';
+import { createMemoryHistory } from './history';
 import { logRouteError } from './logRouteError';
+import { createShellNavigation } from './shellNavigation';
+import { ShellRouter } from './ShellRouter';
 
 function pageNamed(name: string): PageComponent {
   return () => <h1>{name} page</h1>;
@@ -123,6 +126,33 @@ describe('client-side navigation between screens', () => {
     expect(navigation.state.location.pathname).toBe('/coming-soon');
   });
 
+  it('stays on the page it is back on when the navigation it left is still loading', async () => {
+    const { load, deliver } = manualLoader();
+    const { history, navigation } = renderAt('/', { load });
+    await deliver('candidates');
+    act(() => history.push('/employers'));
+    act(() => history.go(-1));
+    await deliver('employers');
+    expect(screen.getByRole('heading', { name: 'candidates page' })).toBeInTheDocument();
+    expect(navigation.state).toMatchObject({ loading: false, location: expect.objectContaining({ pathname: '/' }) });
+  });
+
+  it("shows the error screen, not a blank page, when the shell's own code around the page fails", async () => {
+    const load = jest.fn((name: RemoteName) => Promise.resolve(pageModule(pageNamed(name))));
+    const history = createMemoryHistory(['/']);
+    const navigation = createShellNavigation(history, { load, preload: jest.fn(), prefetch: jest.fn() });
+    // The layout's scroll restoration is the second to listen to the history (the navigation is the first).
+    jest.spyOn(history, 'listen').mockImplementation(() => {
+      throw new Error('layout failure');
+    });
+    render(<ShellRouter navigation={navigation} />);
+    expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    expect(console.error).toHaveBeenCalledWith(
+      '[shell] Route error',
+      expect.objectContaining({ message: 'layout failure' }),
+    );
+  });
+
   it('changes the query of the page on screen at once, without loading its remote again', async () => {
     const load = jest.fn((name: RemoteName) => Promise.resolve(pageModule(pageNamed(name))));
     const { history, navigation } = renderAt('/featured-jobs', { load });
@@ -157,11 +187,6 @@ describe('logRouteError', () => {
     const error = new Error('boom');
     logRouteError(error, 'jobs');
     expect(console.error).toHaveBeenCalledWith('[shell] Remote "jobs": its page failed while rendering', error);
-  });
-
-  it('does not log load failures again: the page loader already did', () => {
-    logRouteError(new RemoteLoadError('jobs', 'down'), 'jobs');
-    expect(console.error).not.toHaveBeenCalled();
   });
 });
 

@@ -36,11 +36,14 @@ export function ShellRouter({ navigation }: { navigation: ShellNavigation }) {
     <Router location={location} navigationType={action} navigator={navigation.history}>
       <NavigationStatusContext value={status}>
         {screen ? (
-          <ShellLayout scroll={{ history: navigation.history, location, action, preventScrollReset }}>
-            <ScreenBoundary remote={remote} resetKey={`${location.key}:${attempt}`}>
-              {screenElement(screen)}
-            </ScreenBoundary>
-          </ShellLayout>
+          // The outer boundary is for the shell's own code around the screen: the error screen, never a blank page.
+          <ScreenBoundary remote={undefined} resetKey={`${location.key}:${attempt}`}>
+            <ShellLayout scroll={{ history: navigation.history, location, action, preventScrollReset }}>
+              <ScreenBoundary remote={remote} resetKey={`${location.key}:${attempt}`}>
+                {screenElement(screen)}
+              </ScreenBoundary>
+            </ShellLayout>
+          </ScreenBoundary>
         ) : (
           // The first visit without the page's HTML (its remote was late on the server, or failed), until it loads.
           <LoadingScreen />

@@ -45,24 +45,49 @@ describe('the browser history the shell navigates with', () => {
     expect(updates).toEqual([{ action: NavigationType.Pop, location: employers, preventScrollReset: false }]);
   });
 
-  it('loads the page in full when the browser refuses another history entry', () => {
-    const assign = jest.fn();
+  it('keys an entry it did not make (a #hash typed in the address bar), keeping what another script stored', async () => {
+    const history = createBrowserHistory();
+    const updates: HistoryUpdate[] = [];
+    history.listen((update) => updates.push(update));
+    window.history.pushState({ theirs: 1 }, '', '/#apply');
+    window.history.pushState(null, '', '/#faq');
+    const popped = new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    window.history.back();
+    await popped;
+    expect(window.history.state).toMatchObject({ theirs: 1, usr: null, key: expect.stringMatching(/^[a-z0-9]+$/) });
+    expect(updates[0]!.location).toMatchObject({ hash: '#apply', key: window.history.state.key });
+  });
+
+  function refusingWindow(reason = 'SecurityError') {
+    const location = { pathname: '/', search: '', hash: '', assign: jest.fn(), replace: jest.fn() };
+    const refuse = () => {
+      throw new DOMException('Refused', reason);
+    };
     const win = {
-      location: { pathname: '/', search: '', hash: '', assign },
-      history: {
-        state: { usr: null, key: 'first' },
-        pushState: () => {
-          throw new DOMException('Too many calls', 'SecurityError');
-        },
-      },
+      location,
+      history: { state: { usr: null, key: 'first' }, pushState: refuse, replaceState: refuse },
       addEventListener: () => undefined,
     } as unknown as Window;
+    return { win, location };
+  }
+
+  it('loads the page in full when the browser refuses another history entry: a new entry, or in place', () => {
+    const { win, location } = refusingWindow();
     const history = createBrowserHistory(win);
     const listener = jest.fn();
     history.listen(listener);
     history.push('/employers');
-    expect(assign).toHaveBeenCalledWith('/employers');
+    expect(location.assign).toHaveBeenCalledWith('/employers');
+    history.replace('/coming-soon');
+    expect(location.replace).toHaveBeenCalledWith('/coming-soon');
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('throws state the History API cannot store rather than reloading the page', () => {
+    const { win, location } = refusingWindow('DataCloneError');
+    const history = createBrowserHistory(win);
+    expect(() => history.push('/employers', { run: () => undefined })).toThrow('Refused');
+    expect(location.assign).not.toHaveBeenCalled();
   });
 });
 

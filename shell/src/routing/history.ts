@@ -61,13 +61,22 @@ export function createBrowserHistory(win: Window = window): ShellHistory {
     const entry = win.history.state as Partial<EntryState> | null;
     return locationOf(createPath(win.location), entry?.usr ?? null, entry?.key ?? 'default');
   };
-  // Every entry gets its own key, the document's first one too: a position remembered for one visit must not be
-  // applied to another document opened later in the same tab.
-  const first = win.history.state as Partial<EntryState> | null;
-  if (!first?.key) win.history.replaceState({ usr: first?.usr ?? null, key: createKey() } satisfies EntryState, '');
+  /**
+   * Every entry gets its own key: the document's first one, and entries made without this history (a #hash typed in
+   * the address bar, another script's pushState), so that a scroll position remembered for one is never applied to
+   * another. What another script keeps in history.state stays.
+   */
+  const keyCurrentEntry = () => {
+    const state: unknown = win.history.state;
+    if (state && typeof state === 'object' && typeof (state as Partial<EntryState>).key === 'string') return;
+    const fields = state && typeof state === 'object' ? state : {};
+    win.history.replaceState({ ...fields, usr: (fields as Partial<EntryState>).usr ?? null, key: createKey() }, '');
+  };
+  keyCurrentEntry();
   let location = current();
 
   win.addEventListener('popstate', () => {
+    keyCurrentEntry();
     action = NavigationType.Pop;
     location = current();
     notify({ action, location, preventScrollReset: false });
@@ -84,10 +93,13 @@ export function createBrowserHistory(win: Window = window): ShellHistory {
     try {
       if (kind === NavigationType.Push) win.history.pushState(entry, '', url);
       else win.history.replaceState(entry, '', url);
-    } catch {
+    } catch (error) {
+      // State the History API cannot store is a bug in the caller: say so rather than reload.
+      if (error instanceof DOMException && error.name === 'DataCloneError') throw error;
       // Browsers cap how often a document may change its history (Safari: 100 times in 30 s); a full load still
-      // gets the visitor there.
-      win.location.assign(url);
+      // gets the visitor there, as a new entry or in place of this one.
+      if (kind === NavigationType.Push) win.location.assign(url);
+      else win.location.replace(url);
       return;
     }
     action = kind;

@@ -20,8 +20,8 @@ export function ShellLayout({ scroll, children }: { scroll: ScrollInputs; childr
   const [announcement, focusOnRendered] = useFocusOnNavigation();
   const scrollOnRendered = useScrollRestoration(scroll);
   const screenRendered = useCallback(
-    (pathname: string) => {
-      scrollOnRendered();
+    (pathname: string, key: string | undefined) => {
+      scrollOnRendered(key);
       focusOnRendered(pathname);
     },
     [scrollOnRendered, focusOnRendered],
