@@ -9,11 +9,11 @@ import { NavigationStatusContext } from './navigationContext';
 import { ScreenBoundary } from './ScreenBoundary';
 import type { Screen, ShellNavigation } from './shellNavigation';
 
-function screenElement(screen: Screen) {
+function screenElement(screen: Screen, navigator: ShellNavigation['history']) {
   switch (screen.kind) {
     case 'page':
       // A new slot (and React root) per remote: two pages never share one.
-      return <PageSlot key={screen.remote} remote={screen.remote} module={screen.module} />;
+      return <PageSlot key={screen.remote} remote={screen.remote} module={screen.module} navigator={navigator} />;
     case 'notFound':
       return <NotFound />;
     case 'error':
@@ -40,7 +40,7 @@ export function ShellRouter({ navigation }: { navigation: ShellNavigation }) {
           <ScreenBoundary remote={undefined} resetKey={`${location.key}:${attempt}`}>
             <ShellLayout scroll={{ history: navigation.history, location, action, preventScrollReset }}>
               <ScreenBoundary remote={remote} resetKey={`${location.key}:${attempt}`}>
-                {screenElement(screen)}
+                {screenElement(screen, navigation.history)}
               </ScreenBoundary>
             </ShellLayout>
           </ScreenBoundary>

@@ -1,15 +1,16 @@
-import { startTransition, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useContext, useLayoutEffect, useRef, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
-import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import { useLocation, useNavigationType, type Navigator } from 'react-router-dom';
 import { PageRouter, pageIdentifierPrefix, type PageModule } from '@nativegtm/shared';
 import { variantKey } from '@nativegtm/shared/server/pageVariant.js';
 import { ScreenRenderedContext } from '../a11y/screenRendered';
-import { routerNavigator } from './routerNavigator';
 import { ServerPageContext } from './serverPage';
 
 export interface PageSlotProps {
   remote: string;
   module: PageModule;
+  /** The shell's history: the page's links and setSearchParams drive the one router of the document. */
+  navigator: Navigator;
 }
 
 /**
@@ -20,14 +21,12 @@ export interface PageSlotProps {
  * deployed in between), replacing it in one commit. Without server HTML (client-side navigation) the page renders into
  * this slot's own element.
  */
-export function PageSlot({ remote, module }: PageSlotProps) {
+export function PageSlot({ remote, module, navigator }: PageSlotProps) {
   const host = useRef<HTMLDivElement>(null);
   const root = useRef<Root | null>(null);
   const handoff = useContext(ServerPageContext);
   const location = useLocation();
   const navigationType = useNavigationType();
-  const navigate = useNavigate();
-  const navigator = useMemo(() => routerNavigator(navigate), [navigate]);
   const screenRendered = useContext(ScreenRenderedContext);
   const Page = module.default;
   // An error the page's own root did not catch is rethrown here, so the route's error screen shows it.
