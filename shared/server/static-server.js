@@ -131,6 +131,15 @@ function createStaticHandler({ root, spa = false, cors = false, files = {}, comp
       // index.html is the template, never served as it is: /index.html is just another unknown page.
       if (!/\.[a-z0-9]+$/i.test(pathname) || pathname === '/index.html') return void serveDocument(req, res);
     }
+    // sirv pipes a file it found into the response; if a redeploy deletes it before it is opened, the read stream's
+    // error would have no listener and end the whole server. The response is cut short instead (the browser's load of
+    // that file fails, as for a dropped connection) and the server carries on.
+    res.once('pipe', (source) =>
+      source.once('error', (error) => {
+        console.error(`[static] ${pathname}: ${error.code ?? error.message}`);
+        res.destroy();
+      }),
+    );
     return serve(req, res);
   };
 }
