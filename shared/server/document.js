@@ -101,6 +101,7 @@ function createDocumentComposer({
 
   return {
     render,
+    close: fragments.close,
     robotsTxt: () => robotsTxt(origin),
     sitemapXml: () =>
       sitemapXml(

@@ -25,6 +25,15 @@ beforeEach(() => {
   answer = (_req, res) => res.end('fragment');
 });
 
+/** Resolves once the condition holds (checked every 5 ms), or fails the test after 2 s. */
+async function waitFor(condition) {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > 2000) throw new Error('condition not met within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('the fragment cache', () => {
   it('fetches once for concurrent and recent requests, and again once the copy is older than maxAge', async () => {
     let now = 0;
@@ -38,6 +47,52 @@ describe('the fragment cache', () => {
     answer = (_req, res) => res.end('new build');
     await expect(cache.get(`${origin}/a`)).resolves.toBe('new build');
     expect(requests).toBe(2);
+    cache.close();
+  });
+
+  it('keeps a file asked for lately fresh in the background, so a visitor does not wait for the remote', async () => {
+    let now = 0;
+    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    await cache.get(`${origin}/fresh`);
+    now = 200;
+    cache.sweep();
+    expect(requests).toBe(1); // a young copy is left alone
+    now = 300;
+    answer = (_req, res) => res.end('new build');
+    cache.sweep();
+    // The old copy is still young enough to serve while the new one is on its way.
+    await expect(cache.get(`${origin}/fresh`)).resolves.toBe('fragment');
+    await waitFor(() => requests === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    now = 700; // past the first copy's maxAge, within the refreshed one's
+    await expect(cache.get(`${origin}/fresh`)).resolves.toBe('new build');
+    expect(requests).toBe(2);
+    cache.close();
+  });
+
+  it('stops refreshing a file nobody asked for in idleMs, and fetches it afresh when asked again', async () => {
+    let now = 0;
+    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 1000, now: () => now });
+    await cache.get(`${origin}/idle`);
+    now = 1001;
+    cache.sweep();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toBe(1);
+    answer = (_req, res) => res.end('new build');
+    await expect(cache.get(`${origin}/idle`)).resolves.toBe('new build');
+    expect(requests).toBe(2);
+    cache.close();
+  });
+
+  it('refreshes on its own timer, which stops when closed', async () => {
+    const cache = createFragmentCache({ maxAgeMs: 80 });
+    await cache.get(`${origin}/timer`);
+    await waitFor(() => requests >= 3);
+    cache.close();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a fetch under way when closed may still end
+    const settled = requests;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(requests).toBe(settled);
   });
 
   it.each([
@@ -50,6 +105,25 @@ describe('the fragment cache', () => {
     await expect(cache.get(`${origin}/b`)).resolves.toBeNull();
     await expect(cache.get(`${origin}/b`)).resolves.toBeNull();
     expect(requests).toBe(1);
+    cache.close();
+  });
+
+  it('does not keep a remote that is back waiting for a fetch that still hangs', async () => {
+    let now = 0;
+    const hanging = [];
+    answer = (_req, res) => hanging.push(res);
+    const cache = createFragmentCache({ maxAgeMs: 500, timeoutMs: 5000, now: () => now });
+    await expect(cache.get(`${origin}/down`, 50)).resolves.toBeNull(); // the caller gave up; the fetch hangs on
+    now = 600;
+    answer = (_req, res) => res.end('back up');
+    const started = Date.now();
+    await expect(cache.get(`${origin}/down`)).resolves.toBe('back up');
+    expect(Date.now() - started).toBeLessThan(2500);
+    hanging.forEach((res) => res.destroy()); // the old fetch fails now, after the new one: the copy stays
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(cache.get(`${origin}/down`)).resolves.toBe('back up');
+    expect(requests).toBe(2);
+    cache.close();
   });
 
   it('gives up on a hanging remote after the timeout, and a caller never waits longer than it asked', async () => {
@@ -61,9 +135,12 @@ describe('the fragment cache', () => {
     let started = Date.now();
     await expect(cache.get(`${origin}/c`, 50)).resolves.toBeNull();
     expect(Date.now() - started).toBeLessThan(1500);
+    cache.close();
     started = Date.now();
-    await expect(createFragmentCache({ timeoutMs: 200 }).get(`${origin}/d`)).resolves.toBeNull();
+    const short = createFragmentCache({ timeoutMs: 200 });
+    await expect(short.get(`${origin}/d`)).resolves.toBeNull();
     expect(Date.now() - started).toBeLessThan(2000);
+    short.close();
     hanging.forEach((res) => res.destroy());
   });
 });

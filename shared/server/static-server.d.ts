@@ -6,7 +6,12 @@ export interface StaticOptions {
   cors?: boolean;
   files?: Record<string, string>;
 }
-export function createStaticHandler(options: StaticOptions): (req: IncomingMessage, res: ServerResponse) => void;
+export interface StaticHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Stops the document composer's background work (a server made by createStaticServer calls it on close). */
+  close(): void;
+}
+export function createStaticHandler(options: StaticOptions): StaticHandler;
 export function createStaticServer(options: StaticOptions): Server;
 export function listen(server: Server, port: number, label: string, host?: string): Promise<Server>;
 export function close(server: Server): Promise<void>;

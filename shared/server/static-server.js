@@ -106,7 +106,7 @@ function createStaticHandler({ root, spa = false, cors = false, files = {}, comp
     }
   }
 
-  return (req, res) => {
+  function handle(req, res) {
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
@@ -141,7 +141,10 @@ function createStaticHandler({ root, spa = false, cors = false, files = {}, comp
       }),
     );
     return serve(req, res);
-  };
+  }
+
+  // Stops the composer's background refresh of fragments (the server calls it when it closes).
+  return Object.assign(handle, { close: () => composer?.close() });
 }
 
 /** Sends one configuration file, always revalidated (it is edited in place). */
@@ -159,7 +162,9 @@ function sendFile(res, file) {
 }
 
 function createStaticServer(options) {
-  const server = http.createServer(createStaticHandler(options));
+  const handler = createStaticHandler(options);
+  const server = http.createServer(handler);
+  server.once('close', handler.close);
   // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
   return server;
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The server-cost probe of `npm run bench`, run as its own process so it does not share the server's event loop.
 //   node tests/bench/load.js ttfb <url>… : median time to first byte of each URL over 50 sequential GETs (keep-alive)
+//   node tests/bench/load.js quiet-ttfb <url>… : the same over 10 GETs of each URL one second apart, as a site with
+//     little traffic is asked (a server that only keeps what it fetched for a moment shows it here, not above)
 //   node tests/bench/load.js rate <connections> <ms> <url>… : page requests per second with that many keep-alive
 //     connections, each requesting the URLs in turn for <ms>; counts answers with the expected status only
 // Prints one JSON object.
@@ -8,9 +10,12 @@ const http = require('node:http');
 
 const agent = (sockets) => new http.Agent({ keepAlive: true, maxSockets: sockets });
 
+// What a browser sends: the server answers the compressed document, as it does to visitors.
+const headers = { 'Accept-Encoding': 'br, gzip' };
+
 function get(url, httpAgent, onFirstByte) {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: httpAgent }, (response) => {
+    const request = http.get(url, { agent: httpAgent, headers }, (response) => {
       response.once('data', () => onFirstByte?.());
       response.on('end', () => resolve(response.statusCode));
       response.resume();
@@ -25,22 +30,43 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/** Milliseconds from sending one GET to its first body byte. */
+async function timeToFirstByte(url, httpAgent) {
+  const started = process.hrtime.bigint();
+  let first = 0n;
+  await get(url, httpAgent, () => {
+    first = process.hrtime.bigint();
+  });
+  return Number(first - started) / 1e6;
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function ttfb(urls) {
   const httpAgent = agent(1);
   const result = {};
   for (const url of urls) {
     const times = [];
     for (let run = 0; run < 55; run += 1) {
-      const started = process.hrtime.bigint();
-      let first = 0n;
-      await get(url, httpAgent, () => {
-        first = process.hrtime.bigint();
-      });
-      if (run >= 5) times.push(Number(first - started) / 1e6); // the first five warm the caches up
+      const time = await timeToFirstByte(url, httpAgent);
+      if (run >= 5) times.push(time); // the first five warm the caches up
     }
     result[url] = median(times);
   }
   return result;
+}
+
+async function quietTtfb(urls) {
+  const httpAgent = agent(1);
+  const times = Object.fromEntries(urls.map((url) => [url, []]));
+  for (let round = 0; round < 11; round += 1) {
+    for (const url of urls) {
+      await pause(1000 / urls.length);
+      const time = await timeToFirstByte(url, httpAgent);
+      if (round > 0) times[url].push(time); // the first round is the server's first visit of each page
+    }
+  }
+  return Object.fromEntries(urls.map((url) => [url, median(times[url])]));
 }
 
 async function rate(connections, durationMs, urls) {
@@ -68,7 +94,8 @@ async function rate(connections, durationMs, urls) {
 
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
-  const result = mode === 'ttfb' ? await ttfb(args) : await rate(Number(args[0]), Number(args[1]), args.slice(2));
+  const modes = { ttfb, 'quiet-ttfb': quietTtfb, rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)) };
+  const result = await modes[mode](args);
   process.stdout.write(JSON.stringify(result));
 }
 
