@@ -4,7 +4,7 @@
 // route in headless Chromium and with Lighthouse (mobile), prints a table per route, writes it as JSON and Markdown
 // into bench-results/, and exits non-zero when a budget is missed. See docs/performance.md.
 //
-// Environment: BENCH_RUNS (5), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
+// Environment: BENCH_RUNS (5), BENCH_PAINT_RUNS (41: loads per route and build for the paint times), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
 // monolith's Lighthouse runs), BENCH_PORT_BASE (4650: composed on 4650-4654, monolith on 4660), BENCH_OUT
 // (bench-results), CHROME_PATH.
 const fs = require('node:fs');
@@ -23,7 +23,7 @@ const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
 const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
 const { startTestSite } = require('../support/testSite');
 const { locateTool } = require('../support/systemTools');
-const { measureVisit, measureNavigation } = require('./measure');
+const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
 const {
   evaluateBudgets,
@@ -45,6 +45,7 @@ const navigations = [{ from: '/', to: '/employers', linkName: 'Employers' }];
 const envNumber = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const settings = {
   runs: envNumber('BENCH_RUNS', 5),
+  paintRuns: envNumber('BENCH_PAINT_RUNS', 41),
   lighthouseRuns: envNumber('BENCH_LIGHTHOUSE_RUNS', 3),
   lighthouseMonolith: envNumber('BENCH_LIGHTHOUSE_MONOLITH', 1) > 0,
   portBase: envNumber('BENCH_PORT_BASE', 4650),
@@ -213,6 +214,9 @@ async function main() {
   const visits = Object.fromEntries(
     routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),
   );
+  const paints = Object.fromEntries(
+    routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),
+  );
   const navigationTimes = navigations.map(() => ({ composed: [], monolith: [] }));
   let chromiumVersion;
   try {
@@ -253,6 +257,18 @@ async function main() {
           `LCP ${Math.round(home.monolith.at(-1).lcp)} ms`,
       );
     }
+    // Paint times from their own, lighter loads, many of them (see measurePaint), alternating the order of the builds.
+    log(`Paint times (${settings.paintRuns} loads per route and build)…`);
+    for (let run = 0; run < settings.paintRuns; run += 1) {
+      const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
+      for (const route of routes) {
+        for (const variant of order) {
+          paints[route.path][variant].push(
+            await measurePaint(browser, { url: `${variants[variant].origin}${route.path}` }),
+          );
+        }
+      }
+    }
   } finally {
     await browser.close();
   }
@@ -286,9 +302,9 @@ async function main() {
     server,
     routes: routes.map((route) => ({
       path: route.path,
-      composed: summarizeVisits(visits[route.path].composed),
-      monolith: summarizeVisits(visits[route.path].monolith),
-      prerendered: summarizeVisits(visits[route.path].prerendered),
+      composed: summarizeVisits(visits[route.path].composed, paints[route.path].composed),
+      monolith: summarizeVisits(visits[route.path].monolith, paints[route.path].monolith),
+      prerendered: summarizeVisits(visits[route.path].prerendered, paints[route.path].prerendered),
       lighthouse:
         settings.lighthouseRuns > 0
           ? {

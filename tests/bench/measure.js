@@ -176,6 +176,27 @@ async function measureVisit(browser, { url, heading, distFor }) {
 }
 
 /**
+ * One load of `url` as a visitor's browser makes it, for its paint times only: a fresh context (empty cache), no
+ * DevTools network instrumentation, the browser's own Accept-Encoding. Cheap enough to repeat many times: paints on
+ * loopback vary by a frame or two from load to load, and the LCP ratios need many loads to mean anything.
+ */
+async function measurePaint(browser, { url }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(observePaints);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__bench.lcp !== null, undefined, { timeout: 10_000 });
+    // Later candidates (and shifts) are reported within a frame or two of their paint.
+    await page.waitForTimeout(250);
+    const { fcp, lcp, cls } = await page.evaluate(() => window.__bench);
+    return { fcp, lcp, cls };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * Client-side navigation from `url` over a header link, once the first page has loaded and the browser has been idle:
  * the pointer moves onto the link, then clicks. The time runs from the click to the end of the first frame that shows
  * the new heading (checked in requestAnimationFrame, before that frame paints; a task queued there runs after it).
@@ -214,4 +235,4 @@ async function measureNavigation(browser, { url, linkName, heading, startHeading
   }
 }
 
-module.exports = { measureVisit, measureNavigation, criticalChain };
+module.exports = { measureVisit, measurePaint, measureNavigation, criticalChain };

@@ -26,10 +26,15 @@ function median(values) {
   return numbers.length % 2 ? numbers[middle] : (numbers[middle - 1] + numbers[middle]) / 2;
 }
 
-/** The median of each numeric field over runs; package counts take the worst run. */
-function summarizeVisits(runs) {
+/**
+ * The median of each numeric field over runs; package counts take the worst run. Paint times (FCP, LCP, CLS) come
+ * from the paint loads when there are any (measurePaint: many more, and without DevTools instrumentation).
+ */
+function summarizeVisits(runs, paints = []) {
   const fields = ['jsBytes', 'jsRequests', 'requests', 'criticalPath', 'fcp', 'lcp', 'cls', 'prefetchedJsBytes'];
-  const summary = Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field]))]));
+  const paintFields = new Set(['fcp', 'lcp', 'cls']);
+  const sourceOf = (field) => (paints.length && paintFields.has(field) ? paints : runs);
+  const summary = Object.fromEntries(fields.map((field) => [field, median(sourceOf(field).map((run) => run[field]))]));
   const packages = {};
   for (const run of runs) {
     for (const [name, count] of Object.entries(run.packages)) packages[name] = Math.max(packages[name] ?? 0, count);
@@ -42,6 +47,7 @@ function summarizeVisits(runs) {
     criticalChain: typical?.criticalChain ?? [],
     lcpElement: typical?.lcpElement ?? null,
     runs,
+    paints,
   };
 }
 
@@ -88,12 +94,13 @@ function ratioInterval(numerators, denominators, { level = 0.9, resamples = 2000
   return { low: at((1 - level) / 2), high: at((1 + level) / 2) };
 }
 
-/** The 90 % interval of a route's composed/pre-rendered LCP ratio, from its loopback runs. */
+/** The 90 % interval of a route's composed/pre-rendered LCP ratio, from its loopback loads. */
 function prerenderedLcpInterval(route) {
+  const loads = (summary) => (summary.paints?.length ? summary.paints : summary.runs);
   if (!route.prerendered?.runs) return null;
   return ratioInterval(
-    route.composed.runs.map((run) => run.lcp),
-    route.prerendered.runs.map((run) => run.lcp),
+    loads(route.composed).map((run) => run.lcp),
+    loads(route.prerendered).map((run) => run.lcp),
   );
 }
 
@@ -320,7 +327,8 @@ function renderMarkdown(result) {
     `# Benchmark: composed site vs monolith (client-rendered and pre-rendered)`,
     '',
     `${result.date} · ${result.environment.chromium} · Node ${result.environment.node} · ` +
-      `${result.environment.cpus} CPUs · ${result.settings.runs} runs per route (median, after a warm-up) · ` +
+      `${result.environment.cpus} CPUs · ${result.settings.runs} runs per route (median, after a warm-up), ` +
+      `paint times from ${result.settings.paintRuns ?? result.settings.runs} loads per route · ` +
       `Lighthouse ${result.settings.lighthouseRuns} runs per route (median)`,
   ];
   for (const route of result.routes) {
