@@ -22,25 +22,35 @@ function createFragmentCache({
   now = Date.now,
 } = {}) {
   /**
-   * @typedef {{ usedAt: number, copy?: { at: number, text: string | null }, pending?: Promise<string | null>,
-   *   pendingAt?: number }} Entry
+   * @typedef {{ usedAt: number, copy?: { at: number, text: string | null, etag?: string },
+   *   pending?: Promise<string | null>, pendingAt?: number }} Entry
    */
   /** @type {Map<string, Entry>} */
   const entries = new Map();
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timer;
 
-  async function download(url) {
+  /**
+   * The file's text and ETag, or a null text when it could not be fetched. With the copy in hand, the request is
+   * conditional: an unchanged file costs the remote a 304 without a body, which is what nearly every background
+   * refresh gets.
+   */
+  async function download(url, copy) {
     try {
+      const headers = copy?.etag && copy.text !== null ? { 'If-None-Match': copy.etag } : {};
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
-      const response = await fetchImpl(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetchImpl(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      if (response.status === 304 && headers['If-None-Match']) {
+        await response.body?.cancel();
+        return { text: copy.text, etag: copy.etag };
+      }
       if (response.status !== 200) {
         await response.body?.cancel();
-        return null;
+        return { text: null };
       }
-      return await response.text();
+      return { text: await response.text(), etag: response.headers.get('etag') ?? undefined };
     } catch {
-      return null;
+      return { text: null };
     }
   }
 
@@ -51,8 +61,8 @@ function createFragmentCache({
   function refresh(url, entry) {
     const time = now();
     if (entry.pending && time - entry.pendingAt <= maxAgeMs) return entry.pending;
-    const promise = download(url).then((text) => {
-      if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
+    const promise = download(url, entry.copy).then(({ text, etag }) => {
+      if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text, etag };
       if (entry.pending === promise) entry.pending = undefined;
       return text;
     });

@@ -70,6 +70,31 @@ describe('the fragment cache', () => {
     cache.close();
   });
 
+  it('asks again with the ETag it has, and keeps its copy when the remote answers 304', async () => {
+    let now = 0;
+    const seen = [];
+    answer = (req, res) => {
+      seen.push(req.headers['if-none-match']);
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.statusCode = 304;
+        return res.end();
+      }
+      res.setHeader('ETag', '"v1"');
+      return res.end('fragment v1');
+    };
+    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
+    now = 600;
+    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
+    expect(seen).toEqual([undefined, '"v1"']);
+    // The 304 made the copy young again: served without asking, whatever the remote would answer now.
+    answer = (_req, res) => ((res.statusCode = 500), res.end('Error'));
+    now = 1000;
+    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
+    expect(seen).toHaveLength(2);
+    cache.close();
+  });
+
   it('stops refreshing a file nobody asked for in idleMs, and fetches it afresh when asked again', async () => {
     let now = 0;
     const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 1000, now: () => now });
