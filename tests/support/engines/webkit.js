@@ -15,6 +15,7 @@ const { startScriptProxy } = require('./scriptProxy');
 const { request, WebDriverSession } = require('./webdriver');
 const { locateTool } = require('../systemTools');
 const { sleep, stopProcess, stopProcessGroup } = require('./processes');
+const { startXvfb } = require('./xvfb');
 
 // MiniBrowser's toolbar and URL entry keep its GTK window at least 447 px wide; shrunk to nothing, the page's
 // viewport can be as narrow as a phone's.
@@ -27,32 +28,6 @@ function freePort() {
     server.listen(0, '127.0.0.1', () => {
       const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts Xvfb on a display number it chooses itself (-displayfd), so parallel runs cannot collide. */
-function startXvfb(program) {
-  const xvfb = spawn(program, ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  xvfb.stderr.on('data', (chunk) => {
-    stderr = (stderr + chunk).slice(-2000);
-  });
-  return new Promise((resolve, reject) => {
-    const fail = (reason) => {
-      clearTimeout(timer);
-      xvfb.kill('SIGKILL');
-      reject(new Error(`Xvfb did not start: ${reason} ${stderr}`));
-    };
-    const timer = setTimeout(() => fail('no display within 10 s.'), 10_000);
-    xvfb.once('error', (error) => fail(error.message));
-    xvfb.once('exit', (code) => fail(`it exited with ${code}.`));
-    xvfb.stdio[3].on('data', (chunk) => {
-      clearTimeout(timer);
-      xvfb.removeAllListeners('exit');
-      resolve({ display: `:${String(chunk).trim()}`, stop: () => stopProcess(xvfb) });
     });
   });
 }

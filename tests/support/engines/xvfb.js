@@ -1,0 +1,36 @@
+// A virtual X display for browsers without a headless mode (MiniBrowser).
+const { spawn } = require('node:child_process');
+const { stopProcess } = require('./processes');
+
+/**
+ * Starts Xvfb on a display number it chooses itself (-displayfd), so parallel runs cannot collide. `-noreset`: by
+ * default an X server resets when its last client leaves, and a client connecting meanwhile is refused ("cannot open
+ * display"); each test's MiniBrowser quits just as the next test's opens, which is that moment.
+ */
+function startXvfb(program) {
+  const args = ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp', '-noreset'];
+  const xvfb = spawn(program, args, {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  xvfb.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-2000);
+  });
+  return new Promise((resolve, reject) => {
+    const fail = (reason) => {
+      clearTimeout(timer);
+      xvfb.kill('SIGKILL');
+      reject(new Error(`Xvfb did not start: ${reason} ${stderr}`));
+    };
+    const timer = setTimeout(() => fail('no display within 10 s.'), 10_000);
+    xvfb.once('error', (error) => fail(error.message));
+    xvfb.once('exit', (code) => fail(`it exited with ${code}.`));
+    xvfb.stdio[3].on('data', (chunk) => {
+      clearTimeout(timer);
+      xvfb.removeAllListeners('exit');
+      resolve({ display: `:${String(chunk).trim()}`, stop: () => stopProcess(xvfb) });
+    });
+  });
+}
+
+module.exports = { startXvfb };
