@@ -4,7 +4,7 @@
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
-const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
+const { fragmentPaths, REMOTE_BASE_VARIABLE, escapeHtml } = require('./fragments');
 const { variantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { fileReader } = require('./fileReader');
@@ -44,37 +44,53 @@ function createDocumentComposer({
     return manifest ? new URL('./', manifest) : undefined;
   }
 
-  /** A file of the remote's ssr/ folder, only ever from the remote's own origin. */
-  function fetchFragment(base, file, deadline) {
+  /**
+   * A file of the remote's ssr/ folder, only ever from the remote's own origin. Head and body are asked for with the
+   * build id of the manifest that named them: the URL then means one build's file, which the cache keeps as long as
+   * it is used, and a redeploy (a new build id) is fetched in full.
+   */
+  function fetchFragment(base, file, deadline, buildId) {
     const url = new URL(file, base);
     if (url.origin !== base.origin) return Promise.resolve(null);
-    return fragments.get(url.href, deadline - Date.now());
+    if (buildId !== undefined) url.searchParams.set('build', buildId);
+    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined });
   }
 
-  async function pageHead(remote, deadline) {
-    if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.head)) ?? '';
+  /** The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's. */
+  async function pageManifest(remote, deadline) {
     const base = remoteBase(remote);
-    if (!base) return '';
-    const head = await fetchFragment(base, fragmentPaths.head, deadline);
+    if (!base) return undefined;
+    const manifestText = await fetchFragment(base, fragmentPaths.manifest, deadline);
+    try {
+      const manifest = JSON.parse(manifestText ?? '');
+      return manifest?.name === remote && typeof manifest.buildId === 'string' ? { base, manifest } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function pageHead(remote, live) {
+    if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.head)) ?? '';
+    const found = await live.manifest();
+    if (!found) return '';
+    const { base, manifest } = found;
+    const head = await fetchFragment(base, fragmentPaths.head, live.deadline, manifest.buildId);
     // The page's stylesheets are files of the remote: its base URL is only known here.
     return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
   }
 
-  async function pageBody(remote, search, deadline) {
+  async function pageBody(remote, search, live) {
     if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.body('index'))) ?? '';
-    const base = remoteBase(remote);
-    if (!base) return '';
-    const manifestText = await fetchFragment(base, fragmentPaths.manifest, deadline);
-    let manifest;
-    try {
-      manifest = JSON.parse(manifestText ?? '');
-    } catch {
-      return '';
-    }
-    if (manifest?.name !== remote) return '';
-    const body = await fetchFragment(base, fragmentPaths.body(variantKey(manifest.query, search)), deadline);
-    // Only HTML the remote's build wrote for this remote is pasted in: never an error page answered with 200.
-    return body?.startsWith(`<div data-remote="${remote}" `) ? body : '';
+    const found = await live.manifest();
+    if (!found) return '';
+    const { base, manifest } = found;
+    const variant = fragmentPaths.body(variantKey(manifest.query, search));
+    const body = await fetchFragment(base, variant, live.deadline, manifest.buildId);
+    // Only HTML the remote's build wrote for this remote and the build its manifest names is pasted in: never an
+    // error page answered with 200, nor a file of a build deployed after the manifest was read (the browser would
+    // otherwise hydrate it with JavaScript of another build than the one the server believes is live).
+    const wrapper = `<div data-remote="${escapeHtml(remote)}" data-build="${escapeHtml(manifest.buildId)}" `;
+    return body?.startsWith(wrapper) ? body : '';
   }
 
   /**
@@ -88,12 +104,15 @@ function createDocumentComposer({
     const parsed = template(path.join(root, 'index.html'));
     if (!parsed) throw new Error(`The shell's index.html is missing in ${root}`);
     const deadline = Date.now() + fragmentTimeoutMs;
+    // Head and body both need the page's manifest: read once per document.
+    let manifestOnce;
+    const live = { deadline, manifest: () => (manifestOnce ??= pageManifest(page, deadline)) };
     const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
       const [, kind, name] = virtual.match(/^\/_compose\/([a-z-]+)\/([A-Za-z-]*)/) ?? [];
       if (name !== page) return '';
-      if (kind === 'page-head') return pageHead(page, deadline);
+      if (kind === 'page-head') return pageHead(page, live);
       if (kind === 'site-head') return siteHead(origin, route?.route);
-      if (kind === 'page-body') return pageBody(page, search, deadline);
+      if (kind === 'page-body') return pageBody(page, search, live);
       return '';
     });
     return { status: route ? 200 : 404, html };

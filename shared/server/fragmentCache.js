@@ -1,18 +1,26 @@
-// Fetches the files remotes render for the document server (shared/server/fragments.js) and keeps each for a short
-// time, so a busy server asks a remote at most a few times a second per file while a new build still shows within a
-// second. Concurrent requests for a file share one fetch; a failure is remembered for the same short time, so a
-// hanging remote costs one timeout per period, not one per visitor.
+// Fetches the files remotes render for the document server (shared/server/fragments.js) and keeps them, so a busy
+// server does not ask a remote for every document while a new build still shows within a second.
 //
-// Files asked for lately are fetched again in the background before their copy is too old (refresh-ahead), so a
-// visitor's document never waits on a remote round trip just because nobody asked for that page in the last half
-// second. Without it, every document of a quiet site waited for three sequential fetches (head, manifest, body):
-// 6 ms more to the first byte on loopback, measured as a later paint than a static pre-rendered site. A file
+// Two kinds of file:
+// - A file whose URL can change meaning (a remote's ssr/manifest.json, which names its live build) is never served
+//   older than `maxAgeMs`. Files asked for lately are fetched again in the background before their copy is that old
+//   (refresh-ahead), so a visitor's document does not wait on a remote round trip just because nobody asked for that
+//   page in the last half second. Without it, every document of a quiet site waited for its fetches: 6 ms more to the
+//   first byte on loopback, measured as a later paint than a static pre-rendered site.
+// - A file whose URL names its build (`immutable`: head and body, asked for with the manifest's build id) cannot
+//   change while that build is live, so one good copy is kept for as long as it is asked for, never fetched again.
+//   When a remote is redeployed, its manifest names a new build and so new URLs: the new files are fetched in full.
+//   (Revalidating with the remote's ETag instead is not safe: static servers derive it from size and modification
+//   time, which a same-size file of another build can share, e.g. when a deploy tool normalises modification times.)
+//
+// Concurrent requests for a file share one fetch. A failure is remembered for `maxAgeMs`, so a hanging remote costs
+// one timeout per period, not one per visitor; it never replaces a copy that is still young enough to serve. A file
 // nobody asked for in `idleMs` is dropped, and the timer stops when nothing is left.
 
 /**
  * @param {{ maxAgeMs?: number, timeoutMs?: number, idleMs?: number, fetch?: typeof fetch, now?: () => number }}
- *   [options] maxAgeMs: a copy older than this is never served; timeoutMs: how long one fetch may take; idleMs: how
- *   long a file nobody asks for is kept fresh.
+ *   [options] maxAgeMs: a copy of a file that can change is never served older than this; timeoutMs: how long one
+ *   fetch may take; idleMs: how long a file nobody asks for is kept.
  */
 function createFragmentCache({
   maxAgeMs = 500,
@@ -22,47 +30,59 @@ function createFragmentCache({
   now = Date.now,
 } = {}) {
   /**
-   * @typedef {{ usedAt: number, copy?: { at: number, text: string | null, etag?: string },
+   * copy: the newest good answer, with the time its fetch started; failedAt: when the newest failed fetch started.
+   * @typedef {{ usedAt: number, immutable: boolean, copy?: { at: number, text: string }, failedAt?: number,
    *   pending?: Promise<string | null>, pendingAt?: number }} Entry
    */
   /** @type {Map<string, Entry>} */
   const entries = new Map();
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timer;
+  let closed = false;
+  // Ends the fetches under way when the cache is closed, so a closed server holds no sockets to a remote.
+  const closing = new AbortController();
 
-  /**
-   * The file's text and ETag, or a null text when it could not be fetched. With the copy in hand, the request is
-   * conditional: an unchanged file costs the remote a 304 without a body, which is what nearly every background
-   * refresh gets.
-   */
-  async function download(url, copy) {
+  /** The file's text, or null when it could not be fetched. */
+  async function download(url) {
     try {
-      const headers = copy?.etag && copy.text !== null ? { 'If-None-Match': copy.etag } : {};
+      const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(timeoutMs)]);
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
-      const response = await fetchImpl(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      if (response.status === 304 && headers['If-None-Match']) {
-        await response.body?.cancel();
-        return { text: copy.text, etag: copy.etag };
-      }
+      const response = await fetchImpl(url, { redirect: 'manual', signal });
       if (response.status !== 200) {
         await response.body?.cancel();
-        return { text: null };
+        return null;
       }
-      return { text: await response.text(), etag: response.headers.get('etag') ?? undefined };
+      return await response.text();
     } catch {
-      return { text: null };
+      return null;
     }
+  }
+
+  /** Whether the entry holds a good copy that may still be served. */
+  function servable(entry, time) {
+    return entry.copy !== undefined && (entry.immutable || time - entry.copy.at <= maxAgeMs);
+  }
+
+  /** Whether the newest answer was a failure that is still to be remembered. */
+  function recentFailure(entry, time) {
+    const { failedAt, copy } = entry;
+    return failedAt !== undefined && (!copy || failedAt > copy.at) && time - failedAt <= maxAgeMs;
   }
 
   /**
    * Starts a fetch of the file unless one started less than maxAge ago is under way (an older one may hang until its
-   * timeout: a remote that is back must not wait for it). The newest fetch to end sets the copy, failure included.
+   * timeout: a remote that is back must not wait for it). When fetches overlap, an answer never replaces the answer
+   * of a fetch that started later.
    */
   function refresh(url, entry) {
     const time = now();
     if (entry.pending && time - entry.pendingAt <= maxAgeMs) return entry.pending;
-    const promise = download(url, entry.copy).then(({ text, etag }) => {
-      if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text, etag };
+    const promise = download(url).then((text) => {
+      if (text !== null) {
+        if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
+      } else if (entry.failedAt === undefined || entry.failedAt <= time) {
+        entry.failedAt = time;
+      }
       if (entry.pending === promise) entry.pending = undefined;
       return text;
     });
@@ -71,22 +91,28 @@ function createFragmentCache({
     return promise;
   }
 
-  /** Keeps what was asked for lately fresh, drops the rest; runs while anything is cached. */
+  /**
+   * Keeps what was asked for lately fresh, drops the rest; runs while anything is cached. A file that can change is
+   * fetched again once its newest answer is a third of maxAge old: with the sweep every sixth, the fetch has at
+   * least half of maxAge to come back before the copy may no longer be served.
+   */
   function sweep() {
     const time = now();
     for (const [url, entry] of entries) {
       if (time - entry.usedAt > idleMs) {
         if (!entry.pending) entries.delete(url);
-      } else if (!entry.copy || time - entry.copy.at >= maxAgeMs / 2) {
-        refresh(url, entry);
+        continue;
       }
+      if (entry.immutable && entry.copy) continue;
+      const answeredAt = Math.max(entry.copy?.at ?? -Infinity, entry.failedAt ?? -Infinity);
+      if (time - answeredAt >= maxAgeMs / 3) refresh(url, entry);
     }
     if (entries.size === 0) stop();
   }
 
   function start() {
-    if (timer) return;
-    timer = setInterval(sweep, Math.max(10, Math.floor(maxAgeMs / 4)));
+    if (timer || closed) return;
+    timer = setInterval(sweep, Math.max(10, Math.floor(maxAgeMs / 6)));
     // The refresher must never keep a process alive on its own.
     timer.unref?.();
   }
@@ -96,20 +122,34 @@ function createFragmentCache({
     timer = undefined;
   }
 
+  /** Stops the refresher and ends the fetches under way; a closed cache answers null. */
+  function close() {
+    closed = true;
+    stop();
+    closing.abort();
+    entries.clear();
+  }
+
   /**
    * The file's text, or null when it could not be fetched (error status, refused, timed out, redirected). Never
-   * waits longer than `waitMs`.
+   * waits longer than `waitMs`. `immutable`: the URL names the build the file belongs to.
+   * @param {string} url
+   * @param {number} [waitMs]
+   * @param {{ immutable?: boolean }} [options]
+   * @returns {Promise<string | null>}
    */
-  function get(url, waitMs = timeoutMs) {
+  function get(url, waitMs = timeoutMs, { immutable = false } = {}) {
+    if (closed) return Promise.resolve(null);
+    const time = now();
     let entry = entries.get(url);
     if (!entry) {
-      entry = { usedAt: now() };
+      entry = { usedAt: time, immutable };
       entries.set(url, entry);
       start();
     }
-    entry.usedAt = now();
-    const { copy } = entry;
-    if (copy && now() - copy.at <= maxAgeMs) return Promise.resolve(copy.text);
+    entry.usedAt = time;
+    if (servable(entry, time)) return Promise.resolve(entry.copy.text);
+    if (recentFailure(entry, time)) return Promise.resolve(null);
     const promise = refresh(url, entry);
     if (waitMs >= timeoutMs) return promise;
     let timeout;
@@ -119,7 +159,7 @@ function createFragmentCache({
     return Promise.race([promise, giveUp]).finally(() => clearTimeout(timeout));
   }
 
-  return { get, close: stop, sweep };
+  return { get, close, sweep };
 }
 
 module.exports = { createFragmentCache };

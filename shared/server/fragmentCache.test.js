@@ -54,44 +54,101 @@ describe('the fragment cache', () => {
     let now = 0;
     const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
     await cache.get(`${origin}/fresh`);
-    now = 200;
+    now = 150;
     cache.sweep();
     expect(requests).toBe(1); // a young copy is left alone
-    now = 300;
+    now = 200;
     answer = (_req, res) => res.end('new build');
     cache.sweep();
     // The old copy is still young enough to serve while the new one is on its way.
     await expect(cache.get(`${origin}/fresh`)).resolves.toBe('fragment');
     await waitFor(() => requests === 2);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    now = 700; // past the first copy's maxAge, within the refreshed one's
+    now = 600; // past the first copy's maxAge, within the refreshed one's
     await expect(cache.get(`${origin}/fresh`)).resolves.toBe('new build');
     expect(requests).toBe(2);
     cache.close();
   });
 
-  it('asks again with the ETag it has, and keeps its copy when the remote answers 304', async () => {
-    let now = 0;
+  it('fetches a file that can change in full every time: a same-size file with the old ETag is the new build', async () => {
+    // What a static server answers when a deploy kept sizes and modification times: the same weak ETag for other
+    // content, and 304 to a request that sends it.
+    let content = 'build A';
     const seen = [];
     answer = (req, res) => {
       seen.push(req.headers['if-none-match']);
-      if (req.headers['if-none-match'] === '"v1"') {
+      if (req.headers['if-none-match'] === 'W/"7-1000"') {
         res.statusCode = 304;
         return res.end();
       }
-      res.setHeader('ETag', '"v1"');
-      return res.end('fragment v1');
+      res.setHeader('ETag', 'W/"7-1000"');
+      return res.end(content);
     };
+    let now = 0;
     const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
-    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
+    await expect(cache.get(`${origin}/manifest`)).resolves.toBe('build A');
+    content = 'build B';
     now = 600;
-    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
-    expect(seen).toEqual([undefined, '"v1"']);
-    // The 304 made the copy young again: served without asking, whatever the remote would answer now.
+    await expect(cache.get(`${origin}/manifest`)).resolves.toBe('build B');
+    expect(seen).toEqual([undefined, undefined]);
+    cache.close();
+  });
+
+  it('keeps one good copy of a file whose URL names its build for as long as it is asked for, and never refreshes it', async () => {
+    let now = 0;
+    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    const url = `${origin}/body?build=a`;
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('fragment');
     answer = (_req, res) => ((res.statusCode = 500), res.end('Error'));
-    now = 1000;
-    await expect(cache.get(`${origin}/etag`)).resolves.toBe('fragment v1');
-    expect(seen).toHaveLength(2);
+    for (now = 100; now <= 9000; now += 100) {
+      cache.sweep();
+      await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('fragment');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toBe(1);
+    // Asked for by nobody for idleMs: dropped, and fetched again when asked for.
+    now = 20_000;
+    cache.sweep();
+    answer = (_req, res) => res.end('again');
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('again');
+    expect(requests).toBe(2);
+    cache.close();
+  });
+
+  it('fetches a file of a build again once its failure is older than maxAge', async () => {
+    let now = 0;
+    answer = (_req, res) => ((res.statusCode = 503), res.end('Unavailable'));
+    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    const url = `${origin}/body?build=b`;
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBeNull();
+    now = 400;
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBeNull();
+    expect(requests).toBe(1);
+    answer = (_req, res) => res.end('fragment');
+    now = 501;
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('fragment');
+    expect(requests).toBe(2);
+    cache.close();
+  });
+
+  it('keeps serving a copy that is still young enough when a background refresh fails', async () => {
+    let now = 0;
+    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    await cache.get(`${origin}/flaky`);
+    answer = (_req, res) => ((res.statusCode = 500), res.end('Error: stack trace'));
+    now = 200;
+    cache.sweep();
+    await waitFor(() => requests === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    now = 450; // the good copy (fetched at 0) may still be served
+    await expect(cache.get(`${origin}/flaky`)).resolves.toBe('fragment');
+    now = 550; // too old now; the failure at 200 is remembered, so no visitor waits for the remote
+    await expect(cache.get(`${origin}/flaky`)).resolves.toBeNull();
+    expect(requests).toBe(2);
+    answer = (_req, res) => res.end('back');
+    now = 701; // the failure is forgotten: asked again
+    await expect(cache.get(`${origin}/flaky`)).resolves.toBe('back');
+    expect(requests).toBe(3);
     cache.close();
   });
 
@@ -118,6 +175,26 @@ describe('the fragment cache', () => {
     const settled = requests;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(requests).toBe(settled);
+  });
+
+  it('once closed, ends the fetches under way, answers null and starts no timer', async () => {
+    const hanging = [];
+    let closedByClient = 0;
+    answer = (req, res) => {
+      hanging.push(res);
+      req.socket.on('close', () => (closedByClient += 1));
+    };
+    const cache = createFragmentCache({ maxAgeMs: 80, timeoutMs: 10_000 });
+    const pending = cache.get(`${origin}/closing`);
+    await waitFor(() => hanging.length === 1);
+    const started = Date.now();
+    cache.close();
+    await expect(pending).resolves.toBeNull();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await waitFor(() => closedByClient === 1);
+    await expect(cache.get(`${origin}/closing`)).resolves.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(requests).toBe(1);
   });
 
   it.each([

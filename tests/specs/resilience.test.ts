@@ -1,4 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -358,4 +368,36 @@ describe('independent deployment', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('NativeGTM is Coming Soon');
     expect(digest(join(repoRoot, 'shell/dist'))).toBe(shellBefore);
   }, 120_000);
+
+  it("shows a redeploy whose files keep the old build's sizes and modification times", async () => {
+    // A deploy tool that normalises modification times (reproducible archives, some image builders) gives a file of
+    // the next build the ETag of the last one whenever its size is the same: the server must not take it for the
+    // file it already has.
+    const ssr = join(deployed, 'ssr');
+    const files = [join(ssr, 'manifest.json'), ...readdirSync(join(ssr, 'body')).map((f) => join(ssr, 'body', f))];
+    const before = await (await fetch(deployment.url('/coming-soon'))).text();
+    const oldBuild = JSON.parse(readFileSync(files[0]!, 'utf8')).buildId as string;
+    expect(before).toContain(`data-build="${oldBuild}"`);
+    const newBuild = oldBuild.slice(0, -1) + (oldBuild.endsWith('0') ? '1' : '0');
+    const [oldText, newText] = before.includes('Launching this week')
+      ? ['Launching this week', 'Launching next week']
+      : ['Launching soon', 'Launching here'];
+
+    for (const file of files) {
+      const { atime, mtime, size } = statSync(file);
+      const next = readFileSync(file, 'utf8').replaceAll(oldBuild, newBuild).replaceAll(oldText, newText);
+      writeFileSync(file, next);
+      utimesSync(file, atime, mtime);
+      expect(statSync(file).size).toBe(size);
+    }
+    const deployedAt = Date.now();
+
+    let html = before;
+    while (!html.includes(newText) && Date.now() - deployedAt < 1000) {
+      html = await (await fetch(deployment.url('/coming-soon'))).text();
+    }
+    expect(html).toContain(newText);
+    expect(html).toContain(`data-build="${newBuild}"`);
+    expect(html).not.toContain(oldText);
+  });
 });
