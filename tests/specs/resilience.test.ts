@@ -400,4 +400,27 @@ describe('independent deployment', () => {
     expect(html).toContain(`data-build="${newBuild}"`);
     expect(html).not.toContain(oldText);
   });
+
+  it('leaves out page HTML of another build than the one the manifest names (a deploy caught half-way)', async () => {
+    const manifestFile = join(deployed, 'ssr/manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    const bodyBuild = manifest.buildId as string;
+    // The manifest already names the next build; its page HTML is not there yet.
+    const nextBuild = bodyBuild.slice(0, -1) + (bodyBuild.endsWith('2') ? '3' : '2');
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, buildId: nextBuild }));
+    const deployedAt = Date.now();
+
+    let response = await fetch(deployment.url('/coming-soon'));
+    let html = await response.text();
+    while (html.includes('data-remote="comingSoon"') && Date.now() - deployedAt < 1000) {
+      response = await fetch(deployment.url('/coming-soon'));
+      html = await response.text();
+    }
+    expect(response.status).toBe(200);
+    expect(html).not.toContain('data-remote="comingSoon"');
+    expect(html).not.toContain(bodyBuild);
+    // The fallback every page has without its HTML: an empty root and the line for visitors without JavaScript.
+    expect(html).toMatch(/<div id="?root"?><\/div>/);
+    expect(html).toContain('<noscript>');
+  });
 });
