@@ -164,14 +164,44 @@ function probe(args) {
   });
 }
 
-/** Time to first byte of each page route and page requests/s with 100 connections, on the composed site's server. */
-async function measureServer(origin) {
+/**
+ * Counts the requests the remotes' servers get for their server-rendered files (ssr/) while `work` runs: what the
+ * document server costs the remotes, per second.
+ */
+async function fragmentRequestsPerSecond(site, work) {
+  let count = 0;
+  const onRequest = (request) => {
+    if (request.url.includes('/ssr/')) count += 1;
+  };
+  const remotes = site.servers.filter(({ deployable }) => deployable.role === 'remote').map(({ server }) => server);
+  remotes.forEach((server) => server.on('request', onRequest));
+  const started = Date.now();
+  try {
+    const result = await work();
+    return { result, perSecond: count / ((Date.now() - started) / 1000) };
+  } finally {
+    remotes.forEach((server) => server.off('request', onRequest));
+  }
+}
+
+/**
+ * Time to first byte of each page route, page requests/s with 100 connections, and the requests the remotes get for
+ * fragments while each page is asked for once a second, on the composed site's server.
+ */
+async function measureServer(site, origin) {
   const urls = routes.map((route) => `${origin}${route.path}`);
   const byRoute = (byUrl) => Object.fromEntries(routes.map((route) => [route.path, byUrl[`${origin}${route.path}`]]));
-  const quietTtfb = byRoute(await probe(['quiet-ttfb', ...urls]));
+  // First, while the server has fetched nothing yet: its first request of each page is a cold one.
+  const quiet = await fragmentRequestsPerSecond(site, () => probe(['quiet-ttfb', ...urls]));
   const ttfb = byRoute(await probe(['ttfb', ...urls]));
   const rate = await probe(['rate', '100', '5000', ...urls]);
-  return { ttfb, quietTtfb, rate };
+  return {
+    ttfb,
+    quietTtfb: byRoute(quiet.result.steady),
+    firstTtfb: byRoute(quiet.result.first),
+    fragmentRequestsPerSecond: quiet.perSecond,
+    rate,
+  };
 }
 
 async function main() {
@@ -203,9 +233,11 @@ async function main() {
       `pre-rendered monolith: ${variants.prerendered.origin}`,
   );
   log('Server cost (time to first byte, requests/s)…');
-  const server = await measureServer(variants.composed.origin);
+  const server = await measureServer(site, variants.composed.origin);
   log(
     `  ${JSON.stringify(server.ttfb)}; one a second ${JSON.stringify(server.quietTtfb)}; ` +
+      `first request ${JSON.stringify(server.firstTtfb)}; ` +
+      `remotes asked ${server.fragmentRequestsPerSecond.toFixed(1)} times a second for fragments; ` +
       `${Math.round(server.rate.requestsPerSecond)} requests/s`,
   );
 

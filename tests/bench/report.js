@@ -107,15 +107,24 @@ function prerenderedLcpInterval(route) {
 const fmtInterval = (interval) => (interval ? `${interval.low.toFixed(2)}-${interval.high.toFixed(2)}` : 'n/a');
 
 /**
- * Time to first byte as a busy site sees it (back-to-back requests) and as a quiet one does (each page once a
- * second): a server that keeps fetched fragments only for a moment is fast in the first and not in the second.
+ * Time to first byte as a busy site sees it (back-to-back requests), as one with little traffic does (each page once
+ * a second: a server that kept fetched fragments only for a moment would be fast in the first and not here), and on
+ * a page's first request, when the server has nothing of it and waits for its remote (one request per route: the
+ * first visit after start, or after 30 s without one).
  */
 function ttfbSeries(server) {
   return [
     ['back to back', server.ttfb],
     ['one a second', server.quietTtfb ?? {}],
+    ['first request', server.firstTtfb ?? {}],
   ];
 }
+
+/**
+ * The series the 15 ms budget is about: medians. A first request is one sample that also pays for the server's own
+ * start (its first documents, its first connection to each remote); it is printed, not judged.
+ */
+const JUDGED_TTFB = new Set(['back to back', 'one a second']);
 
 /** Every budget, with the measured value and whether it is met. */
 function evaluateBudgets(result) {
@@ -180,7 +189,7 @@ function evaluateBudgets(result) {
     );
   }
   if (result.server) {
-    for (const [kind, times] of ttfbSeries(result.server)) {
+    for (const [kind, times] of ttfbSeries(result.server).filter(([kind]) => JUDGED_TTFB.has(kind))) {
       for (const [route, ms] of Object.entries(times)) {
         check(
           `${route}: time to first byte, ${kind} (built-in server)`,
@@ -311,7 +320,11 @@ function renderText(result) {
               .join(', ')}`,
         )
         .join('; ')}; ${fmtNumber(result.server.rate.requestsPerSecond)} page requests/s with ` +
-        `${result.server.rate.connections} connections (${result.server.rate.failed} failed)`,
+        `${result.server.rate.connections} connections (${result.server.rate.failed} failed)` +
+        (result.server.fragmentRequestsPerSecond === undefined
+          ? ''
+          : `; the remotes got ${result.server.fragmentRequestsPerSecond.toFixed(1)} requests/s for fragments ` +
+            'while each page was asked for once a second'),
     );
   }
   parts.push(
@@ -350,7 +363,7 @@ function renderMarkdown(result) {
         [
           ...ttfbSeries(result.server).flatMap(([kind, times]) =>
             Object.entries(times).map(([route, ms]) => [
-              `${route}: time to first byte, ${kind} (median)`,
+              `${route}: time to first byte, ${kind}${JUDGED_TTFB.has(kind) ? ' (median)' : ''}`,
               `${ms.toFixed(1)} ms`,
             ]),
           ),
