@@ -72,21 +72,37 @@ function seededRandom(seed) {
 }
 
 /**
- * How far the ratio of two medians could move with other loads of the same pages: a percentile bootstrap (each
- * series resampled with replacement, `resamples` times). Paints on loopback vary by a frame or two from load to load,
- * so a ratio of medians of 15 loads moves by several percent between runs of the same code; the interval says how
- * much, next to the figure the budget is judged on.
+ * How far the ratio of two medians could move with other loads of the same pages: a percentile bootstrap (`resamples`
+ * times, with replacement). Paints on loopback vary by a frame or two from load to load, so a ratio of medians of 15
+ * loads moves by several percent between runs of the same code; the interval says how much, next to the figure the
+ * budget is judged on. `paired`: the series are loads made in the same rounds (the bench alternates the builds
+ * within a round), so a round is resampled as a whole and what slowed the machine down during it counts for both;
+ * otherwise each series is resampled on its own.
  * @returns {{ low: number, high: number } | null}
  */
-function ratioInterval(numerators, denominators, { level = 0.9, resamples = 2000, seed = 1 } = {}) {
-  const a = numerators.filter(Number.isFinite);
-  const b = denominators.filter(Number.isFinite);
-  if (a.length < 2 || b.length < 2) return null;
+function ratioInterval(numerators, denominators, { level = 0.9, resamples = 2000, seed = 1, paired = false } = {}) {
   const random = seededRandom(seed);
-  const resample = (values) => values.map(() => values[Math.floor(random() * values.length)]);
+  const pick = (length) => Math.floor(random() * length);
+  let draw;
+  if (paired && numerators.length === denominators.length) {
+    const rounds = numerators
+      .map((value, index) => [value, denominators[index]])
+      .filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+    if (rounds.length < 2) return null;
+    draw = () => {
+      const sample = rounds.map(() => rounds[pick(rounds.length)]);
+      return ratio(median(sample.map(([a]) => a)), median(sample.map(([, b]) => b)));
+    };
+  } else {
+    const a = numerators.filter(Number.isFinite);
+    const b = denominators.filter(Number.isFinite);
+    if (a.length < 2 || b.length < 2) return null;
+    const resample = (values) => values.map(() => values[pick(values.length)]);
+    draw = () => ratio(median(resample(a)), median(resample(b)));
+  }
   const ratios = [];
   for (let i = 0; i < resamples; i += 1) {
-    const value = ratio(median(resample(a)), median(resample(b)));
+    const value = draw();
     if (value !== null) ratios.push(value);
   }
   ratios.sort((x, y) => x - y);
@@ -98,9 +114,11 @@ function ratioInterval(numerators, denominators, { level = 0.9, resamples = 2000
 function prerenderedLcpInterval(route) {
   const loads = (summary) => (summary.paints?.length ? summary.paints : summary.runs);
   if (!route.prerendered?.runs) return null;
+  // The paint loads are made in rounds, one load of each build per round: paired. The instrumented runs too.
   return ratioInterval(
     loads(route.composed).map((run) => run.lcp),
     loads(route.prerendered).map((run) => run.lcp),
+    { paired: true },
   );
 }
 

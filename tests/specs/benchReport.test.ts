@@ -5,7 +5,7 @@ const { median, ratioInterval } = require('../bench/report') as {
   ratioInterval: (
     a: number[],
     b: number[],
-    options?: { level?: number; resamples?: number; seed?: number },
+    options?: { level?: number; resamples?: number; seed?: number; paired?: boolean },
   ) => { low: number; high: number } | null;
 };
 
@@ -37,5 +37,20 @@ describe('the bench report', () => {
     expect(interval.low).toBeGreaterThan(1.15);
     expect(interval.high).toBeLessThan(1.25);
     expect(ratioInterval([100], [100, 101])).toBeNull();
+  });
+
+  it('resamples paired loads by round, so a slowdown both builds saw in a round does not widen the interval', () => {
+    // Every round, the machine's load moves both builds' paints alike; the composed one is always 10 % later.
+    const reference = Array.from({ length: 41 }, (_, i) => 100 + ((i * 37) % 60));
+    const composed = reference.map((value) => value * 1.1);
+    const paired = ratioInterval(composed, reference, { paired: true })!;
+    const unpaired = ratioInterval(composed, reference)!;
+    expect(paired.low).toBeGreaterThan(1.05);
+    expect(paired.high).toBeLessThan(1.15);
+    expect(unpaired.high - unpaired.low).toBeGreaterThan(2 * (paired.high - paired.low));
+    // Series of different lengths are not rounds: resampled on their own.
+    expect(ratioInterval(composed, reference.slice(1), { paired: true })).toEqual(
+      ratioInterval(composed, reference.slice(1)),
+    );
   });
 });
