@@ -9,12 +9,16 @@ export const RenderTimeContext = createContext<number | undefined>(undefined);
 
 const noChanges = () => () => undefined;
 
-/** This year; while hydrating, the year the HTML was rendered in (React then re-renders with this year). */
+/**
+ * This year; while hydrating, the year the HTML was rendered in (React then re-renders with this year). The render's
+ * year is read in UTC on both sides: the build machine and the visitor are in different time zones, and around New
+ * Year their local years of the same moment differ (a hydration error otherwise).
+ */
 export function useCurrentYear(now: () => Date): number {
   const renderedAt = useContext(RenderTimeContext);
   return useSyncExternalStore(
     noChanges,
     () => now().getFullYear(),
-    () => (renderedAt === undefined ? now() : new Date(renderedAt)).getFullYear(),
+    () => (renderedAt === undefined ? now().getFullYear() : new Date(renderedAt).getUTCFullYear()),
   );
 }
