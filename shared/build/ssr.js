@@ -7,7 +7,14 @@ const path = require('node:path');
 const { rule: pagesLoaderRule } = require('./pagesLoader');
 const { DefinePlugin } = require('webpack');
 const { allVariants, assertValidQuery } = require('../server/pageVariant');
-const { FRAGMENT_DIR, REMOTE_BASE, fragmentPaths, escapeHtml } = require('../server/fragments');
+const {
+  FRAGMENT_DIR,
+  REMOTE_BASE,
+  bodyWrapperStart,
+  escapeHtml,
+  fragmentPaths,
+  headMarker,
+} = require('../server/fragments');
 
 /** Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them. */
 function externalNodeModules({ request }, callback) {
@@ -27,10 +34,11 @@ function pageStylesheets(distDir) {
   return page ? page.assets.css.sync : [];
 }
 
-function headHtml({ title: documentTitle, meta }, stylesheets) {
+function headHtml({ title: documentTitle, meta }, stylesheets, { name, buildId }) {
   const title = escapeHtml(documentTitle);
   const description = escapeHtml(meta.description);
   return [
+    headMarker(name, buildId),
     `<title>${title}</title>`,
     `<meta name="description" content="${description}" />`,
     `<meta property="og:title" content="${title}" />`,
@@ -63,11 +71,14 @@ class WriteFragmentsPlugin {
         const html = renderer.render({ name: this.name, pathname: this.route, search, renderedAt });
         // The wrapper tells the browser which remote, build and variant this HTML is (shell/src/screens/PageSlot.tsx).
         const wrapped =
-          `<div data-remote="${escapeHtml(this.name)}" data-build="${escapeHtml(this.buildId)}" ` +
+          bodyWrapperStart(this.name, this.buildId) +
           `data-variant="${escapeHtml(key)}" data-rendered-at="${renderedAt}">${html}</div>`;
         fs.writeFileSync(path.join(this.distDir, fragmentPaths.body(key)), wrapped);
       }
-      fs.writeFileSync(path.join(this.distDir, fragmentPaths.head), headHtml(renderer, pageStylesheets(this.distDir)));
+      fs.writeFileSync(
+        path.join(this.distDir, fragmentPaths.head),
+        headHtml(renderer, pageStylesheets(this.distDir), this),
+      );
       // Last: its presence says the set is complete.
       fs.writeFileSync(
         path.join(this.distDir, fragmentPaths.manifest),

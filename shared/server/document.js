@@ -4,14 +4,33 @@
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
-const { fragmentPaths, REMOTE_BASE_VARIABLE, escapeHtml } = require('./fragments');
-const { variantKey } = require('./pageVariant');
+const { bodyWrapperStart, fragmentPaths, headMarker, REMOTE_BASE_VARIABLE } = require('./fragments');
+const { serverVariantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { fileReader } = require('./fileReader');
 const { readRemotes } = require('./remotes');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 
 const NOT_FOUND = 'not-found';
+
+/**
+ * The path and raw query of a request line's target. Runs of slashes are one, as nginx merges them (a target
+ * starting with "//" would otherwise be read as a host name), "." and ".." segments are resolved and
+ * percent-encoding decoded as nginx does before matching locations; the query is left exactly as sent, since the
+ * variant rule reads it raw (pageVariant.js).
+ * @param {string} target e.g. req.url
+ */
+function requestTarget(target) {
+  const queryAt = target.indexOf('?');
+  const rawPath = (queryAt === -1 ? target : target.slice(0, queryAt)).replace(/\/{2,}/g, '/');
+  let { pathname } = new URL(rawPath, 'http://document.invalid');
+  try {
+    pathname = decodeURIComponent(pathname);
+  } catch {
+    // Malformed percent-encoding: matched as it is, so it is an unknown page.
+  }
+  return { pathname, search: queryAt === -1 ? '' : target.slice(queryAt) };
+}
 
 /** The route a path shows, matched as the shell's router matches it: any letter case, trailing slashes ignored. */
 function normalizePath(pathname) {
@@ -49,11 +68,11 @@ function createDocumentComposer({
    * build id of the manifest that named them: the URL then means one build's file, which the cache keeps as long as
    * it is used, and a redeploy (a new build id) is fetched in full.
    */
-  function fetchFragment(base, file, deadline, buildId) {
+  function fetchFragment(base, file, deadline, buildId, accept) {
     const url = new URL(file, base);
     if (url.origin !== base.origin) return Promise.resolve(null);
     if (buildId !== undefined) url.searchParams.set('build', buildId);
-    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined });
+    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept });
   }
 
   /** The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's. */
@@ -74,7 +93,11 @@ function createDocumentComposer({
     const found = await live.manifest();
     if (!found) return '';
     const { base, manifest } = found;
-    const head = await fetchFragment(base, fragmentPaths.head, live.deadline, manifest.buildId);
+    // Only the head of the build the manifest names: another's links stylesheets that build's deploy may delete.
+    const marker = headMarker(remote, manifest.buildId);
+    const head = await fetchFragment(base, fragmentPaths.head, live.deadline, manifest.buildId, (text) =>
+      text.startsWith(marker),
+    );
     // The page's stylesheets are files of the remote: its base URL is only known here.
     return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
   }
@@ -84,13 +107,17 @@ function createDocumentComposer({
     const found = await live.manifest();
     if (!found) return '';
     const { base, manifest } = found;
-    const variant = fragmentPaths.body(variantKey(manifest.query, search));
-    const body = await fetchFragment(base, variant, live.deadline, manifest.buildId);
+    // The raw query, read by nginx's rules (a query only decoding could read gets no HTML: the browser renders it).
+    const key = serverVariantKey(manifest.query, search);
+    if (key === null) return '';
     // Only HTML the remote's build wrote for this remote and the build its manifest names is pasted in: never an
-    // error page answered with 200, nor a file of a build deployed after the manifest was read (the browser would
-    // otherwise hydrate it with JavaScript of another build than the one the server believes is live).
-    const wrapper = `<div data-remote="${escapeHtml(remote)}" data-build="${escapeHtml(manifest.buildId)}" `;
-    return body?.startsWith(wrapper) ? body : '';
+    // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
+    // get HTML that the JavaScript the shell loads for that build does not hydrate).
+    const wrapper = bodyWrapperStart(remote, manifest.buildId);
+    const body = await fetchFragment(base, fragmentPaths.body(key), live.deadline, manifest.buildId, (text) =>
+      text.startsWith(wrapper),
+    );
+    return body ?? '';
   }
 
   /**
@@ -98,7 +125,7 @@ function createDocumentComposer({
    * @returns {Promise<{ status: number, html: string }>}
    */
   async function render(url) {
-    const { pathname, search } = new URL(url, 'http://document.invalid');
+    const { pathname, search } = requestTarget(url);
     const route = byPath.get(normalizePath(pathname));
     const page = route ? route.remote : NOT_FOUND;
     const parsed = template(path.join(root, 'index.html'));
@@ -130,4 +157,4 @@ function createDocumentComposer({
   };
 }
 
-module.exports = { createDocumentComposer, normalizePath, NOT_FOUND };
+module.exports = { createDocumentComposer, normalizePath, requestTarget, NOT_FOUND };

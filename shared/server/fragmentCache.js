@@ -31,8 +31,9 @@ function createFragmentCache({
 } = {}) {
   /**
    * copy: the newest good answer, with the time its fetch started; failedAt: when the newest failed fetch started.
-   * @typedef {{ usedAt: number, immutable: boolean, copy?: { at: number, text: string }, failedAt?: number,
-   *   pending?: Promise<string | null>, pendingAt?: number }} Entry
+   * @typedef {{ usedAt: number, immutable: boolean, accept: (text: string) => boolean,
+   *   copy?: { at: number, text: string }, failedAt?: number, pending?: Promise<string | null>,
+   *   pendingAt?: number }} Entry
    */
   /** @type {Map<string, Entry>} */
   const entries = new Map();
@@ -42,8 +43,8 @@ function createFragmentCache({
   // Ends the fetches under way when the cache is closed, so a closed server holds no sockets to a remote.
   const closing = new AbortController();
 
-  /** The file's text, or null when it could not be fetched. */
-  async function download(url) {
+  /** The file's text, or null when it could not be fetched or is not what was asked for. */
+  async function download(url, accept) {
     try {
       const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(timeoutMs)]);
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
@@ -52,7 +53,8 @@ function createFragmentCache({
         await response.body?.cancel();
         return null;
       }
-      return await response.text();
+      const text = await response.text();
+      return accept(text) ? text : null;
     } catch {
       return null;
     }
@@ -77,7 +79,7 @@ function createFragmentCache({
   function refresh(url, entry) {
     const time = now();
     if (entry.pending && time - entry.pendingAt <= maxAgeMs) return entry.pending;
-    const promise = download(url).then((text) => {
+    const promise = download(url, entry.accept).then((text) => {
       if (text !== null) {
         if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
       } else if (entry.failedAt === undefined || entry.failedAt <= time) {
@@ -132,18 +134,21 @@ function createFragmentCache({
 
   /**
    * The file's text, or null when it could not be fetched (error status, refused, timed out, redirected). Never
-   * waits longer than `waitMs`. `immutable`: the URL names the build the file belongs to.
+   * waits longer than `waitMs`. `immutable`: the URL names the build the file belongs to. `accept`: whether an
+   * answer is that file; one that is not counts as a failure, so it is asked for again once the failure is old
+   * instead of being kept (a deploy that copies the manifest before the files it names answers an older build's
+   * file for a moment, under the new build's URL).
    * @param {string} url
    * @param {number} [waitMs]
-   * @param {{ immutable?: boolean }} [options]
+   * @param {{ immutable?: boolean, accept?: (text: string) => boolean }} [options]
    * @returns {Promise<string | null>}
    */
-  function get(url, waitMs = timeoutMs, { immutable = false } = {}) {
+  function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true } = {}) {
     if (closed) return Promise.resolve(null);
     const time = now();
     let entry = entries.get(url);
     if (!entry) {
-      entry = { usedAt: time, immutable };
+      entry = { usedAt: time, immutable, accept };
       entries.set(url, entry);
       start();
     }

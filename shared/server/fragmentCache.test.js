@@ -131,6 +131,28 @@ describe('the fragment cache', () => {
     cache.close();
   });
 
+  it('does not keep an answer that is not the file asked for: it asks again once that failure is older than maxAge', async () => {
+    let now = 0;
+    // The manifest already names build c; the remote still answers the file of build b (a deploy half-way).
+    answer = (_req, res) => res.end('<div data-build="b">old</div>');
+    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    const url = `${origin}/body?build=c`;
+    const options = { immutable: true, accept: (text) => text.startsWith('<div data-build="c"') };
+    await expect(cache.get(url, undefined, options)).resolves.toBeNull();
+    now = 400;
+    await expect(cache.get(url, undefined, options)).resolves.toBeNull();
+    expect(requests).toBe(1);
+    // The deploy is done: the file of build c arrives, and is then kept.
+    answer = (_req, res) => res.end('<div data-build="c">new</div>');
+    now = 501;
+    await expect(cache.get(url, undefined, options)).resolves.toBe('<div data-build="c">new</div>');
+    now = 5000;
+    cache.sweep();
+    await expect(cache.get(url, undefined, options)).resolves.toBe('<div data-build="c">new</div>');
+    expect(requests).toBe(2);
+    cache.close();
+  });
+
   it('keeps serving a copy that is still young enough when a background refresh fails', async () => {
     let now = 0;
     const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });

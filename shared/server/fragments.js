@@ -3,7 +3,7 @@
 // mf-manifest.json, so they move with the remote and are served from its own origin:
 //
 //   ssr/manifest.json         { name, buildId, renderedAt, query }: which build rendered them and its variants
-//   ssr/head.html             <title>, description, og:title, og:description and the page's stylesheets
+//   ssr/head.html             its build (headMarker), <title>, description, og:title, og:description and the page's stylesheets
 //   ssr/body/<variant>.html   the page's HTML, one file per variant (shared/server/pageVariant.js)
 //
 // Stylesheet URLs in head.html start with REMOTE_BASE, an SSI echo of the variable REMOTE_BASE_VARIABLE: the build
@@ -28,4 +28,22 @@ function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 }
 
-module.exports = { FRAGMENT_DIR, REMOTE_BASE, REMOTE_BASE_VARIABLE, fragmentPaths, escapeHtml };
+/** How head.html starts: which remote and build wrote it (a comment, so nginx's SSI passes it through). */
+function headMarker(remote, buildId) {
+  return `<!-- nativegtm head: remote="${escapeHtml(remote)}" build="${escapeHtml(buildId)}" -->`;
+}
+
+/** How every ssr/body file starts: the wrapper the browser reads (which remote, build and variant). */
+function bodyWrapperStart(remote, buildId) {
+  return `<div data-remote="${escapeHtml(remote)}" data-build="${escapeHtml(buildId)}" `;
+}
+
+module.exports = {
+  bodyWrapperStart,
+  headMarker,
+  FRAGMENT_DIR,
+  REMOTE_BASE,
+  REMOTE_BASE_VARIABLE,
+  fragmentPaths,
+  escapeHtml,
+};

@@ -14,11 +14,21 @@ const path = require('node:path');
 const { deployables } = require('./site');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
 const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
-const { DEFAULT_VALUE, SEPARATOR } = require('./pageVariant');
+const { DEFAULT_VALUE, SEPARATOR, assertValidQuery, variantPatterns } = require('./pageVariant');
 const { readRemotes } = require('./remotes');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('./siteMeta');
 
 const HASHED_ASSET = '"\\.[0-9a-f]{10}\\.(js|css)$"';
+
+/**
+ * Every status an include can answer but 200 (nginx's error_page takes 300-599; 499 is its own code for a client
+ * that went away): turned into an empty include, so an
+ * error page, a redirect or a "not modified" is never pasted into a document. (Other 2xx answers cannot be
+ * intercepted; a remote's static server does not send them for a plain GET.)
+ */
+const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
+  .filter((status) => status !== 499)
+  .join(' ');
 
 const quote = (value) => `"${String(value).replace(/(["\\])/g, '\\$1')}"`;
 
@@ -42,46 +52,93 @@ function routeLocation(route) {
 }
 
 /**
- * The page's variant key, computed by nginx from the request's query with one map per parameter: the same rule as
- * pageVariant.js (exactly one occurrence of a listed value, otherwise the default). The listed values are read from
- * the remote's ssr/manifest.json when the configuration is generated: regenerate when a page changes its
+ * The page's variant key, computed by nginx from the request's raw query with one map per parameter, from the very
+ * regular expressions the built-in server runs (pageVariant.js: exactly one occurrence of a listed value, otherwise
+ * the default), plus one map saying whether the key can be told without decoding (otherwise the page gets no HTML
+ * and renders in the browser, as with the built-in server). The listed values come from the remote's
+ * ssr/manifest.json when the configuration is generated (readPageQueries): regenerate when a page changes its
  * parameters (until then such URLs get HTML the browser does not hydrate but renders afresh).
  */
 function variantMaps(remote, query) {
-  const names = Object.keys(query);
-  if (names.length === 0) return { maps: '', key: 'index' };
-  const maps = names.map((name, index) => {
+  const patterns = variantPatterns(query);
+  if (patterns.params.length === 0) return { maps: '', key: 'index', undecidable: undefined };
+  const maps = patterns.params.map(({ repeated, value }, index) => {
     const variable = `$nativegtm_${remote}_${index}`;
-    const value = `nativegtm_${remote}_${index}_value`;
+    const group = `nativegtm_${remote}_${index}_value`;
     return `
     map $args ${variable} {
         default ${quote(DEFAULT_VALUE)};
-        ${quote(`~(^|&)${name}=[^&]*&(.*&)?${name}=`)} ${quote(DEFAULT_VALUE)};
-        ${quote(`~(^|&)${name}=(?<${value}>${query[name].join('|')})(&|$)`)} $${value};
+        ${quote(`~${repeated}`)} ${quote(DEFAULT_VALUE)};
+        ${quote(`~${value(group)}`)} $${group};
     }`;
   });
-  const key = names.map((_, index) => `\${nativegtm_${remote}_${index}}`).join(SEPARATOR);
-  return { maps: maps.join('\n'), key };
+  const undecidable = `$nativegtm_${remote}_undecidable`;
+  maps.push(`
+    map $args ${undecidable} {
+        default 0;
+${patterns.undecidable.map((pattern) => `        ${quote(`~${pattern}`)} 1;`).join('\n')}
+    }`);
+  const key = patterns.params.map((_, index) => `\${nativegtm_${remote}_${index}}`).join(SEPARATOR);
+  return { maps: maps.join('\n'), key, undecidable };
+}
+
+/** Whether this configuration's own server for the deployable is where remotes.json says the remote is. */
+function servedHere(manifestUrl, port) {
+  const url = new URL(manifestUrl);
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return local && Number(url.port || (url.protocol === 'https:' ? 443 : 80)) === port;
+}
+
+/**
+ * Each page's query parameters (the values its build pre-rendered), read from its remote's ssr/manifest.json: from
+ * the dist/ folder this configuration serves when remotes.json points at it, otherwise from the remote's origin
+ * (the remote's deployment is the truth, wherever it is). A page whose manifest cannot be read is configured as one
+ * without parameters, with a warning: pages with parameters then get no server HTML until the configuration is
+ * generated again with the remote up.
+ * @returns {Promise<{ queries: Record<string, Record<string, string[]>>, warnings: string[] }>}
+ */
+async function readPageQueries({ remotes, roots = {}, ports = {}, timeoutMs = 5000, fetch: fetchImpl = fetch }) {
+  const queries = {};
+  const warnings = [];
+  for (const deployable of deployables.filter((d) => d.role === 'remote')) {
+    const manifestUrl = remotes[deployable.remote];
+    if (!manifestUrl) continue;
+    const url = new URL(fragmentPaths.manifest, new URL('./', manifestUrl));
+    try {
+      let text;
+      if (servedHere(manifestUrl, ports[deployable.name] ?? deployable.port)) {
+        const root = roots[deployable.name] ?? path.join(deployable.dir, 'dist');
+        text = fs.readFileSync(path.join(root, fragmentPaths.manifest), 'utf8');
+      } else {
+        const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+        if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+        text = await response.text();
+      }
+      const manifest = JSON.parse(text);
+      if (manifest?.name !== deployable.remote) throw new Error(`it is remote "${manifest?.name}"'s`);
+      assertValidQuery(manifest.query);
+      queries[deployable.remote] = manifest.query ?? {};
+    } catch (error) {
+      warnings.push(
+        `${deployable.remote}: could not read ${url.href} (${error.message}); ${deployable.route} is configured ` +
+          'as a page without query parameters: generate again once the remote is up.',
+      );
+      queries[deployable.remote] = {};
+    }
+  }
+  return { queries, warnings };
 }
 
 /** Where a remote is and which variants its page has, as far as this configuration knows. */
-function remotePlan({ deployable, remotes, roots }) {
+function remotePlan({ deployable, remotes, queries }) {
   const manifestUrl = remotes[deployable.remote];
   if (!manifestUrl) return undefined;
-  const base = new URL('./', manifestUrl);
-  let query = {};
-  try {
-    const root = roots[deployable.name] ?? path.join(deployable.dir, 'dist');
-    query = JSON.parse(fs.readFileSync(path.join(root, fragmentPaths.manifest), 'utf8')).query ?? {};
-  } catch {
-    // Not built here (deployed elsewhere): pages without query parameters need nothing more.
-  }
   return {
     remote: deployable.remote,
     route: deployable.route,
-    base,
+    base: new URL('./', manifestUrl),
     upstream: `nativegtm_${deployable.remote}`,
-    ...variantMaps(deployable.remote, query),
+    ...variantMaps(deployable.remote, queries[deployable.remote] ?? {}),
   };
 }
 
@@ -111,9 +168,11 @@ ${i}    proxy_pass_request_body off;
 ${i}    proxy_connect_timeout ${timeoutMs}ms;
 ${i}    proxy_send_timeout ${timeoutMs}ms;
 ${i}    proxy_read_timeout ${timeoutMs}ms;
+${i}    # One try: a host name with several addresses must not cost one timeout per address.
+${i}    proxy_next_upstream off;
 ${i}    proxy_redirect off;
 ${i}    proxy_intercept_errors on;
-${i}    error_page 300 301 302 303 304 307 308 400 401 403 404 405 408 410 429 500 502 503 504 =200 /_compose/empty;${
+${i}    error_page ${INTERCEPTED_STATUSES} =200 /_compose/empty;${
     scheme === 'https'
       ? `
 ${i}    proxy_ssl_server_name on;
@@ -122,7 +181,7 @@ ${i}    proxy_ssl_name ${quote(plan.base.hostname)};`
   }`;
   return `
 ${i}location = /_compose/page-head/${plan.remote} {${common}
-${i}    proxy_pass ${quote(proxy(fragmentPaths.head))};
+${i}    proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};
 ${i}    # The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run
 ${i}    # over the template's fallback block when the include fails, and garble it.)
 ${i}    set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href)};
@@ -130,8 +189,17 @@ ${i}    ssi on;
 ${i}    ssi_types text/html;
 ${i}}
 
-${i}location = /_compose/page-body/${plan.remote} {${common}
-${i}    proxy_pass ${quote(proxy(fragmentPaths.body(plan.key)))};
+${i}location = /_compose/page-body/${plan.remote} {${common}${
+    plan.undecidable
+      ? `
+${i}    # A query only decoding could read: no server HTML, the page renders in the browser (pageVariant.js).
+${i}    if (${plan.undecidable}) {
+${i}        return 204;
+${i}    }`
+      : ''
+  }
+${i}    # $nativegtm_no_args: with a variable in proxy_pass, nginx sends this URI as it is, without the visitor's query.
+${i}    proxy_pass ${quote(proxy(fragmentPaths.body(plan.key)) + '$nativegtm_no_args')};
 ${i}}
 `;
 }
@@ -294,9 +362,24 @@ ${headerLines(documentHeaders, i + '    ')}
 }    }`;
 }
 
+/** The remotes.json the configuration is generated from, and its valid entries. */
+function remotesOf({ roots = {}, remotesFile }) {
+  const shellDeployable = deployables.find((d) => d.role === 'host');
+  const remotesPath = remotesFile ?? path.join(roots.shell ?? path.join(shellDeployable.dir, 'dist'), 'remotes.json');
+  try {
+    return { remotesPath, remotes: readRemotes(fs.readFileSync(remotesPath, 'utf8')) };
+  } catch {
+    // No remotes.json: every page falls back to rendering in the browser, which reports the problem.
+    return { remotesPath, remotes: {} };
+  }
+}
+
 /**
+ * The configuration's text. `queries`: each page's query parameters (readPageQueries); generateNginxConfig reads
+ * them and calls this.
  * @param {{ roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string,
- *   listenHost?: string, prefix: string, mimeTypes?: string }} options
+ *   listenHost?: string, prefix: string, mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number,
+ *   queries: Record<string, Record<string, string[]>> }} options
  */
 function renderNginxConfig({
   roots = {},
@@ -307,19 +390,13 @@ function renderNginxConfig({
   origin = DEFAULT_ORIGIN,
   fragmentTimeoutMs = 400,
   mimeTypes = '/etc/nginx/mime.types',
+  queries,
 }) {
-  const shellDeployable = deployables.find((d) => d.role === 'host');
-  const remotesPath = remotesFile ?? path.join(roots.shell ?? path.join(shellDeployable.dir, 'dist'), 'remotes.json');
+  const { remotesPath, remotes } = remotesOf({ roots, remotesFile });
   const origins = remoteOriginsFromFile(remotesPath);
-  let remotes = {};
-  try {
-    remotes = readRemotes(fs.readFileSync(remotesPath, 'utf8'));
-  } catch {
-    // No remotes.json: every page falls back to rendering in the browser, which reports the problem.
-  }
   const plans = deployables
     .filter((d) => d.role === 'remote')
-    .map((deployable) => remotePlan({ deployable, remotes, roots }))
+    .map((deployable) => remotePlan({ deployable, remotes, queries }))
     .filter(Boolean);
   const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs };
   const servers = deployables
@@ -364,6 +441,10 @@ http {
     fastcgi_temp_path ${quote(path.join(prefix, 'fastcgi'))};
     uwsgi_temp_path ${quote(path.join(prefix, 'uwsgi'))};
     scgi_temp_path ${quote(path.join(prefix, 'scgi'))};
+    # Empty, for proxy_pass URIs that must be sent as they are (with a variable in it, nginx adds no query).
+    map $uri $nativegtm_no_args {
+        default "";
+    }
 ${upstreams}
 ${maps}
 ${servers}
@@ -371,7 +452,18 @@ ${servers}
 `;
 }
 
-module.exports = { renderNginxConfig };
+/**
+ * Reads each page's query parameters (from the remotes' manifests), then renders the configuration.
+ * @param {Parameters<typeof renderNginxConfig>[0] & { queries?: never }} options
+ * @returns {Promise<{ config: string, warnings: string[] }>}
+ */
+async function generateNginxConfig(options) {
+  const { remotes } = remotesOf(options);
+  const { queries, warnings } = await readPageQueries({ remotes, roots: options.roots, ports: options.ports });
+  return { config: renderNginxConfig({ ...options, queries }), warnings };
+}
+
+module.exports = { generateNginxConfig, renderNginxConfig, readPageQueries };
 
 if (require.main === module) {
   const arg = (flag) => {
@@ -381,13 +473,21 @@ if (require.main === module) {
   const base = Number(arg('--port-base') ?? 3000);
   const ports = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
   const out = arg('--out');
-  const config = renderNginxConfig({
+  generateNginxConfig({
     ports,
     remotesFile: arg('--remotes') && path.resolve(arg('--remotes')),
     origin: arg('--origin') ?? process.env.SITE_ORIGIN,
     fragmentTimeoutMs: arg('--fragment-timeout-ms') ? Number(arg('--fragment-timeout-ms')) : undefined,
     prefix: path.resolve(arg('--prefix') ?? '/var/lib/nativegtm-nginx'),
-  });
-  if (out) fs.writeFileSync(out, config);
-  else process.stdout.write(config);
+  }).then(
+    ({ config, warnings }) => {
+      for (const warning of warnings) console.warn(`warning: ${warning}`);
+      if (out) fs.writeFileSync(out, config);
+      else process.stdout.write(config);
+    },
+    (error) => {
+      console.error(error.message);
+      process.exitCode = 1;
+    },
+  );
 }

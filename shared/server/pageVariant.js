@@ -11,6 +11,9 @@
 /** A value may only be a slug: it goes into file names and nginx regular expressions. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** Slug characters, each as it is or percent-encoded (%2D "-", %30-%39 digits, %61-%7A letters, any hex case). */
+const ENCODED_SLUG = '(?:[a-z0-9-]|%(?:2[dD]|3[0-9]|6[1-9a-fA-F]|7[0-9aA]))+';
+
 /** Stands for "the default" in a variant key; never a slug, so it cannot collide with a value. */
 const DEFAULT_VALUE = '_';
 
@@ -52,6 +55,75 @@ function variantKey(query, search) {
 }
 
 /**
+ * The same rule on the raw query string, as a server sees it (nginx's `$args`, the request line), through regular
+ * expressions that both the built-in server and nginx's `map`s run: written once here, so the two cannot disagree.
+ * Unless a parameter's name, or a listed parameter's value, is made of slug characters with some percent-encoded,
+ * this is the key `variantKey` gives for the decoded query (tested over generated queries). With such a name or
+ * value, only decoding could tell (is `f%75nction` a `function`?), which nginx cannot do: the server answers `null`,
+ * "no pre-rendered variant", and the page renders in the browser from its own URL, never showing another list.
+ * @param {Record<string, readonly string[]> | undefined} query
+ */
+function variantPatterns(query) {
+  const names = Object.keys(query ?? {});
+  return {
+    /**
+     * Matches when the key cannot be told without decoding: a name, or a listed parameter's value, that is made of
+     * slug characters and at least one of them percent-encoded, and so may decode to a listed name or value. Other
+     * encoded text (`%3Cscript%3E`, `utm%5Fsource`) can decode to no slug: the default, as decoded.
+     */
+    undecidable: [
+      `(^|&)(?=[^=&]*%)${ENCODED_SLUG}(=|&|$)`,
+      ...names.map((name) => `(^|&)${name}=(?=[^&]*%)${ENCODED_SLUG}(&|$)`),
+    ],
+    params: names.map((name) => ({
+      name,
+      /** Given more than once (with or without a value): the default. */
+      repeated: `(^|&)${name}(=[^&]*)?&(.*&)?${name}(=|&|$)`,
+      /** Given with a listed value, captured by the named group `groupName`. */
+      value: (groupName) => `(^|&)${name}=(?<${groupName}>${query[name].join('|')})(&|$)`,
+    })),
+  };
+}
+
+/**
+ * The variant a server pre-renders for a raw query string (with or without its "?"), or null when it cannot tell
+ * without decoding (see variantPatterns).
+ * @param {Record<string, readonly string[]> | undefined} query
+ * @param {string} rawSearch
+ * @returns {string | null}
+ */
+function serverVariantKey(query, rawSearch) {
+  const names = Object.keys(query ?? {});
+  if (names.length === 0) return 'index';
+  const args = rawSearch.startsWith('?') ? rawSearch.slice(1) : rawSearch;
+  const { undecidable, params } = compiledPatterns(query);
+  if (undecidable.some((pattern) => pattern.test(args))) return null;
+  return params
+    .map(({ repeated, value }) =>
+      repeated.test(args) ? DEFAULT_VALUE : (value.exec(args)?.groups?.value ?? DEFAULT_VALUE),
+    )
+    .join(SEPARATOR);
+}
+
+/** Compiled once per query object: the server asks for every document with the manifest's same object. */
+const compiled = new WeakMap();
+function compiledPatterns(query) {
+  let patterns = compiled.get(query);
+  if (!patterns) {
+    const source = variantPatterns(query);
+    patterns = {
+      undecidable: source.undecidable.map((pattern) => new RegExp(pattern)),
+      params: source.params.map(({ repeated, value }) => ({
+        repeated: new RegExp(repeated),
+        value: new RegExp(value('value')),
+      })),
+    };
+    compiled.set(query, patterns);
+  }
+  return patterns;
+}
+
+/**
  * Every variant a page has: its key and a query string that asks for it (defaults left out).
  * @param {Record<string, readonly string[]> | undefined} query
  * @returns {{ key: string, search: string }[]}
@@ -73,4 +145,13 @@ function allVariants(query) {
   });
 }
 
-module.exports = { assertValidQuery, variantKey, allVariants, DEFAULT_VALUE, SEPARATOR, SLUG };
+module.exports = {
+  assertValidQuery,
+  variantKey,
+  serverVariantKey,
+  variantPatterns,
+  allVariants,
+  DEFAULT_VALUE,
+  SEPARATOR,
+  SLUG,
+};

@@ -1,4 +1,4 @@
-const { allVariants, assertValidQuery, variantKey } = require('./pageVariant');
+const { allVariants, assertValidQuery, serverVariantKey, variantKey } = require('./pageVariant');
 
 const query = { function: ['product-management', 'account-executive'], location: ['austin-tx'], sort: ['date-posted'] };
 
@@ -28,6 +28,93 @@ describe('variantKey', () => {
   it('decodes the query as the browser does', () => {
     expect(variantKey(query, '?function=account%2Dexecutive')).toBe('account-executive--_--_');
     expect(variantKey(query, new URLSearchParams('function=product-management'))).toBe('product-management--_--_');
+  });
+});
+
+describe('serverVariantKey', () => {
+  it('is "index" for a page that reads no query, whatever the query', () => {
+    expect(serverVariantKey(undefined, '?function=%41')).toBe('index');
+  });
+
+  it.each([
+    ['listed values', 'location=austin-tx&function=account-executive', 'account-executive--austin-tx--_'],
+    ['a leading "?"', '?sort=date-posted&utm_source=a%20b', '_--_--date-posted'],
+    ['a repeat without a value', 'function=account-executive&function', '_--_--_'],
+    ['a repeat without "="', 'function&function=account-executive', '_--_--_'],
+    [
+      'a longer name that starts with the same letters',
+      'functions=x&function=account-executive',
+      'account-executive--_--_',
+    ],
+    ['a value followed by more', 'function=account-executive=1', '_--_--_'],
+    ['"+" for a space', 'function=account+executive', '_--_--_'],
+    ['empty segments', '&&function=account-executive&&', 'account-executive--_--_'],
+  ])('reads %s as the decoded query does', (_case, raw, key) => {
+    expect(serverVariantKey(query, raw)).toBe(key);
+    expect(variantKey(query, raw)).toBe(key);
+  });
+
+  it.each([
+    ['an encoded value', 'function=account%2Dexecutive'],
+    ['an encoded name', 'f%75nction=account-executive'],
+    ['an encoded letter in lower-case hex', 'sort=date%2dposted'],
+    ['an encoded name among others', 'location=austin-tx&%66unction=account-executive'],
+  ])('cannot tell %s without decoding', (_case, raw) => {
+    expect(serverVariantKey(query, raw)).toBeNull();
+  });
+
+  it.each([
+    ['encoded markup', 'function=%3Cscript%3E&sort=date-posted', '_--_--date-posted'],
+    ['an encoded name that cannot be a slug', 'utm%5Fsource=x&function=account-executive', 'account-executive--_--_'],
+    ['an encoded space in an unlisted value', 'function=account%20executive', '_--_--_'],
+  ])('tells %s: it decodes to no slug', (_case, raw, key) => {
+    expect(serverVariantKey(query, raw)).toBe(key);
+    expect(variantKey(query, raw)).toBe(key);
+  });
+
+  it('agrees with the decoded rule on every generated query it can tell (and tells all without "%")', () => {
+    // Seeded, so a failure is reproducible: the query that disagreed is in the message.
+    let seed = 7;
+    const random = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const names = [
+      ...['function', 'location', 'sort', 'functions', 'f%75nction', 'so%72t', 'sort+', 'utm_source', 'utm%5Fsource'],
+      ...['', 'x=y', 'function%'],
+    ];
+    const values = [
+      'product-management',
+      'account-executive',
+      'austin-tx',
+      'date-posted',
+      'ceo',
+      '',
+      'a+b',
+      'account%2Dexecutive',
+      'date-posted=1',
+      '%3Cscript%3E',
+      'austin-tx%',
+      'd%61te-posted',
+      'a%2',
+      '%E0%A4%A',
+      'account%20executive',
+    ];
+    const told = { decided: 0, undecidable: 0 };
+    for (let i = 0; i < 5000; i += 1) {
+      const segments = Array.from({ length: 1 + random(5) }, () => {
+        const name = names[random(names.length)];
+        const form = random(4);
+        return form === 0 ? name : `${name}=${values[random(values.length)]}`;
+      });
+      const raw = segments.join(random(5) === 0 ? '&&' : '&');
+      const key = serverVariantKey(query, raw);
+      if (key === null) expect({ raw, undecidable: raw.includes('%') }).toEqual({ raw, undecidable: true });
+      else expect({ raw, key }).toEqual({ raw, key: variantKey(query, raw) });
+      told[key === null ? 'undecidable' : 'decided'] += 1;
+    }
+    // Both kinds were generated, in numbers.
+    expect(Math.min(told.decided, told.undecidable)).toBeGreaterThan(500);
   });
 });
 

@@ -6,7 +6,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const sirv = require('sirv');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
-const { createDocumentComposer } = require('./document');
+const { createDocumentComposer, requestTarget } = require('./document');
 
 /** Content-hashed build output (`main.0123456789.js`): never changes under its name, cache it for a year. */
 const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;
@@ -122,7 +122,7 @@ function createStaticHandler({ root, spa = false, cors = false, files = {}, comp
       res.setHeader('Allow', 'GET, HEAD');
       return res.end();
     }
-    const { pathname } = new URL(req.url, 'http://localhost');
+    const { pathname } = requestTarget(req.url);
     const override = files[pathname];
     if (override) return sendFile(res, override);
     if (composer) {

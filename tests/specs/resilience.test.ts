@@ -374,7 +374,11 @@ describe('independent deployment', () => {
     // the next build the ETag of the last one whenever its size is the same: the server must not take it for the
     // file it already has.
     const ssr = join(deployed, 'ssr');
-    const files = [join(ssr, 'manifest.json'), ...readdirSync(join(ssr, 'body')).map((f) => join(ssr, 'body', f))];
+    const files = [
+      join(ssr, 'manifest.json'),
+      join(ssr, 'head.html'),
+      ...readdirSync(join(ssr, 'body')).map((f) => join(ssr, 'body', f)),
+    ];
     const before = await (await fetch(deployment.url('/coming-soon'))).text();
     const oldBuild = JSON.parse(readFileSync(files[0]!, 'utf8')).buildId as string;
     expect(before).toContain(`data-build="${oldBuild}"`);
@@ -398,10 +402,11 @@ describe('independent deployment', () => {
     }
     expect(html).toContain(newText);
     expect(html).toContain(`data-build="${newBuild}"`);
+    expect(html).toContain(`build="${newBuild}" -->`);
     expect(html).not.toContain(oldText);
   });
 
-  it('leaves out page HTML of another build than the one the manifest names (a deploy caught half-way)', async () => {
+  it('leaves out page HTML of another build than the one the manifest names (a deploy caught half-way), and shows the new build once it is all there', async () => {
     const manifestFile = join(deployed, 'ssr/manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
     const bodyBuild = manifest.buildId as string;
@@ -422,5 +427,20 @@ describe('independent deployment', () => {
     // The fallback every page has without its HTML: an empty root and the line for visitors without JavaScript.
     expect(html).toMatch(/<div id="?root"?><\/div>/);
     expect(html).toContain('<noscript>');
+
+    // The rest of the deploy lands: head and page HTML of the build the manifest names. The server must not have
+    // kept the older build's files it was answered meanwhile under the new build's name.
+    const ssr = join(deployed, 'ssr');
+    for (const file of [join(ssr, 'head.html'), ...readdirSync(join(ssr, 'body')).map((f) => join(ssr, 'body', f))]) {
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll(bodyBuild, nextBuild));
+    }
+    const completedAt = Date.now();
+    const complete = (text: string) =>
+      text.includes(`data-build="${nextBuild}"`) && text.includes(`build="${nextBuild}" -->`);
+    while (!complete(html) && Date.now() - completedAt < 1000) {
+      html = await (await fetch(deployment.url('/coming-soon'))).text();
+    }
+    expect(html).toContain(`data-build="${nextBuild}"`);
+    expect(html).toContain(`build="${nextBuild}" -->`);
   });
 });

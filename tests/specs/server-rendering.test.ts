@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { deployables } from '@nativegtm/shared/server/site.js';
 import { close, listen } from '@nativegtm/shared/server/static-server.js';
 import { launchChromium } from '../support/chromium';
-import { startFaultyRemote, type FaultMode } from '../support/faultyRemote';
+import { startFaultyRemote, type FaultMode, type FaultScope } from '../support/faultyRemote';
 import { gate } from '../support/gate';
 import { startNginx } from '../support/nginx';
 import { rawGet } from '../support/rawGet';
@@ -51,8 +51,8 @@ function remotesFileFor(host: string, portOf: (pkg: string) => number): { file: 
  * timeouts, give a remote more time, so that a busy 2-core CI machine cannot turn their first document into the
  * fallback one.
  */
-async function builtIn(fragmentTimeoutMs = 400): Promise<Target> {
-  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
+async function builtIn(fragmentTimeoutMs = 400, portOffset = 0): Promise<Target> {
+  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + portOffset + (d.port - 3000)]));
   const remotes = remotesFileFor('localhost', (pkg) => ports[pkg]!);
   const site = await startSite(deployables, { ports, remotesFile: remotes.file, origin: ORIGIN, fragmentTimeoutMs });
   const stop = async () => {
@@ -62,10 +62,14 @@ async function builtIn(fragmentTimeoutMs = 400): Promise<Target> {
   return { port: ports.shell!, url: (path) => `http://localhost:${ports.shell}${path}`, stop };
 }
 
-async function nginx(): Promise<Target> {
-  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + 10 + (d.port - 3000)]));
+async function nginx(fragmentTimeoutMs = 400, portOffset = 0): Promise<Target> {
+  const ports = Object.fromEntries(deployables.map((d) => [d.name, base + 10 + portOffset + (d.port - 3000)]));
   const remotes = remotesFileFor('127.0.0.1', (pkg) => ports[pkg]!);
-  const server = await startNginx({ ports, remotesFile: remotes.file, origin: ORIGIN, fragmentTimeoutMs: 400 });
+  const server = await startNginx({ ports, remotesFile: remotes.file, origin: ORIGIN, fragmentTimeoutMs });
+  // The jobs remote is elsewhere (not one of this nginx's own servers): its query parameters were read from its
+  // origin, as on a deployment where remotes live on other hosts.
+  if (server.warnings.length > 0) throw new Error(server.warnings.join('\n'));
+  if (!server.config.includes('map $args $nativegtm_jobs_0')) throw new Error('no variant maps for the jobs page');
   const stop = async () => {
     await server.stop();
     remotes.remove();
@@ -85,8 +89,8 @@ afterAll(async () => {
 });
 
 /** The built-in server keeps a fragment (or its failure) for 500 ms: wait that out after changing the remote. */
-async function setJobs(mode: FaultMode): Promise<void> {
-  faulty.setMode(mode);
+async function setJobs(mode: FaultMode, scope: FaultScope = 'all'): Promise<void> {
+  faulty.setMode(mode, scope);
   await new Promise((resolve) => setTimeout(resolve, 600));
 }
 
@@ -100,10 +104,12 @@ const decode = (html: string) =>
 const textOf = (html: string) =>
   decode(html.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
 
-describe.each([
+const servers = [
   ['the built-in server (npm start)', builtIn],
   ['nginx with the generated configuration', nginx],
-])('%s', (_name, start) => {
+] as const;
+
+describe.each(servers)('%s', (_name, start) => {
   let target: Target;
   beforeAll(async () => {
     target = await start();
@@ -219,17 +225,67 @@ describe.each([
     expect(textOf((await get('/')).body)).toContain('Land high-paying AI-native GTM jobs');
   });
 
-  it.each([['down'], ['error'], ['redirect']] as const)(
-    'never pastes anything from a remote that answers %s into the document',
-    async (mode) => {
-      await setJobs(mode);
-      const response = await get('/featured-jobs');
+  it('waits for a hanging remote as long as its configured fragment timeout, and no longer', async () => {
+    // Ports B+15..B+19 (built-in) and B+25..B+29 (nginx): see the port plan in tests/support/testSite.js.
+    const slow = await start(1200, -55);
+    try {
+      await setJobs('hang');
+      const started = Date.now();
+      const response = await rawGet(slow.port, '/featured-jobs');
+      const elapsed = Date.now() - started;
+      expect(response.body).not.toContain('data-remote="jobs"');
+      // At least the timeout it was given (not the default 400 ms), well before the remote's 8 s.
+      expect(elapsed).toBeGreaterThanOrEqual(1100);
+      expect(elapsed).toBeLessThan(4000);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  // With only the page's files failing, the built-in server may still hold this build's copy of a variant it was
+  // asked for before (a file of a build never changes): each case asks for a variant no other test asks for.
+  it.each([
+    ['down', 'all', ''],
+    ['error', 'all', ''],
+    ['error', 'page', '?location=us-remote&function=product-management'],
+    ['redirect', 'all', ''],
+    ['redirect', 'page', '?location=us-remote&function=account-executive'],
+    ['hang', 'page', '?location=us-remote&function=consumer-marketing'],
+  ] as const)(
+    'never pastes anything from a remote that answers %s (%s of its server files) into the document',
+    async (mode, scope, query) => {
+      await setJobs(mode, scope);
+      const started = Date.now();
+      const response = await get(`/featured-jobs${query}`);
+      expect(Date.now() - started).toBeLessThan(2000);
       expect(response.status).toBe(200);
       expect(response.body).not.toMatch(/database exploded|secret|Internal Server Error|REDIRECTED/);
       expect(response.body).not.toContain('data-remote="jobs"');
       expect(textOf((await get('/employers')).body)).toContain('Hire Vetted AI-Native GTM Talent');
     },
   );
+
+  it.each([
+    ['listed values', 'function=product-marketing&location=austin-tx', 'product-marketing--austin-tx--_'],
+    ['an unknown parameter with encoding', 'utm_source=news%20letter&sort=date-posted', '_--_--date-posted'],
+    ['a repeat without a value', 'function=product-marketing&function', '_--_--_'],
+    ['a repeat without "="', 'function&function=product-marketing', '_--_--_'],
+    ['a longer name', 'functions=x&function=account-executive', 'account-executive--_--_'],
+    ['an encoded value', 'function=product%2Dmarketing', null],
+    ['an encoded name', 'f%75nction=product-marketing', null],
+  ] as const)('picks the Featured Jobs HTML for %s as the other server does', async (_case, query, variant) => {
+    const html = (await get(`/featured-jobs?${query}`)).body;
+    const given = html.match(/data-remote="jobs" data-build="[^"]+" data-variant="([^"]+)"/)?.[1] ?? null;
+    expect(given).toBe(variant);
+    if (variant === null) expect(html).toMatch(/<div id="?root"?><\/div>/);
+  });
+
+  it('reads runs of slashes as one, as nginx does, never as a host name', async () => {
+    const response = await get('//employers');
+    expect(response.status).toBe(200);
+    expect(textOf(response.body)).toContain('Hire Vetted AI-Native GTM Talent');
+    expect((await get('//no.such.host/')).status).toBe(404);
+  });
 
   it('keeps a strict CSP on composed documents', async () => {
     const csp = String((await get('/featured-jobs')).headers['content-security-policy']);
@@ -252,13 +308,13 @@ describe('the builds', () => {
   });
 });
 
-describe('in the browser (built-in server)', () => {
+describe.each(servers)('in the browser, %s', (name, start) => {
   let browser: Browser;
   let target: Target;
 
   beforeAll(async () => {
     browser = await launchChromium();
-    target = await builtIn(3000);
+    target = await start(3000);
   });
   afterAll(async () => {
     await target?.stop();
@@ -366,24 +422,59 @@ describe('in the browser (built-in server)', () => {
   });
 
   it('renders afresh, without a hydration error, when the HTML comes from another build than the JavaScript', async () => {
-    await setJobs('old-html');
+    await setJobs('old-html', 'page');
+    const path = '/featured-jobs?function=product-management';
+    // nginx pastes what the remote answers: the browser gets the older build's HTML and must not hydrate it. The
+    // built-in server checks the build itself and leaves it out: the browser renders the page on its own.
+    const document = (await rawGet(target.port, path)).body;
+    expect(document.includes('data-build="an-older-build"')).toBe(name.startsWith('nginx'));
     const { page, errors } = await openPage();
-    await page.goto(target.url('/featured-jobs?function=product-management'));
+    await page.goto(target.url(path));
     await ownedByReact(page, 'h1');
     await page.getByText('3 jobs found').waitFor();
     expect(await page.getByRole('heading', { name: 'Unexpected Application Error!' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('falls back to the client flow for a remote that is down: loading, then the error screen; other pages keep their HTML', async () => {
+  it.each([['down'], ['hang'], ['error']] as const)(
+    'boots the page in the browser when its remote answers %s for its HTML: loading, then the page; other pages keep their HTML',
+    async (mode) => {
+      await setJobs(mode);
+      const { page, errors } = await openPage();
+      // The remote's code arrives late: the loading state shows meanwhile.
+      const code = gate();
+      await page.route(/\/remoteEntry\.js$|mf-manifest\.json$/, async (route) => {
+        if (route.request().url().startsWith(faulty.url)) await code.wait;
+        await route.continue();
+      });
+      await page.goto(target.url('/featured-jobs'));
+      await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
+      code.open();
+      await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+      await page.getByText('6 jobs found').waitFor();
+      expect(errors).toEqual([]);
+      expect(textOf((await rawGet(target.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
+      await page.close();
+    },
+  );
+
+  it('falls back to the client flow for a remote that is down with its code: loading, then the error screen', async () => {
     await setJobs('error');
     const { page } = await openPage();
-    // The remote's code is down too.
-    await page.route(`${faulty.url}/**`, (route) => route.fulfill({ status: 503, body: 'down' }));
+    // The remote's code is down too, after a moment.
+    const code = gate();
+    await page.route(`${faulty.url}/**`, async (route) => {
+      await code.wait;
+      await route.fulfill({ status: 503, body: 'down' });
+    });
     await page.goto(target.url('/featured-jobs'));
+    await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
+    code.open();
     await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
     await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+    expect(await page.content()).not.toMatch(/database exploded|Internal Server Error/);
     expect(textOf((await rawGet(target.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
     await page.close();
   });

@@ -10,12 +10,19 @@ import { createStaticHandler, close, listen } from '@nativegtm/shared/server/sta
 export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'redirect' | 'old-html';
 
 /**
+ * Which of its server-rendered files fail: all of them, or only the page's head and HTML while ssr/manifest.json is
+ * served (the built-in server reads the manifest first: this is the case where it gets as far as the page).
+ */
+export type FaultScope = 'all' | 'page';
+
+/**
  * A real copy of a remote (its dist/, served as `npm start` serves it) whose server-rendered files can be made to
  * fail the way a remote does in production: down, an error page with a stack trace, a hang, a redirect to another
  * origin, or HTML from an older build than its JavaScript.
  */
 export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
   let mode: FaultMode = 'up';
+  let scope: FaultScope = 'all';
   const serve = createStaticHandler({ root, cors: true });
   const hanging = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
@@ -24,6 +31,7 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
       return undefined;
     }
     if (!req.url?.startsWith('/ssr/') || mode === 'up') return serve(req, res);
+    if (scope === 'page' && req.url.startsWith('/ssr/manifest.json')) return serve(req, res);
     if (mode === 'down') {
       // Gone mid-connection, as a crashed or stopped remote is.
       req.socket.destroy();
@@ -65,8 +73,9 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   await listen(server, port, 'faulty remote');
   return {
     url: `http://localhost:${port}`,
-    setMode(next: FaultMode) {
+    setMode(next: FaultMode, nextScope: FaultScope = 'all') {
       mode = next;
+      scope = nextScope;
     },
     async stop() {
       hanging.forEach(clearTimeout);

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { waitForPort } from './waitForPort';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderNginxConfig } = require('@nativegtm/shared/server/nginx.js');
+const { generateNginxConfig } = require('@nativegtm/shared/server/nginx.js') as {
+  generateNginxConfig: (options: object) => Promise<{ config: string; warnings: string[] }>;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { locateTool } = require('./systemTools') as { locateTool: (env: string) => string };
 
@@ -17,10 +19,10 @@ export async function startNginx(options: {
   fragmentTimeoutMs?: number;
   /** Each package's dist/ folder, when not the checkout's own. */
   roots?: Record<string, string>;
-}): Promise<{ stop: () => Promise<void>; config: string }> {
+}): Promise<{ stop: () => Promise<void>; config: string; warnings: string[] }> {
   const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
-  const config = renderNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
+  const { config, warnings } = await generateNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
 
@@ -50,6 +52,7 @@ export async function startNginx(options: {
   }
   return {
     config,
+    warnings,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => {
