@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -18,6 +19,7 @@ import { close, createStaticServer, listen } from '@nativegtm/shared/server/stat
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { gate } from '../support/gate';
+import { startNginx } from '../support/nginx';
 import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startTestSite } = require('../support/testSite');
@@ -311,6 +313,9 @@ describe('independent deployment', () => {
   const packageCopy = join(repoRoot, 'tests/.artifacts/coming-soon-redeploy');
   let deployed: string;
   let server: Server;
+  /** nginx with the generated configuration, its Coming Soon remote being the redeployed one (B+63..B+67). */
+  let nginx: { stop: () => Promise<void>; shellPort: number } | undefined;
+  let nginxRemotes: string;
 
   function digest(folder: string): string {
     const hash = createHash('sha256');
@@ -338,11 +343,31 @@ describe('independent deployment', () => {
     cpSync(join(repoRoot, 'coming-soon-mfe/package.json'), join(packageCopy, 'package.json'));
     const page = join(packageCopy, 'src/ComingSoonPage.tsx');
     writeFileSync(page, readFileSync(page, 'utf8').replace('Launching soon', 'Launching this week'));
+    // The team's page owns its head: its title changes with its deploy alone.
+    const meta = join(packageCopy, 'src/meta.ts');
+    writeFileSync(
+      meta,
+      readFileSync(meta, 'utf8').replace("title: 'Coming Soon'", "title: 'Coming Soon: early access'"),
+    );
+
+    const nginxPorts = Object.fromEntries(Object.keys(ports).map((name, index) => [name, ports.shell! + 63 + index]));
+    nginxRemotes = mkdtempSync(join(tmpdir(), 'nativegtm-deploy-remotes-'));
+    chmodSync(nginxRemotes, 0o755);
+    const remotesFile = join(nginxRemotes, 'remotes.json');
+    const remotes = JSON.parse(deployment.original) as Record<string, string>;
+    writeFileSync(
+      remotesFile,
+      JSON.stringify({ ...remotes, comingSoon: `http://localhost:${extraPort(2)}/mf-manifest.json` }),
+    );
+    const started = await startNginx({ ports: nginxPorts, remotesFile });
+    nginx = { stop: started.stop, shellPort: nginxPorts.shell! };
   });
   afterAll(async () => {
     deployment.reset();
+    await nginx?.stop();
     if (server) await close(server);
     rmSync(deployed, { recursive: true, force: true });
+    if (nginxRemotes) rmSync(nginxRemotes, { recursive: true, force: true });
   });
 
   it('a rebuilt remote shows its new text in the running shell after a reload; the shell is untouched', async () => {
@@ -355,13 +380,17 @@ describe('independent deployment', () => {
     await buildRemote({ packageDir: packageCopy, name: 'comingSoon', outputPath: deployed });
     const built = Date.now();
 
-    // The server's HTML of the page follows within a second, without touching the shell or its server.
-    let html = '';
-    while (!html.includes('Launching this week') && Date.now() - built < 1000) {
-      html = await (await fetch(deployment.url('/coming-soon'))).text();
+    // The server's HTML of the page, and its head, follow within a second, without touching the shell or its
+    // server: the built-in one, and nginx.
+    for (const url of [deployment.url('/coming-soon'), `http://127.0.0.1:${nginx!.shellPort}/coming-soon`]) {
+      let html = '';
+      while (!html.includes('Launching this week') && Date.now() - built < 1000) {
+        html = await (await fetch(url)).text();
+      }
+      expect([url, html]).toEqual([url, expect.stringContaining('Launching this week')]);
+      expect(html).not.toContain('Launching soon');
+      expect(html).toContain('<title>Coming Soon: early access · NativeGTM</title>');
     }
-    expect(html).toContain('Launching this week');
-    expect(html).not.toContain('Launching soon');
 
     await page.reload();
     await page.getByText('Launching this week').waitFor();

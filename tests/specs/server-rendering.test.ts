@@ -144,6 +144,7 @@ describe.each(servers)('%s', (_name, start) => {
 
   it("gives each page its own head: title, description, canonical URL and link-preview tags on the site's origin", async () => {
     const titles = new Set<string>();
+    const descriptions = new Set<string>();
     for (const page of pages) {
       // A forged Host header must never end up in a page that may be cached and shown to others.
       const html = (await get(page.path, { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' })).body;
@@ -152,7 +153,10 @@ describe.each(servers)('%s', (_name, start) => {
       expect(title).toMatch(/ · NativeGTM$/);
       titles.add(title!);
       expect(html.match(/<title>/g)).toHaveLength(1);
-      expect(html).toMatch(/<meta name="description" content="[^"]{40,}"/);
+      const description = html.match(/<meta name="description" content="([^"]{40,})"/)?.[1];
+      expect(description).toBeDefined();
+      descriptions.add(description!);
+      expect(html).toContain(`<meta property="og:description" content="${description}"`);
       expect(html).toContain(`<link rel="canonical" href="${url}"`);
       expect(html).toContain(`<meta property="og:url" content="${url}"`);
       expect(html).toContain(`<meta property="og:title" content="${title}"`);
@@ -163,6 +167,7 @@ describe.each(servers)('%s', (_name, start) => {
       expect(html).not.toContain('evil.example');
     }
     expect(titles.size).toBe(pages.length);
+    expect(descriptions.size).toBe(pages.length);
   });
 
   it('serves a 1200x630 PNG as the link-preview image, robots.txt and a sitemap of the four pages', async () => {
@@ -336,8 +341,11 @@ describe.each(servers)('in the browser, %s', (name, start) => {
       return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
     }, selector);
 
-  it.each(pages.map((page) => [page.path, page.heading]))(
-    '%s paints from the HTML before any script, then hydrates the same nodes: no errors, no shift, one React',
+  it.each([
+    ...pages.map((page) => [page.path, page.heading]),
+    ['/featured-jobs?function=product-management&location=us-remote', 'Featured Jobs'],
+  ])(
+    '%s paints from the HTML before any script, then hydrates the same nodes and content: no errors, no shift, one React',
     async (path, heading) => {
       const { page, errors } = await openPage();
       await countReactRenderers(page);
@@ -361,9 +369,19 @@ describe.each(servers)('in the browser, %s', (name, start) => {
       await page.evaluate(() => {
         (window as unknown as { __h1: Element | null }).__h1 = document.querySelector('h1');
       });
+      // What a reader and a crawler get from the HTML alone: the page's text and its links.
+      const content = () =>
+        page.evaluate(() => ({
+          text: document.querySelector('main')?.textContent?.replace(/\s+/g, ' ').trim(),
+          links: [...document.querySelectorAll('a[href]')].map((a) => `${a.textContent} -> ${a.getAttribute('href')}`),
+        }));
+      const server = await content();
+      expect(server.text?.length).toBeGreaterThan(100);
       scripts.open();
       await ownedByReact(page, 'h1');
       await page.waitForLoadState('networkidle');
+      // Hydrated, the page says and links exactly what its HTML did (the spec tests check what it says).
+      expect(await content()).toEqual(server);
       expect(
         await page.evaluate(() => document.querySelector('h1') === (window as unknown as { __h1: Element }).__h1),
       ).toBe(true);
@@ -500,11 +518,28 @@ describe.each(servers)('in the browser, %s', (name, start) => {
       await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to main content');
       const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
       await expect(employers.isVisible()).resolves.toBe(true);
+      // On screen at 375 px, not just rendered somewhere.
+      const box = await employers.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375);
       await employers.click();
       await page.waitForURL(/\/employers$/);
       await expect(
         page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).isVisible(),
       ).resolves.toBe(true);
+      await page.close();
+    });
+
+    it('shows the 404 page, whose links navigate', async () => {
+      const { page } = await openPage(context);
+      const response = await page.goto(target.url('/no/such/page'));
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).isVisible()).resolves.toBe(
+        true,
+      );
+      await page.getByRole('main').getByRole('link').first().click();
+      await page.waitForURL((url) => url.pathname !== '/no/such/page');
+      await expect(page.getByRole('heading', { level: 1 }).isVisible()).resolves.toBe(true);
       await page.close();
     });
 
