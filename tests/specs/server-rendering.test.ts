@@ -341,8 +341,8 @@ describe.each(servers)('in the browser, %s', (name, start) => {
       return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
     }, selector);
 
-  it.each([
-    ...pages.map((page) => [page.path, page.heading]),
+  it.each<[string, string]>([
+    ...pages.map((page): [string, string] => [page.path, page.heading]),
     ['/featured-jobs?function=product-management&location=us-remote', 'Featured Jobs'],
   ])(
     '%s paints from the HTML before any script, then hydrates the same nodes and content: no errors, no shift, one React',
