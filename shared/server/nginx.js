@@ -147,6 +147,7 @@ function upstreamBlock(plan) {
   return `
     upstream ${plan.upstream} {
         server ${plan.base.hostname}:${port};
+        keepalive 16;
     }`;
 }
 
@@ -161,6 +162,8 @@ function remoteIncludeLocations(plan, timeoutMs, i) {
   const common = `
 ${i}    internal;
 ${i}    proxy_http_version 1.1;
+${i}    # Connections to the remote are kept open for the next include (the upstream's keepalive).
+${i}    proxy_set_header Connection "";
 ${i}    proxy_set_header Host ${quote(plan.base.host)};
 ${i}    proxy_set_header Accept-Encoding "";
 ${i}    proxy_set_header Cookie "";
@@ -168,8 +171,11 @@ ${i}    proxy_pass_request_body off;
 ${i}    proxy_connect_timeout ${timeoutMs}ms;
 ${i}    proxy_send_timeout ${timeoutMs}ms;
 ${i}    proxy_read_timeout ${timeoutMs}ms;
-${i}    # One try: a host name with several addresses must not cost one timeout per address.
-${i}    proxy_next_upstream off;
+${i}    # A host name may have several addresses (localhost: ::1 and 127.0.0.1): a refused or timed-out one is
+${i}    # followed by one more try, started only within the fragment timeout, never one timeout per address.
+${i}    proxy_next_upstream error timeout;
+${i}    proxy_next_upstream_tries 2;
+${i}    proxy_next_upstream_timeout ${timeoutMs}ms;
 ${i}    proxy_redirect off;
 ${i}    proxy_intercept_errors on;
 ${i}    error_page ${INTERCEPTED_STATUSES} =200 /_compose/empty;${
@@ -423,7 +429,8 @@ pid ${quote(path.join(prefix, 'nginx.pid'))};
 error_log ${quote(path.join(prefix, 'error.log'))} warn;
 
 events {
-    worker_connections 256;
+    # A document holds its visitor's connection and two to remotes (four when nginx serves the remotes too).
+    worker_connections 4096;
 }
 
 http {

@@ -22,6 +22,8 @@ const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/shared/server/fragmen
 const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
 const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
 const { startTestSite } = require('../support/testSite');
+const { startNginx } = require('../support/nginx');
+const { shippedRemotes } = require('@nativegtm/shared/pages');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
@@ -204,6 +206,45 @@ async function measureServer(site, origin) {
   };
 }
 
+/**
+ * The same measures against nginx with the generated configuration (ports portBase+20..+24), serving the five
+ * dist/ folders and composing documents from its own remote servers, as a single-host deployment does. nginx keeps
+ * no copy of fragments: every document makes its two includes. Skipped, with a line saying so, without nginx.
+ */
+async function measureNginx() {
+  let nginx;
+  try {
+    locateTool('NGINX_PATH');
+  } catch (error) {
+    log(`  nginx not measured: ${error.message.split('\n')[0]}`);
+    return undefined;
+  }
+  const ports = Object.fromEntries(deployables.map((d) => [d.name, settings.portBase + 20 + (d.port - 3000)]));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-bench-nginx-'));
+  fs.chmodSync(folder, 0o755);
+  const remotesFile = path.join(folder, 'remotes.json');
+  fs.writeFileSync(
+    remotesFile,
+    JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package] })),
+  );
+  try {
+    nginx = await startNginx({ ports, remotesFile });
+    const origin = `http://127.0.0.1:${ports.shell}`;
+    const urls = routes.map((route) => `${origin}${route.path}`);
+    const byRoute = (byUrl) => Object.fromEntries(routes.map((route) => [route.path, byUrl[`${origin}${route.path}`]]));
+    const quiet = await probe(['quiet-ttfb', ...urls]);
+    return {
+      ttfb: byRoute(await probe(['ttfb', ...urls])),
+      quietTtfb: byRoute(quiet.steady),
+      firstTtfb: byRoute(quiet.first),
+      rate: await probe(['rate', '100', '5000', ...urls]),
+    };
+  } finally {
+    await nginx?.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const started = Date.now();
   const site = await startTestSite({ base: settings.portBase, log });
@@ -240,6 +281,14 @@ async function main() {
       `remotes asked ${server.fragmentRequestsPerSecond.toFixed(1)} times a second for fragments; ` +
       `${Math.round(server.rate.requestsPerSecond)} requests/s`,
   );
+  log('Server cost of nginx with the generated configuration…');
+  const nginxServer = await measureNginx();
+  if (nginxServer) {
+    log(
+      `  ${JSON.stringify(nginxServer.ttfb)}; one a second ${JSON.stringify(nginxServer.quietTtfb)}; ` +
+        `${Math.round(nginxServer.rate.requestsPerSecond)} requests/s`,
+    );
+  }
 
   const executablePath = locateTool('CHROME_PATH');
   const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
@@ -332,6 +381,7 @@ async function main() {
     environment: { node: process.version, chromium: `Chromium ${chromiumVersion}`, cpus: os.cpus().length },
     settings,
     server,
+    nginxServer,
     routes: routes.map((route) => ({
       path: route.path,
       composed: summarizeVisits(visits[route.path].composed, paints[route.path].composed),

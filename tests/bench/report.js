@@ -14,7 +14,7 @@ const BUDGETS = {
   lighthouseLcpMs: 1200,
   cls: 0.05,
   navigationMs: 100,
-  // Server cost of composing documents (built-in server, loopback).
+  // Server cost of composing documents (loopback), for the built-in server and for nginx.
   ttfbMs: 15,
   requestsPerSecond: 2000,
 };
@@ -144,6 +144,14 @@ function ttfbSeries(server) {
  */
 const JUDGED_TTFB = new Set(['back to back', 'one a second']);
 
+/** The document servers measured: the built-in one, and nginx with the generated configuration when it ran. */
+function serversOf(result) {
+  return [
+    ['built-in server', result.server],
+    ['nginx', result.nginxServer],
+  ].filter(([, server]) => server);
+}
+
 /** Every budget, with the measured value and whether it is met. */
 function evaluateBudgets(result) {
   const checks = [];
@@ -206,20 +214,20 @@ function evaluateBudgets(result) {
       route.composed.cls < BUDGETS.cls,
     );
   }
-  if (result.server) {
-    for (const [kind, times] of ttfbSeries(result.server).filter(([kind]) => JUDGED_TTFB.has(kind))) {
+  for (const [label, server] of serversOf(result)) {
+    for (const [kind, times] of ttfbSeries(server).filter(([kind]) => JUDGED_TTFB.has(kind))) {
       for (const [route, ms] of Object.entries(times)) {
         check(
-          `${route}: time to first byte, ${kind} (built-in server)`,
+          `${route}: time to first byte, ${kind} (${label})`,
           `${ms.toFixed(1)} ms`,
           `<= ${BUDGETS.ttfbMs} ms`,
           ms <= BUDGETS.ttfbMs,
         );
       }
     }
-    const { requestsPerSecond, connections } = result.server.rate;
+    const { requestsPerSecond, connections } = server.rate;
     check(
-      `page requests/s with ${connections} connections (built-in server)`,
+      `page requests/s with ${connections} connections (${label})`,
       fmtNumber(requestsPerSecond),
       `>= ${BUDGETS.requestsPerSecond}`,
       requestsPerSecond >= BUDGETS.requestsPerSecond,
@@ -328,20 +336,20 @@ function renderText(result) {
         `composed ${fmtMs(navigation.composed.median)}, monolith ${fmtMs(navigation.monolith.median)}`,
     );
   }
-  if (result.server) {
+  for (const [label, server] of serversOf(result)) {
     parts.push(
-      `\nserver: time to first byte ${ttfbSeries(result.server)
+      `\n${label}: time to first byte ${ttfbSeries(server)
         .map(
           ([kind, times]) =>
             `${kind}: ${Object.entries(times)
               .map(([route, ms]) => `${route} ${ms.toFixed(1)} ms`)
               .join(', ')}`,
         )
-        .join('; ')}; ${fmtNumber(result.server.rate.requestsPerSecond)} page requests/s with ` +
-        `${result.server.rate.connections} connections (${result.server.rate.failed} failed)` +
-        (result.server.fragmentRequestsPerSecond === undefined
+        .join('; ')}; ${fmtNumber(server.rate.requestsPerSecond)} page requests/s with ` +
+        `${server.rate.connections} connections (${server.rate.failed} failed)` +
+        (server.fragmentRequestsPerSecond === undefined
           ? ''
-          : `; the remotes got ${result.server.fragmentRequestsPerSecond.toFixed(1)} requests/s for fragments ` +
+          : `; the remotes got ${server.fragmentRequestsPerSecond.toFixed(1)} requests/s for fragments ` +
             'while each page was asked for once a second'),
     );
   }
@@ -373,22 +381,19 @@ function renderMarkdown(result) {
       result.navigations.map((n) => [`${n.from} → ${n.to}`, fmtMs(n.composed.median), fmtMs(n.monolith.median)]),
     ),
   );
-  if (result.server) {
-    parts.push('', '## Server cost (built-in server, loopback)', '');
+  for (const [label, server] of serversOf(result)) {
+    parts.push('', `## Server cost (${label}, loopback)`, '');
     parts.push(
       markdownTable(
         ['', 'value'],
         [
-          ...ttfbSeries(result.server).flatMap(([kind, times]) =>
+          ...ttfbSeries(server).flatMap(([kind, times]) =>
             Object.entries(times).map(([route, ms]) => [
               `${route}: time to first byte, ${kind}${JUDGED_TTFB.has(kind) ? ' (median)' : ''}`,
               `${ms.toFixed(1)} ms`,
             ]),
           ),
-          [
-            `page requests/s, ${result.server.rate.connections} connections`,
-            fmtNumber(result.server.rate.requestsPerSecond),
-          ],
+          [`page requests/s, ${server.rate.connections} connections`, fmtNumber(server.rate.requestsPerSecond)],
         ],
       ),
     );

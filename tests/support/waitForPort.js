@@ -1,7 +1,12 @@
-import { connect } from 'node:net';
+const { connect } = require('node:net');
 
-/** Resolves once something accepts connections on the loopback port; rejects after `timeoutMs`. */
-export function waitForPort(port: number, { timeoutMs = 10_000, what = 'nothing' } = {}): Promise<void> {
+/**
+ * Resolves once something accepts connections on the loopback port; rejects after `timeoutMs`.
+ * @param {number} port
+ * @param {{ timeoutMs?: number, what?: string }} [options]
+ * @returns {Promise<void>}
+ */
+function waitForPort(port, { timeoutMs = 10_000, what = 'nothing' } = {}) {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const attempt = () => {
@@ -19,3 +24,5 @@ export function waitForPort(port: number, { timeoutMs = 10_000, what = 'nothing'
     attempt();
   });
 }
+
+module.exports = { waitForPort };

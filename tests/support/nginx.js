@@ -1,25 +1,20 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { waitForPort } from './waitForPort';
+// Real nginx with the generated configuration (shared/server/nginx.js), on loopback ports: for the serving tests and
+// the bench, which measure the same documents through it.
+const { spawn, spawnSync } = require('node:child_process');
+const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { generateNginxConfig } = require('@nativegtm/shared/server/nginx.js');
+const { locateTool } = require('./systemTools');
+const { waitForPort } = require('./waitForPort');
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateNginxConfig } = require('@nativegtm/shared/server/nginx.js') as {
-  generateNginxConfig: (options: object) => Promise<{ config: string; warnings: string[] }>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { locateTool } = require('./systemTools') as { locateTool: (env: string) => string };
-
-/** Real nginx with the generated configuration, on loopback ports; returns a stop function. */
-export async function startNginx(options: {
-  ports: Record<string, number>;
-  remotesFile: string;
-  origin?: string;
-  fragmentTimeoutMs?: number;
-  /** Each package's dist/ folder, when not the checkout's own. */
-  roots?: Record<string, string>;
-}): Promise<{ stop: () => Promise<void>; config: string; warnings: string[] }> {
+/**
+ * Starts nginx; resolves once every port listens.
+ * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
+ *   roots?: Record<string, string> }} options roots: each package's dist/ folder, when not the checkout's own.
+ * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[] }>}
+ */
+async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
   const { config, warnings } = await generateNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
@@ -48,13 +43,13 @@ export async function startNginx(options: {
     child.kill('SIGKILL');
     const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
     rmSync(prefix, { recursive: true, force: true });
-    throw new Error(`${(error as Error).message}\n${stderr}\n${log}`);
+    throw new Error(`${error.message}\n${stderr}\n${log}`);
   }
   return {
     config,
     warnings,
     stop: () =>
-      new Promise<void>((resolve) => {
+      new Promise((resolve) => {
         child.once('exit', () => {
           rmSync(prefix, { recursive: true, force: true });
           resolve();
@@ -63,3 +58,5 @@ export async function startNginx(options: {
       }),
   };
 }
+
+module.exports = { startNginx };
