@@ -1,6 +1,7 @@
 // The statistics `npm run bench` judges its budgets with (tests/bench/report.js): plain functions, no browser.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { median, ratioInterval } = require('../bench/report') as {
+const { evaluateBudgets, median, ratioInterval } = require('../bench/report') as {
+  evaluateBudgets: (result: object) => { name: string; value: string; met: boolean }[];
   median: (values: number[]) => number | null;
   ratioInterval: (
     a: number[],
@@ -52,5 +53,34 @@ describe('the bench report', () => {
     expect(ratioInterval(composed, reference.slice(1), { paired: true })).toEqual(
       ratioInterval(composed, reference.slice(1)),
     );
+  });
+
+  it('judges the server budgets for every server measured: the built-in one, and nginx when it ran', () => {
+    const server = (ms: number, requestsPerSecond: number) => ({
+      ttfb: { '/': ms },
+      quietTtfb: { '/': ms },
+      firstTtfb: { '/': 40 },
+      rate: { requestsPerSecond, connections: 100, failed: 0 },
+    });
+    const build = { jsBytes: 100_000, lcp: 100, cls: 0, packages: {} };
+    const home = { path: '/', composed: build, monolith: build };
+    const serverBudgets = (result: object) =>
+      evaluateBudgets({ routes: [home], navigations: [], ...result })
+        .filter((budget) => /time to first byte|requests\/s/.test(budget.name))
+        .map((budget) => `${budget.name}: ${budget.met ? 'met' : 'missed'}`);
+    expect(serverBudgets({ server: server(0.4, 12000) })).toEqual([
+      '/: time to first byte, back to back (built-in server): met',
+      '/: time to first byte, one a second (built-in server): met',
+      'page requests/s with 100 connections (built-in server): met',
+    ]);
+    // The first request is printed, not judged; a slow nginx misses its own budgets.
+    expect(serverBudgets({ server: server(0.4, 12000), nginxServer: server(20, 1500) })).toEqual([
+      '/: time to first byte, back to back (built-in server): met',
+      '/: time to first byte, one a second (built-in server): met',
+      'page requests/s with 100 connections (built-in server): met',
+      '/: time to first byte, back to back (nginx): missed',
+      '/: time to first byte, one a second (nginx): missed',
+      'page requests/s with 100 connections (nginx): missed',
+    ]);
   });
 });
