@@ -394,6 +394,31 @@ describe.each(servers)('in the browser, %s', (name, start) => {
     },
   );
 
+  it('answers an unknown path 404 with the 404 screen painted from the HTML, no shift when its script runs, and the path in the console', async () => {
+    const { page, errors } = await openPage();
+    await page.addInitScript(() => {
+      const win = window as unknown as { __shift: number };
+      win.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!entry.hadRecentInput) win.__shift += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const response = await page.goto(target.url('/careers/open-roles'));
+    expect(response?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
+    await ownedByReact(page, 'h1');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    // Besides the path, only Chromium's own line for the document's 404 status.
+    expect(
+      errors.filter((error) => !error.startsWith('Failed to load resource: the server responded with a status of 404')),
+    ).toEqual(['404: no page at /careers/open-roles']);
+    await page.close();
+  });
+
   it('starts its JavaScript and remotes.json only once the page has been painted', async () => {
     const { page, errors } = await openPage();
     await page.goto(target.url('/employers'));
