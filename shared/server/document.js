@@ -4,8 +4,8 @@
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
-const { bodyWrapperStart, fragmentPaths, headMarker, REMOTE_BASE_VARIABLE } = require('./fragments');
-const { serverVariantKey } = require('./pageVariant');
+const { bodyWrapperStart, fragmentPaths, headMarker, HEAD_MARKER_START, REMOTE_BASE_VARIABLE } = require('./fragments');
+const { assertValidQuery, serverVariantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { fileReader } = require('./fileReader');
 const { readRemotes } = require('./remotes');
@@ -13,23 +13,42 @@ const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 
 const NOT_FOUND = 'not-found';
 
+/** What a target no URL parser can read stands for: no page, so the 404 document. */
+const UNREADABLE = '/\u0000unreadable';
+
 /**
- * The path and raw query of a request line's target. Runs of slashes are one, as nginx merges them (a target
- * starting with "//" would otherwise be read as a host name), "." and ".." segments are resolved and
- * percent-encoding decoded as nginx does before matching locations; the query is left exactly as sent, since the
- * variant rule reads it raw (pageVariant.js).
+ * The path and raw query of a request line's target, read as nginx reads it. Runs of slashes are one (a target
+ * starting with "//" would otherwise be read as a host name); a backslash is a character of the path, not a
+ * separator (URL parsers take it for "/", which would make a host name of what follows, or throw); "." and ".." segments
+ * are resolved and percent-encoding decoded before matching; an absolute-form target ("GET http://host/employers")
+ * counts by its path. The query is left exactly as sent: the variant rule reads it raw (pageVariant.js).
  * @param {string} target e.g. req.url
+ * @returns {{ pathname: string, search: string }}
  */
 function requestTarget(target) {
-  const queryAt = target.indexOf('?');
-  const rawPath = (queryAt === -1 ? target : target.slice(0, queryAt)).replace(/\/{2,}/g, '/');
-  let { pathname } = new URL(rawPath, 'http://document.invalid');
+  let text = target;
+  if (!text.startsWith('/')) {
+    try {
+      const absolute = new URL(text);
+      text = `${absolute.pathname}${absolute.search}`;
+    } catch {
+      return { pathname: UNREADABLE, search: '' };
+    }
+  }
+  const queryAt = text.indexOf('?');
+  const rawPath = (queryAt === -1 ? text : text.slice(0, queryAt)).replace(/\\/g, '%5C').replace(/\/{2,}/g, '/');
+  let pathname;
+  try {
+    pathname = new URL(rawPath, 'http://document.invalid').pathname;
+  } catch {
+    return { pathname: UNREADABLE, search: '' };
+  }
   try {
     pathname = decodeURIComponent(pathname);
   } catch {
     // Malformed percent-encoding: matched as it is, so it is an unknown page.
   }
-  return { pathname, search: queryAt === -1 ? '' : target.slice(queryAt) };
+  return { pathname, search: queryAt === -1 ? '' : text.slice(queryAt) };
 }
 
 /** The route a path shows, matched as the shell's router matches it: any letter case, trailing slashes ignored. */
@@ -75,17 +94,35 @@ function createDocumentComposer({
     return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept });
   }
 
+  /** Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document. */
+  const manifests = new Map();
+
+  /**
+   * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
+   * are slugs (they become regular expressions and file names), or undefined.
+   */
+  function readManifest(remote, manifestText) {
+    const last = manifests.get(remote);
+    if (last?.text === manifestText) return last.manifest;
+    let manifest;
+    try {
+      const parsed = JSON.parse(manifestText);
+      assertValidQuery(parsed?.query);
+      if (parsed?.name === remote && typeof parsed.buildId === 'string') manifest = parsed;
+    } catch {
+      // Not JSON, or a query that is not slugs: no page HTML, as for a remote that is down.
+    }
+    manifests.set(remote, { text: manifestText, manifest });
+    return manifest;
+  }
+
   /** The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's. */
   async function pageManifest(remote, deadline) {
     const base = remoteBase(remote);
     if (!base) return undefined;
     const manifestText = await fetchFragment(base, fragmentPaths.manifest, deadline);
-    try {
-      const manifest = JSON.parse(manifestText ?? '');
-      return manifest?.name === remote && typeof manifest.buildId === 'string' ? { base, manifest } : undefined;
-    } catch {
-      return undefined;
-    }
+    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText);
+    return manifest ? { base, manifest } : undefined;
   }
 
   async function pageHead(remote, live) {
@@ -93,10 +130,16 @@ function createDocumentComposer({
     const found = await live.manifest();
     if (!found) return '';
     const { base, manifest } = found;
-    // Only the head of the build the manifest names: another's links stylesheets that build's deploy may delete.
+    // Only the head of the build the manifest names: another's links stylesheets that build's deploy may delete. (A
+    // head without a marker comes from a remote built before heads had one: accepted, so deploying this server
+    // first does not take those pages' titles away until their next build.)
     const marker = headMarker(remote, manifest.buildId);
-    const head = await fetchFragment(base, fragmentPaths.head, live.deadline, manifest.buildId, (text) =>
-      text.startsWith(marker),
+    const head = await fetchFragment(
+      base,
+      fragmentPaths.head,
+      live.deadline,
+      manifest.buildId,
+      (text) => text.startsWith(marker) || !text.startsWith(HEAD_MARKER_START),
     );
     // The page's stylesheets are files of the remote: its base URL is only known here.
     return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';

@@ -28,9 +28,11 @@ function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 }
 
+const HEAD_MARKER_START = '<!-- nativegtm head:';
+
 /** How head.html starts: which remote and build wrote it (a comment, so nginx's SSI passes it through). */
 function headMarker(remote, buildId) {
-  return `<!-- nativegtm head: remote="${escapeHtml(remote)}" build="${escapeHtml(buildId)}" -->`;
+  return `${HEAD_MARKER_START} remote="${escapeHtml(remote)}" build="${escapeHtml(buildId)}" -->`;
 }
 
 /** How every ssr/body file starts: the wrapper the browser reads (which remote, build and variant). */
@@ -40,6 +42,7 @@ function bodyWrapperStart(remote, buildId) {
 
 module.exports = {
   bodyWrapperStart,
+  HEAD_MARKER_START,
   headMarker,
   FRAGMENT_DIR,
   REMOTE_BASE,

@@ -59,12 +59,13 @@ function routeLocation(route) {
  * ssr/manifest.json when the configuration is generated (readPageQueries): regenerate when a page changes its
  * parameters (until then such URLs get HTML the browser does not hydrate but renders afresh).
  */
-function variantMaps(remote, query) {
+function variantMaps(remote, query, remoteIndex) {
   const patterns = variantPatterns(query);
   if (patterns.params.length === 0) return { maps: '', key: 'index', undecidable: undefined };
   const maps = patterns.params.map(({ repeated, value }, index) => {
     const variable = `$nativegtm_${remote}_${index}`;
-    const group = `nativegtm_${remote}_${index}_value`;
+    // A capture group's name, which PCRE2 allows 32 characters: not built from the remote's name.
+    const group = `ngtm${remoteIndex}_${index}`;
     return `
     map $args ${variable} {
         default ${quote(DEFAULT_VALUE)};
@@ -111,7 +112,10 @@ async function readPageQueries({ remotes, roots = {}, ports = {}, timeoutMs = 50
         text = fs.readFileSync(path.join(root, fragmentPaths.manifest), 'utf8');
       } else {
         const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-        if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+        if (response.status !== 200) {
+          await response.body?.cancel();
+          throw new Error(`HTTP ${response.status}`);
+        }
         text = await response.text();
       }
       const manifest = JSON.parse(text);
@@ -130,7 +134,7 @@ async function readPageQueries({ remotes, roots = {}, ports = {}, timeoutMs = 50
 }
 
 /** Where a remote is and which variants its page has, as far as this configuration knows. */
-function remotePlan({ deployable, remotes, queries }) {
+function remotePlan({ deployable, remotes, queries }, remoteIndex) {
   const manifestUrl = remotes[deployable.remote];
   if (!manifestUrl) return undefined;
   return {
@@ -138,7 +142,7 @@ function remotePlan({ deployable, remotes, queries }) {
     route: deployable.route,
     base: new URL('./', manifestUrl),
     upstream: `nativegtm_${deployable.remote}`,
-    ...variantMaps(deployable.remote, queries[deployable.remote] ?? {}),
+    ...variantMaps(deployable.remote, queries[deployable.remote] ?? {}, remoteIndex),
   };
 }
 
@@ -146,7 +150,8 @@ function upstreamBlock(plan) {
   const port = plan.base.port || (plan.base.protocol === 'https:' ? 443 : 80);
   return `
     upstream ${plan.upstream} {
-        server ${plan.base.hostname}:${port};
+        # Never marked failed: after a remote that hung is back, nginx must not skip it for fail_timeout.
+        server ${plan.base.hostname}:${port} max_fails=0;
         keepalive 16;
     }`;
 }
@@ -162,18 +167,20 @@ function remoteIncludeLocations(plan, timeoutMs, i) {
   const common = `
 ${i}    internal;
 ${i}    proxy_http_version 1.1;
+${i}    # None of the visitor's headers (Cookie, Authorization, Range, If-None-Match…) go to a remote: an include is
+${i}    # the same request for every visitor.
+${i}    proxy_pass_request_headers off;
 ${i}    # Connections to the remote are kept open for the next include (the upstream's keepalive).
 ${i}    proxy_set_header Connection "";
 ${i}    proxy_set_header Host ${quote(plan.base.host)};
 ${i}    proxy_set_header Accept-Encoding "";
-${i}    proxy_set_header Cookie "";
 ${i}    proxy_pass_request_body off;
 ${i}    proxy_connect_timeout ${timeoutMs}ms;
 ${i}    proxy_send_timeout ${timeoutMs}ms;
 ${i}    proxy_read_timeout ${timeoutMs}ms;
-${i}    # A host name may have several addresses (localhost: ::1 and 127.0.0.1): a refused or timed-out one is
-${i}    # followed by one more try, started only within the fragment timeout, never one timeout per address.
-${i}    proxy_next_upstream error timeout;
+${i}    # A host name may have several addresses (localhost: ::1 and 127.0.0.1): an address that refuses is followed
+${i}    # by one more try; a timeout is not (it has used the whole fragment timeout).
+${i}    proxy_next_upstream error;
 ${i}    proxy_next_upstream_tries 2;
 ${i}    proxy_next_upstream_timeout ${timeoutMs}ms;
 ${i}    proxy_redirect off;
@@ -182,7 +189,9 @@ ${i}    error_page ${INTERCEPTED_STATUSES} =200 /_compose/empty;${
     scheme === 'https'
       ? `
 ${i}    proxy_ssl_server_name on;
-${i}    proxy_ssl_name ${quote(plan.base.hostname)};`
+${i}    proxy_ssl_name ${quote(plan.base.hostname)};
+${i}    proxy_ssl_verify on;
+${i}    proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt;`
       : ''
   }`;
   return `
@@ -398,11 +407,12 @@ function renderNginxConfig({
   mimeTypes = '/etc/nginx/mime.types',
   queries,
 }) {
+  if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
   const { remotesPath, remotes } = remotesOf({ roots, remotesFile });
   const origins = remoteOriginsFromFile(remotesPath);
   const plans = deployables
     .filter((d) => d.role === 'remote')
-    .map((deployable) => remotePlan({ deployable, remotes, queries }))
+    .map((deployable, index) => remotePlan({ deployable, remotes, queries }, index))
     .filter(Boolean);
   const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs };
   const servers = deployables
@@ -425,6 +435,7 @@ function renderNginxConfig({
     .join('\n');
   return `# Generated by shared/server/nginx.js: edit remotes.json and regenerate rather than editing this file.
 worker_processes 1;
+worker_rlimit_nofile 8192;
 pid ${quote(path.join(prefix, 'nginx.pid'))};
 error_log ${quote(path.join(prefix, 'error.log'))} warn;
 

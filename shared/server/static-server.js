@@ -106,7 +106,21 @@ function createStaticHandler({ root, spa = false, cors = false, files = {}, comp
     }
   }
 
+  /** A request nothing below expected ends that one response with 400, never the server every page runs on. */
   function handle(req, res) {
+    try {
+      return route(req, res);
+    } catch (error) {
+      console.error(`[static] ${JSON.stringify(req.url)}: ${error.message}`);
+      if (!res.headersSent) {
+        res.statusCode = 400;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      }
+      return res.end('Bad request\n');
+    }
+  }
+
+  function route(req, res) {
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
