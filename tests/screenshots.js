@@ -2,18 +2,23 @@
 // `npm run screenshots`: PNGs of every screen at 375, 768 and 1280 px from the composed site, into screenshots/
 // (not committed). Also the mobile menu open, and every screen with JavaScript off (`-nojs`: the server-rendered
 // HTML as crawlers and visitors without scripts get it). Then the same screens in Firefox and WebKit at 375 and
-// 1280 px (with the menu open at 375), into screenshots/firefox/ and screenshots/webkit/ (SCREENSHOT_ENGINES
-// chooses: `SCREENSHOT_ENGINES=webkit npm run screenshots`). Uses the same server code as npm start, on
-// TEST_PORT_BASE (4100).
+// 1280 px (with the menu open at 375; Firefox also with JavaScript off), into screenshots/firefox/ and
+// screenshots/webkit/ (SCREENSHOT_ENGINES chooses: `SCREENSHOT_ENGINES=webkit npm run screenshots`). Uses the same
+// server code as npm start, on TEST_PORT_BASE (4100).
 /* global document -- functions passed to evaluate run in the page */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const { chromium } = require('playwright-core');
 const { startTestSite } = require('./support/testSite');
 const { startShellWithRemote } = require('./support/shellWithRemote');
 const { locateTool } = require('./support/systemTools');
 const { CHROMIUM_ARGS } = require('./support/engines/chromium');
 const { launchEngine, parseEngines } = require('./support/engines');
+
+const execFileAsync = promisify(execFile);
 
 const screens = [
   { name: 'candidates', path: '/' },
@@ -126,11 +131,41 @@ async function engineScreenshots(name, site) {
   }
 }
 
+/**
+ * Firefox with JavaScript off (a profile with `javascript.enabled` false), through its own headless screenshot
+ * command: its WebDriver session would need scripts to tell when a page is rendered. The viewport only.
+ */
+async function firefoxNoScriptScreenshots(site) {
+  const firefox = locateTool('FIREFOX_PATH');
+  const dir = path.join(outDir, 'firefox');
+  fs.mkdirSync(dir, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-firefox-nojs-'));
+  try {
+    fs.writeFileSync(path.join(profile, 'user.js'), 'user_pref("javascript.enabled", false);\n');
+    for (const width of [375, 1280]) {
+      for (const screen of screens.filter((candidate) => !candidate.downRemote)) {
+        const file = path.join(dir, `${screen.name}-${width}-nojs.png`);
+        const url = `http://localhost:${site.ports.shell}${screen.path}`;
+        const args = ['--headless', '--no-remote', '--profile', profile, `--window-size=${width},900`];
+        // Not spawnSync: the site is served by this very process, which must keep answering meanwhile.
+        await execFileAsync(firefox, [...args, '--screenshot', file, url], { timeout: 60_000 }).catch((error) => {
+          throw new Error(`Firefox could not take ${file}: ${error.message}`);
+        });
+        if (!fs.existsSync(file)) throw new Error(`Firefox wrote no ${file}`);
+        console.log(file);
+      }
+    }
+  } finally {
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const site = await startTestSite();
   try {
     await chromiumScreenshots(site);
     for (const name of otherEngines) await engineScreenshots(name, site);
+    if (otherEngines.includes('firefox')) await firefoxNoScriptScreenshots(site);
   } finally {
     await site.stop();
   }
