@@ -301,6 +301,21 @@ describe.each(servers)('%s', (_name, start) => {
     expect((await get('/employers')).status).toBe(200);
   });
 
+  it("sends none of the visitor's query or headers to a remote", async () => {
+    faulty.seen.length = 0;
+    const html = (
+      await get('/featured-jobs?function=account-executive&sort=date-posted&utm_source=leak-query', {
+        Cookie: 'session=leak-cookie',
+        Authorization: 'Bearer leak-token',
+        Range: 'bytes=0-10',
+      })
+    ).body;
+    expect(html).toContain('data-variant="account-executive--_--date-posted"');
+    const sent = JSON.stringify(faulty.seen);
+    expect(faulty.seen.length).toBeGreaterThan(0);
+    expect(sent).not.toMatch(/leak|range|bytes=/i);
+  });
+
   it('keeps a strict CSP on composed documents', async () => {
     const csp = String((await get('/featured-jobs')).headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");

@@ -25,7 +25,10 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   let scope: FaultScope = 'all';
   const serve = createStaticHandler({ root, cors: true });
   const hanging = new Set<NodeJS.Timeout>();
+  /** The targets and headers of the requests for server-rendered files it got, newest last. */
+  const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/ssr/')) seen.push({ url: req.url, headers: req.headers });
     if (mode === 'offline') {
       req.socket.destroy();
       return undefined;
@@ -73,6 +76,7 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   await listen(server, port, 'faulty remote');
   return {
     url: `http://localhost:${port}`,
+    seen,
     setMode(next: FaultMode, nextScope: FaultScope = 'all') {
       mode = next;
       scope = nextScope;
