@@ -358,6 +358,19 @@ describe.each(servers)('in the browser, %s', (name, start) => {
     return { page, errors };
   }
 
+  /** Sums the page's layout shifts from its first paint on (CLS without the windows): read with layoutShift. */
+  const watchLayoutShift = (page: Page) =>
+    page.addInitScript(() => {
+      const win = window as unknown as { __shift: number };
+      win.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!entry.hadRecentInput) win.__shift += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+  const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+
   /** True once React owns the element (hydrated or rendered). */
   const ownedByReact = (page: Page, selector: string) =>
     page.waitForFunction((css) => {
@@ -373,15 +386,7 @@ describe.each(servers)('in the browser, %s', (name, start) => {
     async (path, heading) => {
       const { page, errors } = await openPage();
       await countReactRenderers(page);
-      await page.addInitScript(() => {
-        const win = window as unknown as { __shift: number };
-        win.__shift = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
-            if (!entry.hadRecentInput) win.__shift += entry.value;
-          }
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await watchLayoutShift(page);
       const scripts = gate();
       await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
         await scripts.wait;
@@ -412,7 +417,7 @@ describe.each(servers)('in the browser, %s', (name, start) => {
       expect(
         await page.evaluate(() => (window as unknown as { __reactRenderers: () => number }).__reactRenderers()),
       ).toBe(1);
-      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+      expect(await layoutShift(page)).toBe(0);
       expect(errors).toEqual([]);
       await page.close();
     },
@@ -420,22 +425,14 @@ describe.each(servers)('in the browser, %s', (name, start) => {
 
   it('answers an unknown path 404 with the 404 screen painted from the HTML, no shift when its script runs, and the path in the console', async () => {
     const { page, errors } = await openPage();
-    await page.addInitScript(() => {
-      const win = window as unknown as { __shift: number };
-      win.__shift = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
-          if (!entry.hadRecentInput) win.__shift += entry.value;
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await watchLayoutShift(page);
     const response = await page.goto(target.url('/careers/open-roles'));
     expect(response?.status()).toBe(404);
     await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
     await ownedByReact(page, 'h1');
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    expect(await layoutShift(page)).toBe(0);
     // Besides the path, only Chromium's own line for the document's 404 status.
     expect(
       errors.filter((error) => !error.startsWith('Failed to load resource: the server responded with a status of 404')),
