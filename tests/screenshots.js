@@ -2,7 +2,7 @@
 // `npm run screenshots`: PNGs of every screen at 375, 768 and 1280 px from the composed site, into screenshots/
 // (not committed). Also the mobile menu open, and every screen with JavaScript off (`-nojs`: the server-rendered
 // HTML as crawlers and visitors without scripts get it). Then the same screens in Firefox and WebKit at 375 and
-// 1280 px (with the menu open at 375; Firefox also with JavaScript off), into screenshots/firefox/ and
+// 1280 px (with the menu open at 375; and with JavaScript off), into screenshots/firefox/ and
 // screenshots/webkit/ (SCREENSHOT_ENGINES chooses: `SCREENSHOT_ENGINES=webkit npm run screenshots`). Uses the same
 // server code as npm start, on TEST_PORT_BASE (4100).
 /* global document -- functions passed to evaluate run in the page */
@@ -122,6 +122,22 @@ async function engineScreenshots(name, site) {
           }
         } finally {
           await session.close();
+        }
+      }
+    }
+    if (name === 'webkit') {
+      // Without JavaScript: MiniBrowser's setting turns the pages' scripts off (WebDriver's own commands still run).
+      for (const width of [375, 1280]) {
+        for (const screen of screens.filter((candidate) => !candidate.downRemote)) {
+          const session = await engine.newSession({ width, height: 900, javaScript: false });
+          try {
+            await session.goto(`${origins.up}${screen.path}`);
+            const file = path.join(dir, `${screen.name}-${width}-nojs.png`);
+            await session.screenshot(file, { fullPage: true });
+            console.log(file);
+          } finally {
+            await session.close();
+          }
         }
       }
     }

@@ -227,13 +227,15 @@ async function launchWebKitEngine() {
       }
       return proxies.get(siteOrigin).origin;
     },
-    async newSession({ width = 1280, height = 900 } = {}) {
+    async newSession({ width = 1280, height = 900, javaScript = true } = {}) {
       // A new session is a new, empty browser: nothing carried over from the previous test.
       shared.initScripts = [];
       for (const proxy of proxies.values()) proxy.clear();
+      // Without JavaScript: MiniBrowser's own setting (pages' scripts off; WebDriver's commands still run).
+      const args = javaScript ? ['--automation'] : ['--automation', '--enable-javascript=false'];
       const capabilities = {
         browserName: 'MiniBrowser',
-        'webkitgtk:browserOptions': { binary: minibrowser, args: ['--automation'] },
+        'webkitgtk:browserOptions': { binary: minibrowser, args },
       };
       const webdriver = await WebDriverSession.create(driver.baseUrl, capabilities, 30_000).catch((error) => {
         throw new Error(`${engine.label} did not open a window: ${error.message}\n${driver.output()}`);
