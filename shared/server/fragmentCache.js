@@ -45,8 +45,13 @@ function createFragmentCache({
 
   /** The file's text, or null when it could not be fetched or is not what was asked for. */
   async function download(url, accept) {
+    // A timer of our own, not AbortSignal.timeout: that signal is only weakly held by its timer and by
+    // AbortSignal.any, so a garbage collection in between could drop it and leave the fetch waiting for a hanging
+    // remote (seen once on CI: a document waited 8 s for a remote that answers after 8 s).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
     try {
-      const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(timeoutMs)]);
+      const signal = AbortSignal.any([closing.signal, timeout.signal]);
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
       const response = await fetchImpl(url, { redirect: 'manual', signal });
       if (response.status !== 200) {
@@ -57,6 +62,8 @@ function createFragmentCache({
       return accept(text) ? text : null;
     } catch {
       return null;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -156,10 +163,10 @@ function createFragmentCache({
     if (servable(entry, time)) return Promise.resolve(entry.copy.text);
     if (recentFailure(entry, time)) return Promise.resolve(null);
     const promise = refresh(url, entry);
-    if (waitMs >= timeoutMs) return promise;
+    // A caller never waits longer than it asked, nor than the timeout, whatever the fetch does.
     let timeout;
     const giveUp = new Promise((resolve) => {
-      timeout = setTimeout(() => resolve(null), Math.max(0, waitMs));
+      timeout = setTimeout(() => resolve(null), Math.max(0, Math.min(waitMs, timeoutMs)));
     });
     return Promise.race([promise, giveUp]).finally(() => clearTimeout(timeout));
   }

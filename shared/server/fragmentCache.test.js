@@ -1,5 +1,7 @@
 /** @jest-environment node */
 const http = require('node:http');
+const v8 = require('node:v8');
+const vm = require('node:vm');
 const { createFragmentCache } = require('./fragmentCache');
 
 /** A remote whose answer each test sets; counts the requests it gets. */
@@ -266,5 +268,24 @@ describe('the fragment cache', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     short.close();
     hanging.forEach((res) => res.destroy());
+  });
+
+  it('ends the fetch of a hanging remote at the timeout even when memory is collected meanwhile', async () => {
+    // AbortSignal.timeout inside AbortSignal.any is only weakly held: after a garbage collection it never fired, and
+    // a document waited for a remote that answers after 8 s (seen on CI).
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc');
+    let closedAt;
+    answer = (req) => req.on('close', () => (closedAt = Date.now()));
+    const cache = createFragmentCache({ timeoutMs: 200 });
+    const started = Date.now();
+    const result = cache.get(`${origin}/hang-gc`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc();
+    await expect(result).resolves.toBeNull();
+    // The request itself was ended (not only given up on): the remote saw the connection close.
+    await waitFor(() => closedAt !== undefined);
+    expect(closedAt - started).toBeLessThan(1500);
+    cache.close();
   });
 });
