@@ -4,52 +4,22 @@
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
 const path = require('node:path');
 const { parseTemplate, compose } = require('./ssi');
-const { bodyWrapperStart, fragmentPaths, headMarker, HEAD_MARKER_START, REMOTE_BASE_VARIABLE } = require('./fragments');
-const { assertValidQuery, serverVariantKey } = require('./pageVariant');
+const {
+  bodyWrapperStart,
+  fragmentPaths,
+  headMarker,
+  HEAD_MARKER_START,
+  parsePageManifest,
+  REMOTE_BASE_VARIABLE,
+} = require('./fragments');
+const { serverVariantKey } = require('./pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { fileReader } = require('./fileReader');
 const { readRemotes } = require('./remotes');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
+const { requestTarget } = require('./requestTarget');
 
 const NOT_FOUND = 'not-found';
-
-/** What a target no URL parser can read stands for: no page, so the 404 document. */
-const UNREADABLE = '/\u0000unreadable';
-
-/**
- * The path and raw query of a request line's target, read as nginx reads it. Runs of slashes are one (a target
- * starting with "//" would otherwise be read as a host name); a backslash is a character of the path, not a
- * separator (URL parsers take it for "/", which would make a host name of what follows, or throw); "." and ".." segments
- * are resolved and percent-encoding decoded before matching; an absolute-form target ("GET http://host/employers")
- * counts by its path. The query is left exactly as sent: the variant rule reads it raw (pageVariant.js).
- * @param {string} target e.g. req.url
- * @returns {{ pathname: string, search: string }}
- */
-function requestTarget(target) {
-  let text = target;
-  if (!text.startsWith('/')) {
-    try {
-      const absolute = new URL(text);
-      text = `${absolute.pathname}${absolute.search}`;
-    } catch {
-      return { pathname: UNREADABLE, search: '' };
-    }
-  }
-  const queryAt = text.indexOf('?');
-  const rawPath = (queryAt === -1 ? text : text.slice(0, queryAt)).replace(/\\/g, '%5C').replace(/\/{2,}/g, '/');
-  let pathname;
-  try {
-    pathname = new URL(rawPath, 'http://document.invalid').pathname;
-  } catch {
-    return { pathname: UNREADABLE, search: '' };
-  }
-  try {
-    pathname = decodeURIComponent(pathname);
-  } catch {
-    // Malformed percent-encoding: matched as it is, so it is an unknown page.
-  }
-  return { pathname, search: queryAt === -1 ? '' : text.slice(queryAt) };
-}
 
 /** The route a path shows, matched as the shell's router matches it: any letter case, trailing slashes ignored. */
 function normalizePath(pathname) {
@@ -106,11 +76,9 @@ function createDocumentComposer({
     if (last?.text === manifestText) return last.manifest;
     let manifest;
     try {
-      const parsed = JSON.parse(manifestText);
-      assertValidQuery(parsed?.query);
-      if (parsed?.name === remote && typeof parsed.buildId === 'string') manifest = parsed;
+      manifest = parsePageManifest(manifestText, remote);
     } catch {
-      // Not JSON, or a query that is not slugs: no page HTML, as for a remote that is down.
+      // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
     }
     manifests.set(remote, { text: manifestText, manifest });
     return manifest;
@@ -200,4 +168,4 @@ function createDocumentComposer({
   };
 }
 
-module.exports = { createDocumentComposer, normalizePath, requestTarget, NOT_FOUND };
+module.exports = { createDocumentComposer, normalizePath, NOT_FOUND };

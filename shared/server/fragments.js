@@ -11,6 +11,8 @@
 // (An SSI variable rather than a text to replace: nginx's sub_filter would also run over the include's fallback and
 // garble it, see nginx.js.)
 
+const { assertValidQuery } = require('./pageVariant');
+
 const FRAGMENT_DIR = 'ssr';
 const REMOTE_BASE_VARIABLE = 'nativegtm_remote_base';
 const REMOTE_BASE = `<!--# echo var="${REMOTE_BASE_VARIABLE}" -->`;
@@ -28,6 +30,21 @@ function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 }
 
+/**
+ * A remote's ssr/manifest.json, checked: it must be this remote's, name a build, and list query parameters and values
+ * that are slugs (they become regular expressions and file names). Throws, saying why, otherwise.
+ * @param {string} text
+ * @param {string} remote
+ * @returns {{ name: string, buildId: string, query?: Record<string, string[]> }}
+ */
+function parsePageManifest(text, remote) {
+  const manifest = JSON.parse(text);
+  if (manifest?.name !== remote) throw new Error(`it is remote "${manifest?.name}"'s`);
+  if (typeof manifest.buildId !== 'string') throw new Error('it names no build');
+  assertValidQuery(manifest.query);
+  return manifest;
+}
+
 const HEAD_MARKER_START = '<!-- nativegtm head:';
 
 /** How head.html starts: which remote and build wrote it (a comment, so nginx's SSI passes it through). */
@@ -42,6 +59,7 @@ function bodyWrapperStart(remote, buildId) {
 
 module.exports = {
   bodyWrapperStart,
+  parsePageManifest,
   HEAD_MARKER_START,
   headMarker,
   FRAGMENT_DIR,

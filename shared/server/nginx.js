@@ -13,8 +13,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { deployables } = require('./site');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
-const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('./fragments');
-const { DEFAULT_VALUE, SEPARATOR, assertValidQuery, variantPatterns } = require('./pageVariant');
+const { fragmentPaths, parsePageManifest, REMOTE_BASE_VARIABLE } = require('./fragments');
+const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('./pageVariant');
 const { readRemotes } = require('./remotes');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('./siteMeta');
 
@@ -22,9 +22,9 @@ const HASHED_ASSET = '"\\.[0-9a-f]{10}\\.(js|css)$"';
 
 /**
  * Every status an include can answer but 200 (nginx's error_page takes 300-599; 499 is its own code for a client
- * that went away): turned into an empty include, so an
- * error page, a redirect or a "not modified" is never pasted into a document. (Other 2xx answers cannot be
- * intercepted; a remote's static server does not send them for a plain GET.)
+ * that went away): turned into an empty include, so an error page, a redirect or a "not modified" is never pasted
+ * into a document. (Other 2xx answers cannot be intercepted; a remote's static server does not send them for a plain
+ * GET.)
  */
 const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
   .filter((status) => status !== 499)
@@ -118,10 +118,7 @@ async function readPageQueries({ remotes, roots = {}, ports = {}, timeoutMs = 50
         }
         text = await response.text();
       }
-      const manifest = JSON.parse(text);
-      if (manifest?.name !== deployable.remote) throw new Error(`it is remote "${manifest?.name}"'s`);
-      assertValidQuery(manifest.query);
-      queries[deployable.remote] = manifest.query ?? {};
+      queries[deployable.remote] = parsePageManifest(text, deployable.remote).query ?? {};
     } catch (error) {
       warnings.push(
         `${deployable.remote}: could not read ${url.href} (${error.message}); ${deployable.route} is configured ` +

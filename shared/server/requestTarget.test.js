@@ -1,5 +1,5 @@
 /** @jest-environment node */
-const { requestTarget } = require('./document');
+const { requestTarget } = require('./requestTarget');
 
 describe('requestTarget: a request line target read as nginx reads it', () => {
   it.each([

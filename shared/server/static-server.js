@@ -6,7 +6,8 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const sirv = require('sirv');
 const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./security');
-const { createDocumentComposer, requestTarget } = require('./document');
+const { createDocumentComposer } = require('./document');
+const { requestTarget } = require('./requestTarget');
 
 /** Content-hashed build output (`main.0123456789.js`): never changes under its name, cache it for a year. */
 const HASHED_ASSET = /\.[0-9a-f]{10}\.(js|css)$/;

@@ -187,14 +187,17 @@ async function fragmentRequestsPerSecond(site, work) {
 }
 
 /**
- * Time to first byte of each page route, page requests/s with 100 connections, and the requests the remotes get for
- * fragments while each page is asked for once a second, on the composed site's server.
+ * Time to first byte of each page route and page requests/s with 100 connections, on the document server at
+ * `origin`; with `site` (the built-in one, in this process), also the requests its remotes get for fragments while
+ * each page is asked for once a second.
  */
-async function measureServer(site, origin) {
+async function measureServer(origin, site) {
   const urls = routes.map((route) => `${origin}${route.path}`);
   const byRoute = (byUrl) => Object.fromEntries(routes.map((route) => [route.path, byUrl[`${origin}${route.path}`]]));
-  // First, while the server has fetched nothing yet: its first request of each page is a cold one.
-  const quiet = await fragmentRequestsPerSecond(site, () => probe(['quiet-ttfb', ...urls]));
+  // First, while the server has fetched nothing yet: its first request of each page is a cold one. The requests its
+  // remotes get meanwhile are counted where they are this process's own servers (the built-in site).
+  const quietProbe = () => probe(['quiet-ttfb', ...urls]);
+  const quiet = site ? await fragmentRequestsPerSecond(site, quietProbe) : { result: await quietProbe() };
   const ttfb = byRoute(await probe(['ttfb', ...urls]));
   const rate = await probe(['rate', '100', '5000', ...urls]);
   return {
@@ -229,16 +232,7 @@ async function measureNginx() {
   );
   try {
     nginx = await startNginx({ ports, remotesFile });
-    const origin = `http://127.0.0.1:${ports.shell}`;
-    const urls = routes.map((route) => `${origin}${route.path}`);
-    const byRoute = (byUrl) => Object.fromEntries(routes.map((route) => [route.path, byUrl[`${origin}${route.path}`]]));
-    const quiet = await probe(['quiet-ttfb', ...urls]);
-    return {
-      ttfb: byRoute(await probe(['ttfb', ...urls])),
-      quietTtfb: byRoute(quiet.steady),
-      firstTtfb: byRoute(quiet.first),
-      rate: await probe(['rate', '100', '5000', ...urls]),
-    };
+    return await measureServer(`http://127.0.0.1:${ports.shell}`);
   } finally {
     await nginx?.stop();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -274,7 +268,7 @@ async function main() {
       `pre-rendered monolith: ${variants.prerendered.origin}`,
   );
   log('Server cost (time to first byte, requests/s)…');
-  const server = await measureServer(site, variants.composed.origin);
+  const server = await measureServer(variants.composed.origin, site);
   log(
     `  ${JSON.stringify(server.ttfb)}; one a second ${JSON.stringify(server.quietTtfb)}; ` +
       `first request ${JSON.stringify(server.firstTtfb)}; ` +
