@@ -1,10 +1,13 @@
 // `npm test` runs every package's unit and component tests, then the browser integration tests in tests/. The page
-// remotes come from the registry of pages (shared/pages.js).
-const { pages } = require('./shared/pages');
+// remotes come from the registry of pages (@nativegtm/contract/pages).
+const { pages } = require('@nativegtm/contract/pages');
 
 module.exports = {
   projects: [
-    '<rootDir>/shared',
+    '<rootDir>/shared/contract',
+    '<rootDir>/shared/design-system',
+    '<rootDir>/shared/build',
+    '<rootDir>/shared/server',
     '<rootDir>/shell',
     ...pages.map((page) => `<rootDir>/${page.package}`),
     '<rootDir>/tests',

@@ -1,3 +1,3 @@
-const { createJestProject } = require('@nativegtm/shared/build/jest.js');
+const { createJestProject } = require('@nativegtm/build/jest');
 
 module.exports = createJestProject({ packageDir: __dirname, displayName: 'coming-soon-mfe' });

@@ -1,4 +1,4 @@
-const { createShellConfig } = require('@nativegtm/shared/build/webpack.js');
+const { createShellConfig } = require('@nativegtm/build/webpack');
 
 module.exports = (env, argv) =>
   createShellConfig({

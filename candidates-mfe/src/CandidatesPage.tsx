@@ -1,4 +1,4 @@
-import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
+import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/design-system';
 import { CandidatesHero } from './sections/CandidatesHero';
 import { EmployerTeaser } from './sections/EmployerTeaser';
 import { FeaturedJobsSection } from './sections/FeaturedJobsSection';

@@ -1,4 +1,4 @@
-import type { JobRow, ReasonItem, RoleCardItem, StepItem } from '@nativegtm/shared';
+import type { JobRow, ReasonItem, RoleCardItem, StepItem } from '@nativegtm/design-system';
 
 /** The candidates page's words and lists. Layout lives in the shared components; this file is what they say. */
 

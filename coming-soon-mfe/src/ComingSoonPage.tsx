@@ -8,7 +8,7 @@ import {
   paths,
   site,
   useDocumentTitle,
-} from '@nativegtm/shared';
+} from '@nativegtm/design-system';
 import styles from './ComingSoonPage.module.css';
 import { meta } from './meta';
 

@@ -1,4 +1,4 @@
-import type { PageMeta } from '@nativegtm/shared';
+import type { PageMeta } from '@nativegtm/design-system';
 
 /** The page's title and description, in the document's head and in link previews. */
 export const meta: PageMeta = {

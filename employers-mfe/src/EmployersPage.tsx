@@ -1,4 +1,4 @@
-import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
+import { Footer, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/design-system';
 import { EmployersHero } from './sections/EmployersHero';
 import { FreeOfferSection } from './sections/FreeOfferSection';
 import { HiringFlowSection } from './sections/HiringFlowSection';

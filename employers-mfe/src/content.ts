@@ -1,4 +1,4 @@
-import { skillLevels, type JobRow, type ReasonItem, type RoleCardItem, type StepItem } from '@nativegtm/shared';
+import { skillLevels, type JobRow, type ReasonItem, type RoleCardItem, type StepItem } from '@nativegtm/design-system';
 
 /** The employers page's words and lists. Layout lives in the shared components; this file is what they say. */
 

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Container, Footer, jobsNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
+import { Container, Footer, jobsNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/design-system';
 import { FilterPanel } from './FilterPanel';
 import { JobCard } from './JobCard';
 import { jobs } from './jobs/data';

@@ -9,7 +9,7 @@ import {
   slugify,
   sortOptions,
 } from './jobs/options';
-import { Button, paths } from '@nativegtm/shared';
+import { Button, paths } from '@nativegtm/design-system';
 import { queryKeys } from './jobs/urlQuery';
 import { SelectField, type SelectOption } from './SelectField';
 import styles from './FilterPanel.module.css';

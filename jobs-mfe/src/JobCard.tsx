@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Badge, ButtonLink, Icon, paths, SkillBadge, VisuallyHidden } from '@nativegtm/shared';
+import { Badge, ButtonLink, Icon, paths, SkillBadge, VisuallyHidden } from '@nativegtm/design-system';
 import type { Job } from './jobs/job';
 import { formatPostedDate } from './jobs/postedDate';
 import styles from './JobCard.module.css';

@@ -1,4 +1,4 @@
-import { Button, Icon } from '@nativegtm/shared';
+import { Button, Icon } from '@nativegtm/design-system';
 import styles from './NoJobsFound.module.css';
 
 /** The empty state (SPEC error catalogue): the message, a hint and the way back to every job. */

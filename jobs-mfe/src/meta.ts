@@ -1,4 +1,4 @@
-import type { PageMeta } from '@nativegtm/shared';
+import type { PageMeta } from '@nativegtm/design-system';
 import { jobFunctions, jobLocations, slugify, sortOptions } from './jobs/options';
 import { queryKeys } from './jobs/urlQuery';
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from '@nativegtm/shared';
+import { useSearchParams } from '@nativegtm/design-system';
 import type { JobFilters } from './jobs/filters';
 import { filtersFromQuery, queryWithFilters } from './jobs/urlQuery';
 

@@ -5,19 +5,35 @@ function createJestProject({ packageDir, displayName }) {
   return {
     displayName,
     rootDir: packageDir,
-    testEnvironment: path.join(__dirname, 'jest.environment.js'),
+    testEnvironment: path.join(__dirname, 'jestEnvironment.js'),
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts', '**/*.test.tsx'],
-    setupFilesAfterEnv: [path.join(__dirname, 'jest.setup.ts')],
+    setupFilesAfterEnv: [path.join(__dirname, 'jestSetup.ts')],
     transform: {
       '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
     },
     moduleNameMapper: {
       // CSS Modules resolve to their class names, so tests can still assert on className where it matters.
       '\\.module\\.css$': 'identity-obj-proxy',
-      '\\.css$': path.join(__dirname, 'jest.style-stub.js'),
+      '\\.css$': path.join(__dirname, 'styleStub.js'),
     },
   };
 }
 
-module.exports = { createJestProject };
+/**
+ * A package of plain JavaScript that runs in Node (the contract, the build, the servers): its tests sit beside its
+ * files, in Node's environment.
+ * @param {{ packageDir: string, displayName: string }} options
+ */
+function createNodeJestProject({ packageDir, displayName }) {
+  return {
+    displayName,
+    rootDir: packageDir,
+    testEnvironment: 'node',
+    roots: ['<rootDir>'],
+    testMatch: ['**/*.test.js'],
+    testPathIgnorePatterns: ['/node_modules/'],
+  };
+}
+
+module.exports = { createJestProject, createNodeJestProject };

@@ -1,4 +1,4 @@
-// Webpack loader for the registry of pages (shared/pages.js) in browser bundles: they get what routing needs (remote,
+// Webpack loader for the registry of pages (shared/contract/pages.js) in browser bundles: they get what routing needs (remote,
 // route, pathKey) and nothing else. Packages, ports, titles and headings are for the build, the servers and the tests;
 // in the shell's bundle the headings would be page content, which only the remotes ship.
 const BROWSER_FIELDS = ['remote', 'route', 'pathKey'];

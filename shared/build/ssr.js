@@ -1,12 +1,12 @@
 // Server rendering at build time: a third compilation of a package (target node) that bundles its page with the
 // design system and React's server renderer, runs it once the build is written, and writes the page's HTML
-// (every variant) and head into dist/ssr/ (see shared/server/fragments.js). The shell's server composes those files
+// (every variant) and head into dist/ssr/ (see @nativegtm/contract/fragments). The shell's server composes those files
 // into each document; the browser hydrates them with the JavaScript of the same build.
 const fs = require('node:fs');
 const path = require('node:path');
 const { rule: pagesLoaderRule } = require('./pagesLoader');
 const { DefinePlugin } = require('webpack');
-const { allVariants, assertValidQuery } = require('../server/pageVariant');
+const { allVariants, assertValidQuery } = require('@nativegtm/contract/pageVariant');
 const {
   FRAGMENT_DIR,
   REMOTE_BASE,
@@ -14,7 +14,7 @@ const {
   escapeHtml,
   fragmentPaths,
   headMarker,
-} = require('../server/fragments');
+} = require('@nativegtm/contract/fragments');
 
 /** Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them. */
 function externalNodeModules({ request }, callback) {
@@ -117,7 +117,7 @@ function createSsrConfig({
     target: 'node20',
     context: packageDir,
     devtool: false,
-    entry: { render: path.join(__dirname, '../src/ssr/serverEntry.tsx') },
+    entry: { render: require.resolve('@nativegtm/design-system/ssr/server-entry') },
     output: { path: buildDir, filename: '[name].js', library: { type: 'commonjs2' }, clean: true },
     resolve: { extensions: ['.tsx', '.ts', '.js'], alias: { 'nativegtm-ssr-page': pageModule } },
     externals: [externalNodeModules],

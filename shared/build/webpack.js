@@ -9,10 +9,26 @@ const CopyPlugin = require('copy-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { randomBytes } = require('node:crypto');
 const { DefinePlugin } = require('webpack');
-const { sharedSingletons } = require('./shared-singletons');
+const { sharedSingletons } = require('./sharedSingletons');
 const { createSsrConfig } = require('./ssr');
 const { PaintFirstPlugin } = require('./paint-first/plugin');
-const { pages, shippedRemotes } = require('../pages');
+const { pages } = require('@nativegtm/contract/pages');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
+const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
+
+/** `[contenthash:10]`: the servers recognise hashed files by this length (@nativegtm/contract/assetNames). */
+const CONTENT_HASH = `[contenthash:${CONTENT_HASH_LENGTH}]`;
+
+/**
+ * The shell's index.html is an SSI template: its includes ask for the compose paths of the screen in `$page`
+ * (@nativegtm/contract/composePaths), which both servers answer.
+ */
+const templateCompose = {
+  pageHead: composePath(composeParts.pageHead, '$page'),
+  siteHead: composePath(composeParts.siteHead, '$page'),
+  pageBody: composePath(composeParts.pageBody, '$page'),
+};
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -20,7 +36,7 @@ const repoRoot = path.resolve(__dirname, '../..');
 // (remotes.json): a stale .gz beside an edited file would be served instead of the edit.
 const NEVER_PRECOMPRESS = /remotes\.json$/;
 
-/** New for every build: server-rendered HTML is only hydrated by JavaScript with the same id (shared/src/buildId.ts). */
+/** New for every build: server-rendered HTML is only hydrated by JavaScript with the same id (shared/design-system/src/buildId.ts). */
 function newBuildId() {
   return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
@@ -63,9 +79,9 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     output: {
       path: path.join(packageDir, 'dist'),
       publicPath,
-      filename: production ? '[name].[contenthash:10].js' : '[name].js',
-      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
-      assetModuleFilename: '[name].[contenthash:10][ext]',
+      filename: production ? `[name].${CONTENT_HASH}.js` : '[name].js',
+      chunkFilename: production ? `[name].${CONTENT_HASH}.js` : '[name].js',
+      assetModuleFilename: `[name].${CONTENT_HASH}[ext]`,
       clean: true,
       uniqueName: path.basename(packageDir),
     },
@@ -89,8 +105,8 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     plugins: [
       new DefinePlugin({ __NATIVEGTM_BUILD_ID__: JSON.stringify(buildId) }),
       new MiniCssExtractPlugin({
-        filename: production ? '[name].[contenthash:10].css' : '[name].css',
-        chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
+        filename: production ? `[name].${CONTENT_HASH}.css` : '[name].css',
+        chunkFilename: production ? `[name].${CONTENT_HASH}.css` : '[name].css',
       }),
       new HtmlWebpackPlugin({
         template,
@@ -98,6 +114,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
         scriptLoading: 'defer',
         // Only the app entry: a remote's container (remoteEntry.js) is for hosts, its own page never needs it.
         chunks: ['main'],
+        templateParameters: { compose: templateCompose },
         ...html,
       }),
       production &&
@@ -220,7 +237,7 @@ class LinkAllStylesheetsPlugin {
   }
 }
 
-/** Writes the shell's remotes.json from the registry of pages (shared/pages.js). */
+/** Writes the shell's remotes.json from the registry of pages (shared/contract/pages.js). */
 class ShippedRemotesPlugin {
   apply(compiler) {
     const { Compilation, sources } = compiler.webpack;
@@ -269,10 +286,10 @@ function remoteFederation({ packageDir, name, externalRuntime }) {
  * runtime, so `npm run dev` serves both the page alone and a remoteEntry.js any host can load.
  */
 function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...overrides }) {
-  // A page's name, title and port come from the registry of pages (shared/pages.js) unless a test fixture says.
+  // A page's name, title and port come from the registry of pages (shared/contract/pages.js) unless a test fixture says.
   const page = pages.find((candidate) => candidate.package === path.basename(packageDir));
   const { name = page?.remote, title = page && `${page.title} · NativeGTM`, port = page?.port, route } = overrides;
-  if (!name) throw new Error(`${packageDir} is not in shared/pages.js: add it with \`npm run new-page\`.`);
+  if (!name) throw new Error(`${packageDir} is not in shared/contract/pages.js: add it with \`npm run new-page\`.`);
   const buildId = newBuildId();
   const options = {
     packageDir,
@@ -317,12 +334,11 @@ function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...ov
   return [container, standalone, ssr];
 }
 
-/** The package's route, from the site's list of deployables. */
+/** The package's route, from the registry of pages. */
 function routeOf(packageDir) {
-  const { deployables } = require('../server/site');
-  const deployable = deployables.find((candidate) => path.resolve(candidate.dir) === path.resolve(packageDir));
-  if (!deployable?.route) throw new Error(`${packageDir} has no route in shared/server/site.js`);
-  return deployable.route;
+  const page = pages.find((candidate) => candidate.package === path.basename(packageDir));
+  if (!page) throw new Error(`${packageDir} has no route in the registry of pages (@nativegtm/contract/pages)`);
+  return page.route;
 }
 
 function serverRenderConfig({ packageDir, name, pageModule, buildId, mode, distDir, route = routeOf(packageDir) }) {

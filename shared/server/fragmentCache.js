@@ -1,4 +1,4 @@
-// Fetches the files remotes render for the document server (shared/server/fragments.js) and keeps them, so a busy
+// Fetches the files remotes render for the document server (@nativegtm/contract/fragments) and keeps them, so a busy
 // server does not ask a remote for every document while a new build still shows within a second.
 //
 // Two kinds of file:

@@ -2,7 +2,7 @@
 // tags, all absolute on the site's public origin), robots.txt and sitemap.xml. The public origin comes from
 // configuration (SITE_ORIGIN), never from a request's Host header, which anyone can set and which would end up in
 // cached pages.
-const { escapeHtml } = require('./fragments');
+const { escapeHtml } = require('@nativegtm/contract/fragments');
 
 const DEFAULT_ORIGIN = 'http://localhost:3000';
 const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'NativeGTM: AI-native go-to-market talent' };

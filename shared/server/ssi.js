@@ -1,11 +1,11 @@
 // The subset of nginx's SSI the shell's index.html uses, so the built-in server composes documents from the very
-// template nginx processes (see shared/server/nginx.js):
+// template nginx processes (see @nativegtm/server/nginx):
 //   <!--# block name="N" -->…<!--# endblock -->           defines what a failed include shows (and prints nothing)
 //   <!--# include virtual="/path/$var?$args" stub="N" -->  the response of an internal request, or block N if empty
 //   <!--# echo var="name" -->                             a variable, HTML-escaped (nginx's default encoding)
 // Variables are substituted in `virtual`, as nginx does.
 
-const { escapeHtml } = require('./fragments');
+const { escapeHtml } = require('@nativegtm/contract/fragments');
 
 const DIRECTIVE = /<!--#\s*(block|endblock|include|echo)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
 const PARAM = /([a-z]+)="([^"]*)"/g;

@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import { renderToString } from 'react-dom/server';
 import { act, screen } from '@testing-library/react';
-import { Link, PageRouter, pageIdentifierPrefix } from '@nativegtm/shared';
-import type { PageModule } from '@nativegtm/shared';
+import { Link, PageRouter, pageIdentifierPrefix } from '@nativegtm/design-system';
+import type { PageModule } from '@nativegtm/design-system';
 import { renderShell } from './renderShell';
 import { pageModule } from './testing/pageModule';
 

@@ -1,7 +1,8 @@
-import { pages, type RemoteName } from '@nativegtm/shared/contracts';
+import { pages, type RemoteName } from '@nativegtm/contract/pages';
+import { pageForPath } from '@nativegtm/contract/routes';
 
 /**
- * Which remote owns which route, from the registry of pages (shared/pages.js). Moving a remote is a change of
+ * Which remote owns which route, from the registry of pages (@nativegtm/contract). Moving a remote is a change of
  * /remotes.json, never of this table.
  */
 export const pageRoutes: readonly { path: string; remote: RemoteName }[] = pages.map((page) => ({
@@ -9,8 +10,7 @@ export const pageRoutes: readonly { path: string; remote: RemoteName }[] = pages
   remote: page.remote,
 }));
 
-/** The remote whose page the router will show at `pathname` (matched like the router: any case, trailing slash). */
+/** The remote whose page the router will show at `pathname`, by the route rule the servers use too. */
 export function remoteForPath(pathname: string): RemoteName | undefined {
-  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '').toLowerCase() : pathname;
-  return pageRoutes.find((route) => route.path === normalized)?.remote;
+  return pageForPath(pathname)?.remote;
 }

@@ -12,18 +12,19 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
-const { deployables, repoRoot } = require('@nativegtm/shared/server/site.js');
-const { staleSince, sourcesOf } = require('@nativegtm/shared/server/build-if-needed.js');
+const { deployables, repoRoot } = require('@nativegtm/server/deployables');
+const { staleSince, sourcesOf } = require('@nativegtm/server/buildIfNeeded');
 const http = require('node:http');
 const zlib = require('node:zlib');
-const { createStaticHandler, createStaticServer, listen, close } = require('@nativegtm/shared/server/static-server.js');
-const { parseTemplate, compose } = require('@nativegtm/shared/server/ssi.js');
-const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/shared/server/fragments.js');
-const { variantKey } = require('@nativegtm/shared/server/pageVariant.js');
-const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/shared/server/siteMeta.js');
+const { createStaticHandler, createStaticServer, listen, close } = require('@nativegtm/server/staticServer');
+const { parseTemplate, compose } = require('@nativegtm/server/ssi');
+const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/contract/fragments');
+const { composeParts, parseComposePath } = require('@nativegtm/contract/composePaths');
+const { variantKey } = require('@nativegtm/contract/pageVariant');
+const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/server/siteMeta');
 const { startTestSite } = require('../support/testSite');
-const { startNginx } = require('../support/nginx');
-const { shippedRemotes } = require('@nativegtm/shared/pages');
+const { startNginx } = require('../support/nginxServer');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
@@ -108,9 +109,10 @@ async function prerenderedMonolithDocuments() {
       'data-build="monolith"',
     );
     const html = await compose(template, { page: remote.remote, args: '' }, async (virtual) => {
-      if (virtual.startsWith('/_compose/page-head/')) return head;
-      if (virtual.startsWith('/_compose/site-head/')) return siteHead(DEFAULT_ORIGIN, route.path);
-      if (virtual.startsWith('/_compose/page-body/')) return body;
+      const part = parseComposePath(virtual)?.part;
+      if (part === composeParts.pageHead) return head;
+      if (part === composeParts.siteHead) return siteHead(DEFAULT_ORIGIN, route.path);
+      if (part === composeParts.pageBody) return body;
       return '';
     });
     documents[route.path] = {

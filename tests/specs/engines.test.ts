@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { deployables } from '@nativegtm/shared/server/site.js';
+import { deployables } from '@nativegtm/server/deployables';
 import { enginesUnderTest, launchEngine } from '../support/engines';
 import { watchPage } from '../support/engines/inPage';
 import type { Session } from '../support/engines/session';

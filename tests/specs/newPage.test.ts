@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { deployables } from '@nativegtm/shared/server/site.js';
+import { deployables } from '@nativegtm/server/deployables';
 import { launchChromium } from '../support/chromium';
 import { rawGet } from '../support/rawGet';
 import { waitForPort } from '../support/waitForPort';
@@ -50,23 +50,23 @@ afterAll(async () => {
 
 describe('npm run new-page', () => {
   it('refuses a route that is taken, saying which page has it', () => {
-    expect(() => inCopy('node', ['shared/build/new-page/new-page.js', 'careers', '/employers'])).toThrow(
+    expect(() => inCopy('node', ['shared/build/new-page/newPage.js', 'careers', '/employers'])).toThrow(
       /employers-mfe already has that name or route/,
     );
   });
 
   it('creates a page that type-checks, passes its tests, builds and is served in the composed site', async () => {
     inCopy('npm', ['run', 'new-page', '--', 'customer-stories', '/customer-stories']);
-    const registry = readFileSync(join(copy, 'shared/pages.js'), 'utf8');
+    const registry = readFileSync(join(copy, 'shared/contract/pages.js'), 'utf8');
     expect(registry).toContain("package: 'customer-stories-mfe'");
 
     inCopy('npx', ['tsc', '-b', 'customer-stories-mfe', 'shell']);
-    inCopy('npx', ['eslint', 'customer-stories-mfe', 'shared/pages.js']);
+    inCopy('npx', ['eslint', 'customer-stories-mfe', 'shared/contract/pages.js']);
     inCopy('npx', [
       'prettier',
       '--check',
       'customer-stories-mfe',
-      'shared/pages.js',
+      'shared/contract/pages.js',
       'tsconfig.json',
       'tests/tsconfig.json',
     ]);
@@ -75,10 +75,10 @@ describe('npm run new-page', () => {
 
     // The copy's own servers, on shifted ports, with a remotes.json for them (as the test site does).
     const script = `
-      const { deployables } = require('./shared/server/site.js');
-      const { startSite } = require('./shared/server/run-site.js');
-      const ports = Object.fromEntries(deployables.map((d) => [d.name, ${base} + d.port - 3000]));
-      const remotes = require('./shared/pages.js').shippedRemotes({ portOf: (page) => ports[page.package] });
+      const { deployables } = require('./shared/server/deployables.js');
+      const { startSite } = require('./shared/server/startSite.js');
+      const ports = require('./shared/contract/ports.js').portsFrom(${base});
+      const remotes = require('./shared/contract/remotesConfig.js').shippedRemotes({ portOf: (page) => ports[page.package] });
       require('node:fs').writeFileSync('remotes.test.json', JSON.stringify(remotes));
       startSite(deployables, { ports, remotesFile: require('node:path').resolve('remotes.test.json') });`;
     site = spawn(process.execPath, ['-e', script], { cwd: copy, stdio: 'ignore' });

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { close, createStaticServer, listen } from '@nativegtm/shared/server/static-server.js';
+import { close, createStaticServer, listen } from '@nativegtm/server/staticServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { gate } from '../support/gate';
-import { startNginx } from '../support/nginx';
+import { startNginx } from '../support/nginxServer';
 import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startTestSite } = require('../support/testSite');

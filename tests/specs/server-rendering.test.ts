@@ -3,16 +3,16 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { deployables } from '@nativegtm/shared/server/site.js';
-import { close, listen } from '@nativegtm/shared/server/static-server.js';
+import { deployables } from '@nativegtm/server/deployables';
+import { close, listen } from '@nativegtm/server/staticServer';
 import { launchChromium } from '../support/chromium';
 import { startFaultyRemote, type FaultMode, type FaultScope } from '../support/faultyRemote';
 import { gate } from '../support/gate';
-import { startNginx } from '../support/nginx';
+import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';
 import { collectConsoleErrors, countReactRenderers, pages, ports as testPorts } from '../support/site';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSite } = require('@nativegtm/shared/server/run-site.js');
+const { startSite } = require('@nativegtm/server/startSite');
 
 // Pages rendered on the server (each remote's build), composed per request by the shell's server, hydrated in the
 // browser: against the built-in server and against nginx with the generated configuration.

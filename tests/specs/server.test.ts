@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { deployables } from '@nativegtm/shared/server/site.js';
-import { startSite } from '@nativegtm/shared/server/run-site.js';
+import { deployables } from '@nativegtm/server/deployables';
+import { startSite } from '@nativegtm/server/startSite';
 import { ports } from '../support/site';
 
 function occupy(port: number): Promise<Server> {
@@ -42,7 +42,7 @@ describe('the server command', () => {
   const repoRoot = resolve(__dirname, '../..');
 
   function serve(port: number): ChildProcessWithoutNullStreams {
-    return spawn(process.execPath, [join(repoRoot, 'shared/server/serve-package.js'), '--port', String(port)], {
+    return spawn(process.execPath, [join(repoRoot, 'shared/server/commands/servePackage.js'), '--port', String(port)], {
       cwd: join(repoRoot, 'jobs-mfe'),
     });
   }

@@ -2,9 +2,9 @@ import { chmodSync, cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { deployables } from '@nativegtm/shared/server/site.js';
+import { deployables } from '@nativegtm/server/deployables';
 import { launchChromium } from '../support/chromium';
-import { startNginx } from '../support/nginx';
+import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';
 import { pages, ports as builtInPorts } from '../support/site';
 

@@ -1,9 +1,9 @@
 import webpack from 'webpack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createRemoteConfig } = require('@nativegtm/shared/build/webpack.js');
+const { createRemoteConfig } = require('@nativegtm/build/webpack');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { deployables } = require('@nativegtm/shared/server/site.js');
+const { deployables } = require('@nativegtm/server/deployables');
 
 /**
  * Builds a remote with the same configuration as the real ones (production mode), from any package folder, into

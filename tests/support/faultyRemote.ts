@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
-import { createStaticHandler, close, listen } from '@nativegtm/shared/server/static-server.js';
+import { createStaticHandler, close, listen } from '@nativegtm/server/staticServer';
 
 /**
  * How the remote answers its page's server-rendered files (ssr/…); everything else is served, except when it is

@@ -3,9 +3,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { deployables } = require('@nativegtm/shared/server/site.js');
-const { startSite } = require('@nativegtm/shared/server/run-site.js');
-const { shippedRemotes } = require('@nativegtm/shared/pages');
+const { deployables } = require('@nativegtm/server/deployables');
+const { startSite } = require('@nativegtm/server/startSite');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 
 /**
  * @param {{ port: number, ports: Record<string, number>, remote: string, manifestUrl: string }} options

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { pages as registry } from '@nativegtm/shared/contracts';
+import { pages as registry } from '@nativegtm/contract/pages';
 import { reactOwnsHeading } from './engines/inPage';
 
 /** Ports of the test site, by package name (set by globalSetup). */

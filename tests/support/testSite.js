@@ -11,10 +11,10 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { deployables } = require('@nativegtm/shared/server/site.js');
-const { buildIfNeeded } = require('@nativegtm/shared/server/build-if-needed.js');
-const { startSite } = require('@nativegtm/shared/server/run-site.js');
-const { shippedRemotes } = require('@nativegtm/shared/pages');
+const { deployables } = require('@nativegtm/server/deployables');
+const { buildIfNeeded } = require('@nativegtm/server/buildIfNeeded');
+const { startSite } = require('@nativegtm/server/startSite');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 
 function portsFor(base) {
   return Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));

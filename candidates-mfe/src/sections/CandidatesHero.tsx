@@ -1,4 +1,4 @@
-import { ButtonLink, Hero, paths } from '@nativegtm/shared';
+import { ButtonLink, Hero, paths } from '@nativegtm/design-system';
 import { InterviewPreview } from './InterviewPreview';
 
 export function CandidatesHero() {

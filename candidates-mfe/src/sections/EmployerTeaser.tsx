@@ -1,4 +1,4 @@
-import { ButtonLink, paths, Section } from '@nativegtm/shared';
+import { ButtonLink, paths, Section } from '@nativegtm/design-system';
 
 export function EmployerTeaser() {
   return (

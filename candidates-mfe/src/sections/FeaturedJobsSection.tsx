@@ -1,4 +1,4 @@
-import { JobsTable, paths, Section } from '@nativegtm/shared';
+import { JobsTable, paths, Section } from '@nativegtm/design-system';
 import { featuredJobs } from '../content';
 
 export function FeaturedJobsSection() {

@@ -1,4 +1,4 @@
-import { Section, StepList } from '@nativegtm/shared';
+import { Section, StepList } from '@nativegtm/design-system';
 import { steps } from '../content';
 
 export function HowItWorksSection() {

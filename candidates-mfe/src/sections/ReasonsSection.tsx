@@ -1,4 +1,4 @@
-import { ReasonList, Section } from '@nativegtm/shared';
+import { ReasonList, Section } from '@nativegtm/design-system';
 import { reasons } from '../content';
 
 export function ReasonsSection() {

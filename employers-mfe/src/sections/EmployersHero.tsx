@@ -1,4 +1,4 @@
-import { ButtonLink, Hero, paths } from '@nativegtm/shared';
+import { ButtonLink, Hero, paths } from '@nativegtm/design-system';
 import { ShortlistPreview } from './ShortlistPreview';
 
 export function EmployersHero() {

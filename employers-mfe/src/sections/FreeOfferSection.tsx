@@ -1,4 +1,4 @@
-import { ReasonList, Section } from '@nativegtm/shared';
+import { ReasonList, Section } from '@nativegtm/design-system';
 import { freeOffer } from '../content';
 
 export function FreeOfferSection() {

@@ -1,4 +1,4 @@
-import { Section, StepList } from '@nativegtm/shared';
+import { Section, StepList } from '@nativegtm/design-system';
 import { hiringSteps } from '../content';
 
 export function HiringFlowSection() {

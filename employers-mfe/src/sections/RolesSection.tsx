@@ -1,4 +1,4 @@
-import { paths, RoleCardList, Section } from '@nativegtm/shared';
+import { paths, RoleCardList, Section } from '@nativegtm/design-system';
 import { roles } from '../content';
 
 export function RolesSection() {

@@ -1,4 +1,4 @@
-import { PreviewCard, SkillBadge } from '@nativegtm/shared';
+import { PreviewCard, SkillBadge } from '@nativegtm/design-system';
 import styles from './ShortlistPreview.module.css';
 
 const candidates = [

@@ -1,4 +1,4 @@
-import { skillLevels } from '@nativegtm/shared';
+import { skillLevels } from '@nativegtm/design-system';
 import { jobs } from './data';
 import { jobFunctions, jobLocations } from './options';
 

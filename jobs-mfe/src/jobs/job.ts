@@ -1,4 +1,4 @@
-import type { SkillLevel } from '@nativegtm/shared';
+import type { SkillLevel } from '@nativegtm/design-system';
 import type { JobFunction, JobLocation } from './options';
 
 /** The only job type the product shows today. */

@@ -5,15 +5,20 @@ const path = require('node:path');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const { workspaces } = require(path.join(repoRoot, 'package.json'));
-// Workspace entries are folder names or globs of one level (`*-mfe`).
-const workspacePatterns = workspaces.map(
-  (entry) => new RegExp(`^${entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
-);
+// Workspace entries are folders or globs (`*-mfe`, `shared/*`), matched against as many leading path segments.
+const workspacePatterns = workspaces.map((entry) => ({
+  depth: entry.split('/').length,
+  pattern: new RegExp(`^${entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+}));
 
-/** The workspace folder a file belongs to, or null outside every workspace. */
+/** The workspace folder a file belongs to (`shell`, `shared/server`), or null outside every workspace. */
 function packageOf(file) {
-  const [top] = path.relative(repoRoot, file).split(path.sep);
-  return workspacePatterns.some((pattern) => pattern.test(top)) ? top : null;
+  const segments = path.relative(repoRoot, file).split(path.sep);
+  for (const { depth, pattern } of workspacePatterns) {
+    const folder = segments.slice(0, depth).join('/');
+    if (segments.length > depth && pattern.test(folder)) return folder;
+  }
+  return null;
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

@@ -17,9 +17,10 @@ tester.run('no-relative-package-imports', rule, {
     { filename: inShell, code: "import { x } from './sibling';" },
     { filename: inShell, code: "import { x } from '../remotes/pageLoader';" },
     { filename: inShell, code: "import Page from 'candidates-mfe/Page';" },
-    { filename: inShell, code: "import { site } from '@nativegtm/shared';" },
+    { filename: inShell, code: "import { site } from '@nativegtm/design-system';" },
     // Files outside every package (root configuration) are not in a package to leave.
-    { filename: path.join(repoRoot, 'jest.config.js'), code: "const x = require('./shared/jest.config');" },
+    { filename: path.join(repoRoot, 'jest.config.js'), code: "const x = require('./shared/server/jest.config');" },
+    { filename: path.join(repoRoot, 'shared/server/commands/start.js'), code: "require('../startSite');" },
   ],
   invalid: [
     {
@@ -34,7 +35,7 @@ tester.run('no-relative-package-imports', rule, {
     },
     {
       filename: inShell,
-      code: "export * from '../../../shared/src/ui/Button/Button';",
+      code: "export * from '../../../shared/design-system/src/ui/Button/Button';",
       errors: [{ messageId: 'leaves' }],
     },
     {
@@ -48,5 +49,13 @@ tester.run('no-relative-package-imports', rule, {
       errors: [{ messageId: 'leaves' }],
     },
     { filename: inShell, code: "import x from '../../../tsconfig.base.json';", errors: [{ messageId: 'leaves' }] },
+    {
+      // The packages under shared/ are packages of their own too.
+      filename: path.join(repoRoot, 'shared/server/documentComposer.js'),
+      code: "const { pages } = require('../contract/pages');",
+      errors: [
+        { messageId: 'leaves', data: { source: '../contract/pages', own: 'shared/server', target: 'shared/contract' } },
+      ],
+    },
   ],
 });

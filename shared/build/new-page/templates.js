@@ -1,9 +1,9 @@
 // The files of a new page remote. Each is what the four existing remotes have, with the new page's names: a page
 // that builds, renders on the server, hydrates in the shell, runs alone and has tests, for its team to fill in.
 
-/** @param {{ name: string, packageName: string, remote: string, route: string, port: number, title: string, component: string, dependencies: Record<string, string> }} page */
+/** @param {{ name: string, packageName: string, remote: string, route: string, port: number, title: string, component: string, dependencies: Record<string, string>, devDependencies: Record<string, string> }} page */
 function files(page) {
-  const { packageName, remote, route, port, title, component, dependencies } = page;
+  const { packageName, remote, route, port, title, component, dependencies, devDependencies } = page;
   return {
     'package.json': `${JSON.stringify(
       {
@@ -13,22 +13,23 @@ function files(page) {
         description: `${title} page (${route}), a Module Federation remote.`,
         scripts: {
           build: 'webpack --mode production',
-          start: 'node ../shared/server/serve-package.js',
+          start: 'nativegtm-serve-package',
           dev: 'webpack serve --mode development',
           test: 'jest',
         },
         exports: { './Page': './src/Page.tsx', './package.json': './package.json' },
         dependencies,
+        devDependencies,
       },
       null,
       2,
     )}\n`,
-    'webpack.config.js': `// The page's remote name, title and port come from the registry of pages (shared/pages.js).
-const { createRemoteConfig } = require('@nativegtm/shared/build/webpack.js');
+    'webpack.config.js': `// The page's remote name, title and port come from the registry of pages (shared/contract/pages.js).
+const { createRemoteConfig } = require('@nativegtm/build/webpack');
 
 module.exports = (_env, argv) => createRemoteConfig({ packageDir: __dirname, mode: argv.mode || 'production' });
 `,
-    'jest.config.js': `const { createJestProject } = require('@nativegtm/shared/build/jest.js');
+    'jest.config.js': `const { createJestProject } = require('@nativegtm/build/jest');
 
 module.exports = createJestProject({ packageDir: __dirname, displayName: '${packageName}' });
 `,
@@ -40,8 +41,8 @@ module.exports = createJestProject({ packageDir: __dirname, displayName: '${pack
           emitDeclarationOnly: true,
           outDir: `../node_modules/.cache/tsc/${packageName}`,
         },
-        include: ['src', '../shared/src/types'],
-        references: [{ path: '../shared' }],
+        include: ['src', '../shared/design-system/src/types'],
+        references: [{ path: '../shared/contract' }, { path: '../shared/design-system' }],
       },
       null,
       2,
@@ -52,8 +53,8 @@ The ${title} page (route \`${route}\`), a Module Federation remote named \`${rem
 
 - **Exposes:** \`./Page\` (\`src/Page.tsx\`): the page component, its \`meta\` (\`src/meta.ts\`: title and description,
   which this team owns) and the build id, the contract the shell loads it by.
-- **Shares** react, react-dom and \`@nativegtm/shared\` with the shell; the router is the shell's (import \`Link\` and
-  the rest of the router API from \`@nativegtm/shared\`).
+- **Shares** react, react-dom and \`@nativegtm/design-system\` with the shell; the router is the shell's (import \`Link\` and
+  the rest of the router API from \`@nativegtm/design-system\`).
 - **Builds** into \`dist/\`: \`mf-manifest.json\`, \`remoteEntry.js\`, content-hashed chunks, a standalone
   \`index.html\`, and \`ssr/\`: the page rendered to HTML for the shell's server (docs/server-composition.md).
 
@@ -72,22 +73,22 @@ entry to the deployed shell's \`remotes.json\` (docs/operating.md).
     'src/index.ts': `// Async boundary: shared singletons are negotiated before the page's code runs (see shell/src/index.ts).
 import('./bootstrap');
 `,
-    'src/bootstrap.tsx': `import { renderStandalone } from '@nativegtm/shared/standalone';
+    'src/bootstrap.tsx': `import { renderStandalone } from '@nativegtm/design-system/standalone';
 import Page from './Page';
 
 // This page alone, for its team: \`npm run dev\` in this folder (the shell never loads this file).
 renderStandalone(Page);
 `,
-    'src/Page.tsx': `import type { PageComponent } from '@nativegtm/shared';
+    'src/Page.tsx': `import type { PageComponent } from '@nativegtm/design-system';
 import { ${component} } from './${component}';
 
-/** What this remote exposes as './Page' (the contract in @nativegtm/shared): the page, its meta and its build. */
+/** What this remote exposes as './Page' (the contract in @nativegtm/design-system): the page, its meta and its build. */
 const Page: PageComponent = ${component};
 export default Page;
 export { meta } from './meta';
-export { buildId } from '@nativegtm/shared/build-id';
+export { buildId } from '@nativegtm/design-system/build-id';
 `,
-    'src/meta.ts': `import type { PageMeta } from '@nativegtm/shared';
+    'src/meta.ts': `import type { PageMeta } from '@nativegtm/design-system';
 
 /** The page's title and description, in the document's head and in link previews. */
 export const meta: PageMeta = {
@@ -95,7 +96,7 @@ export const meta: PageMeta = {
   description: '${title} at NativeGTM, the hiring marketplace for AI-native go-to-market talent.',
 };
 `,
-    [`src/${component}.tsx`]: `import { ButtonLink, Footer, Hero, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/shared';
+    [`src/${component}.tsx`]: `import { ButtonLink, Footer, Hero, landingNavLinks, paths, SiteHeader, useDocumentTitle } from '@nativegtm/design-system';
 import { meta } from './meta';
 
 export function ${component}() {

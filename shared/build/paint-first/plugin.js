@@ -4,9 +4,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 
 const BOOT_SOURCE = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
-const BOOT_FILE = `paint-first.${createHash('sha256').update(BOOT_SOURCE).digest('hex').slice(0, 10)}.js`;
+// Named like the rest of the build's hashed files, so the servers cache it as immutable (@nativegtm/contract/assetNames).
+const BOOT_FILE = `paint-first.${createHash('sha256').update(BOOT_SOURCE).digest('hex').slice(0, CONTENT_HASH_LENGTH)}.js`;
 
 class PaintFirstPlugin {
   /** @param {{ fetches?: string[] }} options URLs the application fetches first: preloaded when the scripts start. */

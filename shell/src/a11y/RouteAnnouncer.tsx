@@ -1,4 +1,4 @@
-import { VisuallyHidden } from '@nativegtm/shared';
+import { VisuallyHidden } from '@nativegtm/design-system';
 
 export interface RouteAnnouncerProps {
   /** The new page's title and a counter that changes on every navigation (the same title can be announced twice). */

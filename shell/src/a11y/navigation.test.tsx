@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useDocumentTitle, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/shared';
+import { useDocumentTitle, type PageComponent, type PageModule, type RemoteName } from '@nativegtm/design-system';
 import { pageModule } from '../testing/pageModule';
 import { renderShellAt } from '../testing/renderShellAt';
 import { SKIP_LINK_HTML } from './useSkipLink';

@@ -1,4 +1,4 @@
-import type { PageComponent } from '@nativegtm/shared';
+import type { PageComponent } from '@nativegtm/design-system';
 import { createPageLoader, RemoteLoadError, type FederationRuntime } from './pageLoader';
 import type { RemotesConfig } from './remotesConfig';
 

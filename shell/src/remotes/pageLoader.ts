@@ -1,4 +1,6 @@
-import { exposedPage, type PageModule, type RemoteName } from '@nativegtm/shared/contracts';
+import type { PageModule } from '@nativegtm/design-system';
+import type { RemoteName } from '@nativegtm/contract/pages';
+import { exposedPage } from '@nativegtm/contract/remotes';
 import type { RemotesConfig } from './remotesConfig';
 
 /** A remote page that could not be loaded; `remote` names it for logs and for the error screen. */

@@ -1,4 +1,4 @@
-import type { RemoteName } from '@nativegtm/shared/contracts';
+import type { RemoteName } from '@nativegtm/contract/pages';
 import { remoteForPath } from '../routeTable';
 import type { PageLoader } from './pageLoader';
 

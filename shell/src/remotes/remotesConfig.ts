@@ -1,54 +1,16 @@
-import { remoteNames, type RemoteName } from '@nativegtm/shared/contracts';
+import {
+  parseRemotesConfig,
+  REMOTES_CONFIG_PATH,
+  RemotesConfigError,
+  type RemotesConfig,
+} from '@nativegtm/contract/remotesConfig';
 
 /**
- * /remotes.json tells the shell where each remote's mf-manifest.json lives. It is deployment configuration that
- * operators edit by hand, so it is validated entry by entry: a bad entry disables that remote only and says why.
+ * /remotes.json tells the shell where each remote's mf-manifest.json lives. How an entry is validated is the
+ * contract's (@nativegtm/contract/remotesConfig), shared with both servers; this module fetches the file once per page.
  */
-export interface RemotesConfig {
-  entries: Partial<Record<RemoteName, string>>;
-  /** Human-readable problems for operators, logged to the console. */
-  problems: string[];
-}
-
-export class RemotesConfigError extends Error {
-  override name = 'RemotesConfigError';
-}
-
-export const REMOTES_CONFIG_PATH = '/remotes.json';
-
-function validEntryUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-export function parseRemotesConfig(json: unknown): RemotesConfig {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new RemotesConfigError(
-      `${REMOTES_CONFIG_PATH} must be a JSON object mapping remote names to manifest URLs, e.g. ` +
-        `{"candidates": "https://…/mf-manifest.json"}`,
-    );
-  }
-  const entries: RemotesConfig['entries'] = {};
-  const problems: string[] = [];
-  for (const [name, value] of Object.entries(json)) {
-    if (!(remoteNames as readonly string[]).includes(name)) {
-      problems.push(`${REMOTES_CONFIG_PATH}: unknown remote "${name}" ignored (known: ${remoteNames.join(', ')})`);
-    } else if (!validEntryUrl(value)) {
-      problems.push(`${REMOTES_CONFIG_PATH}: "${name}" disabled, its address must be an http(s) URL`);
-    } else {
-      entries[name as RemoteName] = value;
-    }
-  }
-  for (const name of remoteNames) {
-    if (!(name in json)) problems.push(`${REMOTES_CONFIG_PATH}: no address for "${name}", its page is disabled`);
-  }
-  return { entries, problems };
-}
+export type { RemotesConfig };
+export { RemotesConfigError };
 
 let pending: Promise<RemotesConfig> | undefined;
 

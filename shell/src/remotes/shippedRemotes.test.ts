@@ -1,7 +1,5 @@
-import { pages } from '@nativegtm/shared/contracts';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { shippedRemotes } = require('@nativegtm/shared/pages') as { shippedRemotes: () => unknown };
-import { parseRemotesConfig } from './remotesConfig';
+import { pages } from '@nativegtm/contract/pages';
+import { parseRemotesConfig, shippedRemotes } from '@nativegtm/contract/remotesConfig';
 
 describe('the remotes.json the shell ships with (written by its build from the registry of pages)', () => {
   it('is valid and points every remote at its npm start port', () => {

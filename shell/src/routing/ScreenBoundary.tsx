@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import type { RemoteName } from '@nativegtm/shared';
+import type { RemoteName } from '@nativegtm/design-system';
 import { ErrorScreen } from '../screens/ErrorScreen';
 import { logRouteError } from './logRouteError';
 

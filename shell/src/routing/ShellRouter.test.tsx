@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { PageComponent, PageModule, RemoteName } from '@nativegtm/shared';
+import type { PageComponent, PageModule, RemoteName } from '@nativegtm/design-system';
 import { RemoteLoadError } from '../remotes/pageLoader';
 import { pageModule } from '../testing/pageModule';
 import { renderShellAt as renderAt } from '../testing/renderShellAt';

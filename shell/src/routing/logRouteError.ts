@@ -1,4 +1,4 @@
-import type { RemoteName } from '@nativegtm/shared';
+import type { RemoteName } from '@nativegtm/design-system';
 
 /**
  * A screen that threw while rendering, named by the remote that owns it (or the shell's own code). Load failures never

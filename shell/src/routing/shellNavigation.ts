@@ -1,5 +1,5 @@
 import type { Location, NavigationType } from 'react-router-dom';
-import type { PageModule, RemoteName } from '@nativegtm/shared';
+import type { PageModule, RemoteName } from '@nativegtm/design-system';
 import type { PageLoader } from '../remotes/pageLoader';
 import { remoteForPath } from '../routeTable';
 import type { ShellHistory } from './history';

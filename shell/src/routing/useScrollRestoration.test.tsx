@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { useSearchParams } from 'react-router-dom';
-import type { PageComponent, RemoteName } from '@nativegtm/shared';
+import type { PageComponent, RemoteName } from '@nativegtm/design-system';
 import { pageModule } from '../testing/pageModule';
 import { renderShellAt } from '../testing/renderShellAt';
 

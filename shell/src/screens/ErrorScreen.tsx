@@ -1,4 +1,4 @@
-import { Button, ButtonLink, useDocumentTitle } from '@nativegtm/shared';
+import { Button, ButtonLink, useDocumentTitle } from '@nativegtm/design-system';
 import { useReportScreenRendered } from '../a11y/screenRendered';
 import { useNavigationStatus } from '../routing/navigationContext';
 import { StatusLayout, statusStyles } from './StatusLayout';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ButtonLink, useDocumentTitle } from '@nativegtm/shared';
+import { ButtonLink, useDocumentTitle } from '@nativegtm/design-system';
 import { useReportScreenRendered } from '../a11y/screenRendered';
 import { StatusLayout, statusStyles } from './StatusLayout';
 

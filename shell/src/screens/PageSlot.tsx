@@ -1,8 +1,8 @@
 import { startTransition, useContext, useLayoutEffect, useRef, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { useLocation, useNavigationType, type Navigator } from 'react-router-dom';
-import { PageRouter, pageIdentifierPrefix, type PageModule } from '@nativegtm/shared';
-import { variantKey } from '@nativegtm/shared/server/pageVariant.js';
+import { PageRouter, pageIdentifierPrefix, type PageModule } from '@nativegtm/design-system';
+import { variantKey } from '@nativegtm/contract/pageVariant';
 import { ScreenRenderedContext } from '../a11y/screenRendered';
 import { ServerPageContext } from './serverPage';
 

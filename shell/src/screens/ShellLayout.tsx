@@ -1,5 +1,5 @@
 import { useCallback, type ReactNode } from 'react';
-import { VisuallyHidden } from '@nativegtm/shared';
+import { VisuallyHidden } from '@nativegtm/design-system';
 import { RouteAnnouncer } from '../a11y/RouteAnnouncer';
 import { ScreenRenderedContext } from '../a11y/screenRendered';
 import { useSkipLink } from '../a11y/useSkipLink';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Container, Footer, landingNavLinks, LogoLink } from '@nativegtm/shared';
+import { Container, Footer, landingNavLinks, LogoLink } from '@nativegtm/design-system';
 import styles from './StatusLayout.module.css';
 
 export interface StatusLayoutProps {

@@ -1,4 +1,4 @@
-import type { PageComponent, PageModule } from '@nativegtm/shared';
+import type { PageComponent, PageModule } from '@nativegtm/design-system';
 
 /** A remote's page module as the page loader returns it, around a test's page component. */
 export function pageModule(Page: PageComponent, buildId = 'test-build'): PageModule {

@@ -6,7 +6,7 @@ import * as CandidatesPage from 'candidates-mfe/Page';
 import * as ComingSoonPage from 'coming-soon-mfe/Page';
 import * as EmployersPage from 'employers-mfe/Page';
 import * as JobsPage from 'jobs-mfe/Page';
-import type { PageModule, RemoteName } from '@nativegtm/shared';
+import type { PageModule, RemoteName } from '@nativegtm/design-system';
 import type { PageLoader } from 'shell/page-loader';
 import { renderShell } from 'shell/render-shell';
 

@@ -1,7 +1,7 @@
 // The benchmark's one-bundle reference (see index.ts): `npm run bench` builds it into dist/ here.
 const path = require('node:path');
-const { createMonolithConfig } = require('@nativegtm/shared/build/webpack.js');
-const { deployables } = require('@nativegtm/shared/server/site.js');
+const { createMonolithConfig } = require('@nativegtm/build/webpack');
+const { deployables } = require('@nativegtm/server/deployables');
 
 const shell = deployables.find((deployable) => deployable.role === 'host');
 

@@ -1,0 +1,58 @@
+/** @jest-environment node */
+const { parseRemotesConfig, readRemotesConfig, RemotesConfigError } = require('./remotesConfig');
+
+const complete = {
+  candidates: 'http://localhost:3001/mf-manifest.json',
+  employers: 'http://localhost:3002/mf-manifest.json',
+  jobs: 'https://cdn.example.com/jobs/mf-manifest.json',
+  comingSoon: 'http://localhost:3004/mf-manifest.json',
+};
+
+describe('parseRemotesConfig', () => {
+  it('accepts a complete configuration without problems', () => {
+    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, problems: [] });
+  });
+
+  it.each([null, [], 'candidates', 42])('rejects %p as a whole: there is nothing to read', (json) => {
+    expect(() => parseRemotesConfig(json)).toThrow(RemotesConfigError);
+  });
+
+  it('disables only the entry whose address is not http(s)', () => {
+    const config = parseRemotesConfig({
+      ...complete,
+      jobs: 'javascript:alert(1)',
+      employers: 42,
+      comingSoon: 'not a url',
+    });
+    expect(config.entries).toEqual({ candidates: complete.candidates });
+    expect(config.problems).toEqual([
+      '/remotes.json: "employers" disabled, its address must be an http(s) URL',
+      '/remotes.json: "jobs" disabled, its address must be an http(s) URL',
+      '/remotes.json: "comingSoon" disabled, its address must be an http(s) URL',
+    ]);
+  });
+
+  it('ignores unknown remote names and reports missing ones', () => {
+    const { candidates, ...rest } = complete;
+    const config = parseRemotesConfig({ ...rest, admin: 'http://localhost:9999/mf-manifest.json' });
+    expect(config.entries).toEqual(rest);
+    expect(config.problems).toEqual([
+      '/remotes.json: unknown remote "admin" ignored (known: candidates, employers, jobs, comingSoon)',
+      '/remotes.json: no address for "candidates", its page is disabled',
+    ]);
+    expect(candidates).toBeDefined();
+  });
+});
+
+describe('readRemotesConfig, as the servers read the file', () => {
+  it('keeps exactly the entries the shell would load', () => {
+    const text = JSON.stringify({ ...complete, jobs: 'ftp://x', admin: 'http://evil.example/mf-manifest.json' });
+    const { jobs, ...loaded } = complete;
+    expect(readRemotesConfig(text)).toEqual(loaded);
+    expect(jobs).toBeDefined();
+  });
+
+  it.each(['', 'not json', '[]', 'null', '"x"'])('reads %p as no entries', (text) => {
+    expect(readRemotesConfig(text)).toEqual({});
+  });
+});

@@ -1,0 +1,3 @@
+const { createJestProject } = require('@nativegtm/build/jest');
+
+module.exports = createJestProject({ packageDir: __dirname, displayName: 'design-system' });

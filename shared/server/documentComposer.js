@@ -1,0 +1,167 @@
+// The shell's document server: every page route answers a complete document, composed per request from the shell's
+// index.html (an SSI template, see ssi.js) and the HTML each page's remote rendered at build time (fragments.js).
+// Unknown paths answer 404 with the shell's own 404 screen. A remote that is down, answers an error or is slow only
+// loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
+const path = require('node:path');
+const { parseTemplate, compose } = require('./ssi');
+const {
+  bodyWrapperStart,
+  fragmentPaths,
+  headMarker,
+  HEAD_MARKER_START,
+  parsePageManifest,
+  REMOTE_BASE_VARIABLE,
+} = require('@nativegtm/contract/fragments');
+const { serverVariantKey } = require('@nativegtm/contract/pageVariant');
+const { createFragmentCache } = require('./fragmentCache');
+const { fileReader } = require('./fileReader');
+const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
+const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
+const { requestTarget } = require('./requestTarget');
+const { normalizeRoutePath } = require('@nativegtm/contract/routes');
+const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm/contract/composePaths');
+
+const NOT_FOUND = NOT_FOUND_SCREEN;
+
+/**
+ * @param {{ root: string, remotesFile: string, routes: { route: string, remote: string }[], origin: string,
+ *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number }} options
+ *   root: the shell's dist/; routes: which remote renders which page; origin: the site's public origin, for
+ *   absolute URLs (never taken from the request).
+ */
+function createDocumentComposer({
+  root,
+  remotesFile,
+  routes,
+  origin,
+  fragmentTimeoutMs = 400,
+  fragmentMaxAgeMs = 500,
+}) {
+  const template = fileReader(parseTemplate);
+  const text = fileReader((value) => value);
+  const remotes = fileReader(readRemotesConfig);
+  const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs });
+  const byPath = new Map(routes.map((route) => [route.route, route]));
+
+  /** The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one. */
+  function remoteBase(remote) {
+    const manifest = remotes(remotesFile)?.[remote];
+    return manifest ? new URL('./', manifest) : undefined;
+  }
+
+  /**
+   * A file of the remote's ssr/ folder, only ever from the remote's own origin. Head and body are asked for with the
+   * build id of the manifest that named them: the URL then means one build's file, which the cache keeps as long as
+   * it is used, and a redeploy (a new build id) is fetched in full.
+   */
+  function fetchFragment(base, file, deadline, buildId, accept) {
+    const url = new URL(file, base);
+    if (url.origin !== base.origin) return Promise.resolve(null);
+    if (buildId !== undefined) url.searchParams.set('build', buildId);
+    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept });
+  }
+
+  /** Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document. */
+  const manifests = new Map();
+
+  /**
+   * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
+   * are slugs (they become regular expressions and file names), or undefined.
+   */
+  function readManifest(remote, manifestText) {
+    const last = manifests.get(remote);
+    if (last?.text === manifestText) return last.manifest;
+    let manifest;
+    try {
+      manifest = parsePageManifest(manifestText, remote);
+    } catch {
+      // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
+    }
+    manifests.set(remote, { text: manifestText, manifest });
+    return manifest;
+  }
+
+  /** The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's. */
+  async function pageManifest(remote, deadline) {
+    const base = remoteBase(remote);
+    if (!base) return undefined;
+    const manifestText = await fetchFragment(base, fragmentPaths.manifest, deadline);
+    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText);
+    return manifest ? { base, manifest } : undefined;
+  }
+
+  async function pageHead(remote, live) {
+    if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.head)) ?? '';
+    const found = await live.manifest();
+    if (!found) return '';
+    const { base, manifest } = found;
+    // Only the head of the build the manifest names: another's links stylesheets that build's deploy may delete. (A
+    // head without a marker comes from a remote built before heads had one: accepted, so deploying this server
+    // first does not take those pages' titles away until their next build.)
+    const marker = headMarker(remote, manifest.buildId);
+    const head = await fetchFragment(
+      base,
+      fragmentPaths.head,
+      live.deadline,
+      manifest.buildId,
+      (text) => text.startsWith(marker) || !text.startsWith(HEAD_MARKER_START),
+    );
+    // The page's stylesheets are files of the remote: its base URL is only known here.
+    return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
+  }
+
+  async function pageBody(remote, search, live) {
+    if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.body('index'))) ?? '';
+    const found = await live.manifest();
+    if (!found) return '';
+    const { base, manifest } = found;
+    // The raw query, read by nginx's rules (a query only decoding could read gets no HTML: the browser renders it).
+    const key = serverVariantKey(manifest.query, search);
+    if (key === null) return '';
+    // Only HTML the remote's build wrote for this remote and the build its manifest names is pasted in: never an
+    // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
+    // get HTML that the JavaScript the shell loads for that build does not hydrate).
+    const wrapper = bodyWrapperStart(remote, manifest.buildId);
+    const body = await fetchFragment(base, fragmentPaths.body(key), live.deadline, manifest.buildId, (text) =>
+      text.startsWith(wrapper),
+    );
+    return body ?? '';
+  }
+
+  /**
+   * @param {string} url the request's path and query
+   * @returns {Promise<{ status: number, html: string }>}
+   */
+  async function render(url) {
+    const { pathname, search } = requestTarget(url);
+    const route = byPath.get(normalizeRoutePath(pathname));
+    const page = route ? route.remote : NOT_FOUND;
+    const parsed = template(path.join(root, 'index.html'));
+    if (!parsed) throw new Error(`The shell's index.html is missing in ${root}`);
+    const deadline = Date.now() + fragmentTimeoutMs;
+    // Head and body both need the page's manifest: read once per document.
+    let manifestOnce;
+    const live = { deadline, manifest: () => (manifestOnce ??= pageManifest(page, deadline)) };
+    const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
+      const include = parseComposePath(virtual);
+      if (include?.screen !== page) return '';
+      if (include.part === composeParts.pageHead) return pageHead(page, live);
+      if (include.part === composeParts.siteHead) return siteHead(origin, route?.route);
+      return pageBody(page, search, live);
+    });
+    return { status: route ? 200 : 404, html };
+  }
+
+  return {
+    render,
+    close: fragments.close,
+    robotsTxt: () => robotsTxt(origin),
+    sitemapXml: () =>
+      sitemapXml(
+        origin,
+        routes.map((route) => route.route),
+      ),
+  };
+}
+
+module.exports = { createDocumentComposer };

@@ -1,0 +1,80 @@
+// Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
+const { fileReader } = require('./fileReader');
+const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
+
+/** Features the site never uses, switched off for the page and anything it embeds. */
+const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'display-capture=()',
+  'encrypted-media=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+/** Sent with every response. */
+const COMMON_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+/**
+ * The origins of remotes.json's valid entries (@nativegtm/contract/remotesConfig: the shell's own validation), so
+ * the policy never allows more than the shell would load.
+ * @param {Partial<Record<string, string>>} entries
+ * @returns {string[]}
+ */
+function remoteOrigins(entries) {
+  return [...new Set(Object.values(entries).map((url) => new URL(/** @type {string} */ (url)).origin))].sort();
+}
+
+const readRemotesFile = fileReader(readRemotesConfig);
+
+/** remotes.json as it is at the moment of the request, so an operator's edit changes the policy at once. */
+function remoteOriginsFromFile(file) {
+  return remoteOrigins(readRemotesFile(file) ?? {});
+}
+
+/**
+ * No 'unsafe-inline' or 'unsafe-eval' anywhere: the build emits no inline script and CSS only as files. Scripts,
+ * styles and fetches may come from this origin and the remotes' origins, nothing else.
+ */
+function contentSecurityPolicy(origins = []) {
+  const sources = ["'self'", ...origins].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${sources}`,
+    `style-src ${sources}`,
+    `connect-src ${sources}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The headers of an HTML document of the site. */
+function htmlHeaders(origins) {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(origins),
+    'Permissions-Policy': PERMISSIONS_POLICY,
+  };
+}
+
+module.exports = {
+  COMMON_HEADERS,
+  PERMISSIONS_POLICY,
+  contentSecurityPolicy,
+  htmlHeaders,
+  remoteOrigins,
+  remoteOriginsFromFile,
+};

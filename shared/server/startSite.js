@@ -1,0 +1,46 @@
+// Serves the five production builds, one server per deployable on its own port. Used by `npm start` and by the
+// integration tests, so the tests exercise exactly what visitors get.
+const path = require('node:path');
+const { createStaticServer, listen, close } = require('./staticServer');
+const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
+
+/**
+ * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
+ * already started are closed again and the error says which port.
+ * @param {import('./site').Deployable[]} deployables
+ * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
+ *   fragmentTimeoutMs?: number }} [options]
+ *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
+ *   public origin (absolute URLs in documents, robots.txt, sitemap.xml). fragmentTimeoutMs: how long a document
+ *   waits for a page's server-rendered HTML before it is sent without it.
+ */
+async function startSite(
+  deployables,
+  { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs } = {},
+) {
+  const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
+  const running = [];
+  try {
+    for (const deployable of deployables) {
+      const port = ports[deployable.name] ?? deployable.port;
+      const server = createStaticServer({
+        root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
+        spa: deployable.role === 'host',
+        cors: deployable.role === 'remote',
+        files: deployable.role === 'host' && remotesFile ? { '/remotes.json': remotesFile } : {},
+        compose: deployable.role === 'host' ? { routes, origin: siteOrigin(origin), fragmentTimeoutMs } : undefined,
+      });
+      await listen(server, port, deployable.name);
+      running.push({ deployable, port, server });
+    }
+  } catch (error) {
+    await Promise.all(running.map(({ server }) => close(server)));
+    throw error;
+  }
+  return {
+    servers: running,
+    stop: () => Promise.all(running.map(({ server }) => close(server))),
+  };
+}
+
+module.exports = { startSite };

@@ -1,0 +1,53 @@
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { createStaticHandler } = require('./staticServer');
+
+// A redeploy replaces files while they are being served: a file found and then deleted before it is opened.
+describe('the static server during a redeploy', () => {
+  let folder;
+  let server;
+  beforeEach(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-static-'));
+    fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n'.repeat(1000));
+    server = http.createServer(createStaticHandler({ root: folder, cors: true }));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  const get = (file) =>
+    new Promise((resolve) => {
+      const { port } = server.address();
+      http
+        .get(`http://127.0.0.1:${port}/${file}`, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+          res.on('error', () => resolve('cut short'));
+        })
+        .on('error', () => resolve('cut short'))
+        .setTimeout(2000, () => resolve('no answer'));
+    });
+
+  it('cuts that response short and goes on serving', async () => {
+    // Deleted between sirv's lookup and its read: the moment a build cleaning its output folder can hit. Only this
+    // test's own file: `fs` is shared by everything in the process (with `--runInBand`, the integration tests' servers
+    // too, whose document server keeps fetching fragments in the background).
+    const open = fs.createReadStream;
+    jest.spyOn(fs, 'createReadStream').mockImplementation((file, options) => {
+      if (String(file).startsWith(folder)) fs.rmSync(file, { force: true });
+      return open(file, options);
+    });
+    await expect(get('chunk.0123456789.js')).resolves.toBe('cut short');
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('/chunk.0123456789.js: ENOENT'));
+
+    jest.mocked(fs.createReadStream).mockRestore();
+    fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n');
+    await expect(get('chunk.0123456789.js')).resolves.toBe(200);
+  });
+});

@@ -1,0 +1,62 @@
+// Real nginx with the generated configuration (@nativegtm/server/nginx), on loopback ports: for the serving tests and
+// the bench, which measure the same documents through it.
+const { spawn, spawnSync } = require('node:child_process');
+const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { generateNginxConfig } = require('@nativegtm/server/nginx');
+const { locateTool } = require('./systemTools');
+const { waitForPort } = require('./waitForPort');
+
+/**
+ * Starts nginx; resolves once every port listens.
+ * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
+ *   roots?: Record<string, string> }} options roots: each package's dist/ folder, when not the checkout's own.
+ * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[] }>}
+ */
+async function startNginx(options) {
+  const nginx = locateTool('NGINX_PATH');
+  const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
+  const { config, warnings } = await generateNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
+  const file = join(prefix, 'nginx.conf');
+  writeFileSync(file, config);
+
+  // -e: nginx opens its error log before reading the configuration; its default one is root's to write.
+  const errorLog = join(prefix, 'error.log');
+  const check = spawnSync(nginx, ['-t', '-e', errorLog, '-p', prefix, '-c', file], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
+
+  // Started by root, nginx runs its workers as an unprivileged user, who cannot read a checkout in a directory only
+  // its owner may enter (a clone in root's home or in `mktemp -d`): the tests serve the files as the user who runs
+  // them. (Started by anyone else, nginx cannot switch users and its workers already run as that user.)
+  const runAs = process.getuid?.() === 0 ? ' user root;' : '';
+  const child = spawn(nginx, ['-e', errorLog, '-p', prefix, '-c', file, '-g', `daemon off;${runAs}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  try {
+    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port, { what: 'nginx: nothing' })));
+  } catch (error) {
+    child.kill('SIGKILL');
+    const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
+    rmSync(prefix, { recursive: true, force: true });
+    throw new Error(`${error.message}\n${stderr}\n${log}`);
+  }
+  return {
+    config,
+    warnings,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          rmSync(prefix, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGQUIT');
+      }),
+  };
+}
+
+module.exports = { startNginx };
