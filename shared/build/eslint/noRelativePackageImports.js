@@ -2,6 +2,7 @@
 // package.json's workspaces is built, tested and deployed on its own; reaching into another one's files by path would
 // tie the two together behind the build's back. Import the other package by its name (and its exports) instead.
 const path = require('node:path');
+const { onImportSources } = require('./importSources');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const { workspaces } = require(path.join(repoRoot, 'package.json'));
@@ -36,21 +37,12 @@ const rule = {
     const file = context.filename;
     const own = packageOf(file);
     if (!own) return {};
-    function check(node) {
-      const source = node?.type === 'Literal' ? node.value : undefined;
-      if (typeof source !== 'string' || !source.startsWith('.')) return;
+    return onImportSources((node, source) => {
+      if (!source.startsWith('.')) return;
       const target = packageOf(path.resolve(path.dirname(file), source));
       if (target === own) return;
       context.report({ node, messageId: 'leaves', data: { source, own, target: target ?? 'outside every package' } });
-    }
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-      'CallExpression[callee.name="require"]': (node) => check(node.arguments[0]),
-      TSImportType: (node) => check(node.argument?.literal ?? node.argument),
-    };
+    });
   },
 };
 

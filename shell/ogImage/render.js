@@ -1,8 +1,8 @@
 /*
- * Renders og-image.html to shell/public/og-image.png, the site's link-preview image.
+ * Renders ogImage.html to shell/public/og-image.png, the site's link-preview image.
  * Why: Open Graph / Twitter cards need a raster image (PNG, 1200x630); they ignore SVG and HTML.
- * Run from the repository root after changing og-image.html, and commit the PNG:
- *   node shell/og-image/render.js
+ * Run from the repository root after changing ogImage.html, and commit the PNG:
+ *   node shell/ogImage/render.js
  * Needs Chromium: CHROME_PATH, or /usr/bin/chromium by default.
  */
 const path = require('path');
@@ -11,7 +11,7 @@ const { chromium } = require('playwright-core');
 
 const WIDTH = 1200;
 const HEIGHT = 630;
-const source = path.join(__dirname, 'og-image.html');
+const source = path.join(__dirname, 'ogImage.html');
 const output = path.join(__dirname, '..', 'public', 'og-image.png');
 
 async function main() {

@@ -1,0 +1,80 @@
+// ESLint rule: which packages a file may import. The packages of this repository are layered by runtime (see
+// shared/README.md): the contract imports none of ours and nothing else; the design system only the contract (and
+// React, its peers); browser code never the build or the servers; the servers only the contract. The configuration
+// (eslint/config.js) says, per folder, what is allowed; this rule reports everything else.
+
+const { onImportSources } = require('./importSources');
+
+/** Our packages: the design system, contract, build and server, and the deployables (the shell, the remotes). */
+const OURS = /^(@nativegtm\/[^/]+|shell|[a-z0-9-]+-mfe)(\/|$)/;
+
+/**
+ * @typedef {object} Allowed
+ * @property {string} layer what the files are, for the message ("the contract", "browser code")
+ * @property {string[]} [ours] which of our packages it may import (by name, e.g. "@nativegtm/contract")
+ * @property {boolean | string[]} [external] packages from npm: all (true), none (false) or these
+ * @property {boolean} [builtins] Node's own modules (node:fs, path…)
+ */
+
+/**
+ * @param {string} source
+ * @returns {string} the package a bare source names: "@scope/name" or "name"
+ */
+function packageName(source) {
+  const [first = '', second = ''] = source.split('/');
+  return first.startsWith('@') ? `${first}/${second}` : first;
+}
+
+/**
+ * Why `source` is not allowed by `allowed`, or null.
+ * @param {string} source
+ * @param {Allowed} allowed
+ * @param {(name: string) => boolean} isBuiltin
+ * @returns {string | null}
+ */
+function refusal(source, allowed, isBuiltin) {
+  if (source.startsWith('.') || source.startsWith('/')) return null;
+  const name = packageName(source);
+  if (OURS.test(source)) {
+    return (allowed.ours ?? []).includes(name) ? null : `${allowed.layer} may not import ${name}`;
+  }
+  if (source.startsWith('node:') || isBuiltin(name)) {
+    return allowed.builtins ? null : `${allowed.layer} may not use Node's ${name}`;
+  }
+  const external = allowed.external ?? true;
+  if (external === true || (Array.isArray(external) && external.includes(name))) return null;
+  return `${allowed.layer} may not depend on ${name}`;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Only import the packages a layer of the repository may depend on' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          layer: { type: 'string' },
+          ours: { type: 'array', items: { type: 'string' } },
+          external: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
+          builtins: { type: 'boolean' },
+        },
+        required: ['layer'],
+        additionalProperties: false,
+      },
+    ],
+    messages: { refused: "'{{source}}': {{reason}} (see shared/README.md for who imports whom)." },
+  },
+  create(context) {
+    const allowed = /** @type {Allowed} */ (context.options[0]);
+    const { builtinModules } = require('node:module');
+    const isBuiltin = (/** @type {string} */ name) => builtinModules.includes(name);
+    return onImportSources((node, source) => {
+      const reason = refusal(source, allowed, isBuiltin);
+      if (reason) context.report({ node, messageId: 'refused', data: { source, reason } });
+    });
+  },
+};
+
+module.exports = { rule, refusal };
