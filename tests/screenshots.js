@@ -36,6 +36,9 @@ const otherEngines = parseEngines(process.env.SCREENSHOT_ENGINES ?? 'firefox,web
   (name) => name !== 'chromium',
 );
 
+/** @typedef {import('./support/testSite').TestSite} TestSite */
+
+/** @param {TestSite} site */
 async function chromiumScreenshots(site) {
   const browser = await chromium.launch({ executablePath: locateTool('CHROME_PATH'), args: CHROMIUM_ARGS });
   fs.mkdirSync(outDir, { recursive: true });
@@ -81,13 +84,19 @@ async function chromiumScreenshots(site) {
 /**
  * A copy of the shell whose Featured Jobs remote is where nothing answers: the error screen as visitors meet it, in
  * engines whose driver cannot intercept requests.
+ * @param {TestSite} site
  */
 function startSiteWithJobsDown(site) {
-  const port = site.ports.shell + 97;
+  // portsFrom always has the shell.
+  const port = /** @type {number} */ (site.ports.shell) + 97;
   const manifestUrl = `http://localhost:${port + 1}/mf-manifest.json`;
   return startShellWithRemote({ port, ports: site.ports, remote: 'jobs', manifestUrl });
 }
 
+/**
+ * @param {import('./support/engines').EngineName} name
+ * @param {TestSite} site
+ */
 async function engineScreenshots(name, site) {
   const engine = await launchEngine(name);
   let broken;
@@ -150,6 +159,7 @@ async function engineScreenshots(name, site) {
 /**
  * Firefox with JavaScript off (a profile with `javascript.enabled` false), through its own headless screenshot
  * command: its WebDriver session would need scripts to tell when a page is rendered. The viewport only.
+ * @param {TestSite} site
  */
 async function firefoxNoScriptScreenshots(site) {
   const firefox = locateTool('FIREFOX_PATH');

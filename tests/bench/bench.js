@@ -16,7 +16,8 @@ const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { staleSince, sourcesOf } = require('@nativegtm/server/buildIfNeeded');
 const http = require('node:http');
 const zlib = require('node:zlib');
-const { createStaticHandler, createStaticServer, listen, close } = require('@nativegtm/server/staticServer');
+const { createDeployableHandler, createDeployableServer } = require('@nativegtm/server/deployableHandler');
+const { listen, close } = require('@nativegtm/server/httpServer');
 const { parseTemplate, compose } = require('@nativegtm/server/ssi');
 const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/contract/fragments');
 const { composeParts, parseComposePath } = require('@nativegtm/contract/composePaths');
@@ -25,6 +26,7 @@ const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/server/siteMeta');
 const { startTestSite } = require('../support/testSite');
 const { startNginx } = require('../support/nginxServer');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { portsFrom } = require('@nativegtm/contract/ports');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
@@ -37,14 +39,36 @@ const {
   summarizeVisits,
 } = require('./report');
 
-const routes = [
+/** @typedef {import('./measure').Visit} Visit */
+/** @typedef {import('./measure').Paint} Paint */
+/** @typedef {import('./report').LighthouseSummary} LighthouseSummary */
+/** @typedef {import('../support/testSite').TestSite} TestSite */
+/** @typedef {'composed' | 'monolith' | 'prerendered'} Variant  a build measured (prerendered: the pre-rendered monolith) */
+
+const routes = /** @type {const} */ ([
   { path: '/', heading: 'Land high-paying AI-native GTM jobs' },
   { path: '/employers', heading: 'Hire Vetted AI-Native GTM Talent' },
   { path: '/featured-jobs', heading: 'Featured Jobs' },
   { path: '/coming-soon', heading: 'NativeGTM is Coming Soon' },
-];
+]);
+/** @typedef {(typeof routes)[number]} Route */
+/** @typedef {Route['path']} RoutePath */
 const navigations = [{ from: '/', to: '/employers', linkName: 'Employers' }];
 
+/**
+ * @param {string} path
+ * @returns {string} the h1 of the route at `path`
+ */
+function headingOf(path) {
+  const route = routes.find((candidate) => candidate.path === path);
+  if (!route) throw new Error(`The bench measures no route ${path}.`);
+  return route.heading;
+}
+
+/**
+ * @param {string} name
+ * @param {number} fallback
+ */
 const envNumber = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const settings = {
   runs: envNumber('BENCH_RUNS', 5),
@@ -62,6 +86,7 @@ const CHROME_ARGS = [
   '--no-first-run',
 ];
 
+/** @param {string} line */
 const log = (line) => console.log(line);
 const monolithDir = path.join(__dirname, 'monolith');
 const monolithDist = path.join(monolithDir, 'dist');
@@ -95,11 +120,15 @@ function buildMonolithIfNeeded() {
  */
 async function prerenderedMonolithDocuments() {
   const template = parseTemplate(fs.readFileSync(path.join(monolithDist, 'index.html'), 'utf8'));
+  /** @type {Record<string, { identity: Buffer, br: Buffer, gzip: Buffer }>} */
   const documents = {};
   for (const route of routes) {
     const remote = deployables.find((d) => d.route === route.path);
-    const read = (file) => fs.readFileSync(path.join(remote.dir, 'dist', file), 'utf8');
-    const manifest = JSON.parse(read(fragmentPaths.manifest));
+    if (!remote?.remote) throw new Error(`No remote renders ${route.path}.`);
+    const read = (/** @type {string} */ file) => fs.readFileSync(path.join(remote.dir, 'dist', file), 'utf8');
+    const manifest = /** @type {import('@nativegtm/contract/fragments').PageManifest} */ (
+      JSON.parse(read(fragmentPaths.manifest))
+    );
     const head = read(fragmentPaths.head)
       .split('\n')
       .filter((line) => !line.includes(REMOTE_BASE))
@@ -124,11 +153,13 @@ async function prerenderedMonolithDocuments() {
   return documents;
 }
 
+/** @param {number} port */
 async function startPrerenderedMonolith(port) {
   const documents = await prerenderedMonolithDocuments();
-  const files = createStaticHandler({ root: monolithDist });
+  const files = createDeployableHandler({ root: monolithDist });
   const server = http.createServer((req, res) => {
-    const document = documents[new URL(req.url, 'http://bench.invalid').pathname];
+    // A server's requests always have a URL.
+    const document = documents[new URL(/** @type {string} */ (req.url), 'http://bench.invalid').pathname];
     if (!document) return files(req, res);
     const accepted = String(req.headers['accept-encoding'] ?? '');
     const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
@@ -141,9 +172,12 @@ async function startPrerenderedMonolith(port) {
   return server;
 }
 
-/** Maps a URL of a variant to the file in a dist/ folder that served it (for the source-map check). */
+/**
+ * Maps a URL of a variant to the file in a dist/ folder that served it (for the source-map check).
+ * @param {Record<number, string>} roots  dist/ folders by the port that serves them
+ */
 function distResolver(roots) {
-  return (url) => {
+  return (/** @type {string} */ url) => {
     const { port, pathname } = new URL(url);
     const root = roots[Number(port)];
     if (!root || pathname.includes('..')) return undefined;
@@ -152,7 +186,11 @@ function distResolver(roots) {
   };
 }
 
-/** Runs tests/bench/load.js in its own process (the server keeps this one's event loop) and returns its JSON. */
+/**
+ * Runs tests/bench/load.js in its own process (the server keeps this one's event loop) and returns its JSON.
+ * @param {string[]} args
+ * @returns {Promise<unknown>} what load.js printed for this mode (its result types)
+ */
 function probe(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'load.js'), ...args], {
@@ -171,11 +209,14 @@ function probe(args) {
 /**
  * Counts the requests the remotes' servers get for their server-rendered files (ssr/) while `work` runs: what the
  * document server costs the remotes, per second.
+ * @template T
+ * @param {TestSite} site
+ * @param {() => Promise<T>} work
  */
 async function fragmentRequestsPerSecond(site, work) {
   let count = 0;
-  const onRequest = (request) => {
-    if (request.url.includes('/ssr/')) count += 1;
+  const onRequest = (/** @type {http.IncomingMessage} */ request) => {
+    if (request.url?.includes('/ssr/')) count += 1;
   };
   const remotes = site.servers.filter(({ deployable }) => deployable.role === 'remote').map(({ server }) => server);
   remotes.forEach((server) => server.on('request', onRequest));
@@ -192,16 +233,23 @@ async function fragmentRequestsPerSecond(site, work) {
  * Time to first byte of each page route and page requests/s with 100 connections, on the document server at
  * `origin`; with `site` (the built-in one, in this process), also the requests its remotes get for fragments while
  * each page is asked for once a second.
+ * @param {string} origin
+ * @param {TestSite} [site]
+ * @returns {Promise<import('./report').ServerCost>}
  */
 async function measureServer(origin, site) {
   const urls = routes.map((route) => `${origin}${route.path}`);
-  const byRoute = (byUrl) => Object.fromEntries(routes.map((route) => [route.path, byUrl[`${origin}${route.path}`]]));
+  /** @param {Record<string, number>} byUrl  load.js's answer, which has every URL it was given */
+  const byRoute = (byUrl) =>
+    Object.fromEntries(routes.map((route) => [route.path, /** @type {number} */ (byUrl[`${origin}${route.path}`])]));
   // First, while the server has fetched nothing yet: its first request of each page is a cold one. The requests its
   // remotes get meanwhile are counted where they are this process's own servers (the built-in site).
-  const quietProbe = () => probe(['quiet-ttfb', ...urls]);
-  const quiet = site ? await fragmentRequestsPerSecond(site, quietProbe) : { result: await quietProbe() };
-  const ttfb = byRoute(await probe(['ttfb', ...urls]));
-  const rate = await probe(['rate', '100', '5000', ...urls]);
+  const quietProbe = async () => /** @type {import('./load').QuietTtfbResult} */ (await probe(['quiet-ttfb', ...urls]));
+  const quiet = site
+    ? await fragmentRequestsPerSecond(site, quietProbe)
+    : { result: await quietProbe(), perSecond: undefined };
+  const ttfb = byRoute(/** @type {import('./load').TtfbResult} */ (await probe(['ttfb', ...urls])));
+  const rate = /** @type {import('./load').RateResult} */ (await probe(['rate', '100', '5000', ...urls]));
   return {
     ttfb,
     quietTtfb: byRoute(quiet.result.steady),
@@ -221,16 +269,19 @@ async function measureNginx() {
   try {
     locateTool('NGINX_PATH');
   } catch (error) {
-    log(`  nginx not measured: ${error.message.split('\n')[0]}`);
+    log(`  nginx not measured: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);
     return undefined;
   }
-  const ports = Object.fromEntries(deployables.map((d) => [d.name, settings.portBase + 20 + (d.port - 3000)]));
+  const ports = portsFrom(settings.portBase + 20);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-bench-nginx-'));
   fs.chmodSync(folder, 0o755);
   const remotesFile = path.join(folder, 'remotes.json');
   fs.writeFileSync(
     remotesFile,
-    JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package] })),
+    // portsFrom has every page's package.
+    JSON.stringify(
+      shippedRemotes({ host: '127.0.0.1', portOf: (page) => /** @type {number} */ (ports[page.package]) }),
+    ),
   );
   try {
     nginx = await startNginx({ ports, remotesFile });
@@ -246,11 +297,12 @@ async function main() {
   const site = await startTestSite({ base: settings.portBase, log });
   buildMonolithIfNeeded();
   const monolithPort = settings.portBase + 10;
-  const monolithServer = createStaticServer({ root: monolithDist, spa: true });
+  const monolithServer = createDeployableServer({ root: monolithDist, spa: true });
   await listen(monolithServer, monolithPort, 'monolith');
   const prerenderedPort = settings.portBase + 11;
   const prerenderedServer = await startPrerenderedMonolith(prerenderedPort);
 
+  /** @type {Record<Variant, { origin: string, distFor: (url: string) => string | undefined }>} */
   const variants = {
     composed: {
       origin: `http://localhost:${site.ports.shell}`,
@@ -274,7 +326,7 @@ async function main() {
   log(
     `  ${JSON.stringify(server.ttfb)}; one a second ${JSON.stringify(server.quietTtfb)}; ` +
       `first request ${JSON.stringify(server.firstTtfb)}; ` +
-      `remotes asked ${server.fragmentRequestsPerSecond.toFixed(1)} times a second for fragments; ` +
+      `remotes asked ${server.fragmentRequestsPerSecond?.toFixed(1)} times a second for fragments; ` +
       `${Math.round(server.rate.requestsPerSecond)} requests/s`,
   );
   log('Server cost of nginx with the generated configuration…');
@@ -288,55 +340,75 @@ async function main() {
 
   const executablePath = locateTool('CHROME_PATH');
   const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
-  const visits = Object.fromEntries(
-    routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),
+  // Every route's key is there from the start.
+  const visits = /** @type {Record<RoutePath, Record<Variant, Visit[]>>} */ (
+    Object.fromEntries(
+      routes.map((route) => [
+        route.path,
+        /** @type {Record<Variant, Visit[]>} */ ({ composed: [], monolith: [], prerendered: [] }),
+      ]),
+    )
   );
-  const paints = Object.fromEntries(
-    routes.map((route) => [route.path, { composed: [], monolith: [], prerendered: [] }]),
+  const paints = /** @type {Record<RoutePath, Record<Variant, Paint[]>>} */ (
+    Object.fromEntries(
+      routes.map((route) => [
+        route.path,
+        /** @type {Record<Variant, Paint[]>} */ ({ composed: [], monolith: [], prerendered: [] }),
+      ]),
+    )
   );
-  const navigationTimes = navigations.map(() => ({ composed: [], monolith: [] }));
+  const navigationRuns = navigations.map((navigation) => ({
+    ...navigation,
+    /** @type {Record<'composed' | 'monolith', number[]>} */
+    times: { composed: [], monolith: [] },
+  }));
   let chromiumVersion;
   try {
     chromiumVersion = browser.version();
-    const visit = (variant, route) =>
+    const visit = (/** @type {Variant} */ variant, /** @type {Route} */ route) =>
       measureVisit(browser, {
         url: `${variants[variant].origin}${route.path}`,
         heading: route.heading,
         distFor: variants[variant].distFor,
       });
     log('Warm-up run (not counted)…');
-    for (const route of routes) for (const variant of Object.keys(variants)) await visit(variant, route);
+    for (const route of routes) {
+      for (const variant of /** @type {Variant[]} */ (Object.keys(variants))) await visit(variant, route);
+    }
 
     for (let run = 0; run < settings.runs; run += 1) {
       // Alternate which variant goes first, so neither always runs on a warmer (or busier) machine.
+      /** @type {Variant[]} */
       const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
       for (const route of routes) {
         for (const variant of order) visits[route.path][variant].push(await visit(variant, route));
       }
-      for (const [index, navigation] of navigations.entries()) {
+      for (const navigation of navigationRuns) {
         for (const variant of order.filter((name) => name !== 'prerendered')) {
-          const from = routes.find((route) => route.path === navigation.from);
-          const to = routes.find((route) => route.path === navigation.to);
-          navigationTimes[index][variant].push(
+          navigation.times[variant].push(
             await measureNavigation(browser, {
               url: `${variants[variant].origin}${navigation.from}`,
               linkName: navigation.linkName,
-              startHeading: from.heading,
-              heading: to.heading,
+              startHeading: headingOf(navigation.from),
+              heading: headingOf(navigation.to),
             }),
           );
         }
       }
       const home = visits['/'];
+      // Each was just measured, so neither list is empty.
+      const latest = (/** @type {Visit[]} */ list) => /** @type {Visit} */ (list.at(-1));
+      const figures = (/** @type {Visit} */ v) =>
+        `${Math.round(v.jsBytes / 1000)} KB LCP ${v.lcp === null ? 'n/a' : Math.round(v.lcp)} ms`;
       log(
-        `run ${run + 1}/${settings.runs}: / composed ${Math.round(home.composed.at(-1).jsBytes / 1000)} KB ` +
-          `LCP ${Math.round(home.composed.at(-1).lcp)} ms, monolith ${Math.round(home.monolith.at(-1).jsBytes / 1000)} KB ` +
-          `LCP ${Math.round(home.monolith.at(-1).lcp)} ms`,
+        `run ${run + 1}/${settings.runs}: / composed ${figures(latest(home.composed))}, ` +
+          `monolith ${figures(latest(home.monolith))}`,
       );
     }
     // Paint times from their own, lighter loads, many of them (see measurePaint), alternating the order of the builds.
     log(`Paint times (${settings.paintRuns} loads per route and build)…`);
     for (let run = 0; run < settings.paintRuns; run += 1) {
+      /** @type {Variant[]} */
       const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
       for (const route of routes) {
         for (const variant of order) {
@@ -350,11 +422,13 @@ async function main() {
     await browser.close();
   }
 
+  /** @type {Record<Variant, Record<string, LighthouseSummary | null>>} */
   const lighthouse = { composed: {}, monolith: {}, prerendered: {} };
   try {
     if (settings.lighthouseRuns > 0) {
       log('Lighthouse (mobile)…');
       const lighthouseOptions = { chromePath: executablePath, args: CHROME_ARGS, runs: settings.lighthouseRuns, log };
+      /** @type {Variant[]} */
       const targets = settings.lighthouseMonolith ? ['composed', 'monolith', 'prerendered'] : ['composed'];
       for (const variant of targets) {
         const byUrl = await runLighthouse(
@@ -372,7 +446,7 @@ async function main() {
     await site.stop();
   }
 
-  const result = {
+  const measured = {
     date: new Date().toISOString(),
     environment: { node: process.version, chromium: `Chromium ${chromiumVersion}`, cpus: os.cpus().length },
     settings,
@@ -386,20 +460,21 @@ async function main() {
       lighthouse:
         settings.lighthouseRuns > 0
           ? {
-              composed: lighthouse.composed[route.path],
+              composed: lighthouse.composed[route.path] ?? null,
               monolith: lighthouse.monolith[route.path] ?? null,
               prerendered: lighthouse.prerendered[route.path] ?? null,
             }
           : null,
     })),
-    navigations: navigations.map((navigation, index) => ({
-      from: navigation.from,
-      to: navigation.to,
-      composed: { median: median(navigationTimes[index].composed), runs: navigationTimes[index].composed },
-      monolith: { median: median(navigationTimes[index].monolith), runs: navigationTimes[index].monolith },
+    navigations: navigationRuns.map(({ from, to, times }) => ({
+      from,
+      to,
+      composed: { median: median(times.composed), runs: times.composed },
+      monolith: { median: median(times.monolith), runs: times.monolith },
     })),
   };
-  result.budgets = evaluateBudgets(result);
+  /** @type {import('./report').BenchReport} */
+  const result = { ...measured, budgets: evaluateBudgets(measured) };
 
   console.log(renderText(result));
   fs.mkdirSync(settings.out, { recursive: true });

@@ -1,7 +1,23 @@
 // Lighthouse's performance category with its default (mobile) settings: a mid-range phone on a slow 4G connection,
 // simulated (Lantern) from a trace of the real load. Run programmatically against the same Chromium as the bench.
 
-/** Flags for the Chromium Lighthouse drives: the bench's own, in headless mode. */
+/**
+ * One run's numbers: the performance score (0-100), and the metrics in milliseconds (CLS without a unit), null for
+ * an audit that did not run.
+ * @typedef {object} LighthouseRun
+ * @property {number} score
+ * @property {number | null} fcp
+ * @property {number | null} lcp
+ * @property {number | null} tbt
+ * @property {number | null} cls
+ * @property {number | null} si  speed index
+ * @property {string[]} warnings
+ */
+
+/**
+ * Flags for the Chromium Lighthouse drives: the bench's own, in headless mode.
+ * @param {string[]} args
+ */
 function chromeFlags(args) {
   return ['--headless=new', ...args];
 }
@@ -9,27 +25,33 @@ function chromeFlags(args) {
 /**
  * @param {string[]} urls
  * @param {{ chromePath: string, args: string[], runs: number, log: (line: string) => void }} options
- * @returns {Promise<Record<string, object[]>>} every run's numbers, by URL
+ * @returns {Promise<Record<string, LighthouseRun[]>>} every run's numbers, by URL
  */
 async function runLighthouse(urls, { chromePath, args, runs, log }) {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: chromeFlags(args) });
+  /** @type {Record<string, LighthouseRun[]>} */
   const results = {};
   try {
     for (const url of urls) {
-      results[url] = [];
+      /** @type {LighthouseRun[]} */
+      const runsOfUrl = [];
+      results[url] = runsOfUrl;
       for (let run = 0; run < runs; run += 1) {
-        const { lhr } = await lighthouse(url, {
+        const result = await lighthouse(url, {
           port: chrome.port,
           onlyCategories: ['performance'],
           logLevel: 'error',
           output: 'json',
         });
+        if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+        const { lhr } = result;
         if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
-        const audit = (id) => lhr.audits[id]?.numericValue ?? null;
+        const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? null;
+        /** @type {LighthouseRun} */
         const numbers = {
-          score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
           fcp: audit('first-contentful-paint'),
           lcp: audit('largest-contentful-paint'),
           tbt: audit('total-blocking-time'),
@@ -37,11 +59,12 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
           si: audit('speed-index'),
           warnings: lhr.runWarnings,
         };
+        const show = (/** @type {number | null} */ value, digits = 0) => value?.toFixed(digits) ?? 'n/a';
         log(
-          `  lighthouse ${url} run ${run + 1}/${runs}: ${numbers.score} (LCP ${Math.round(numbers.lcp)} ms, ` +
-            `TBT ${Math.round(numbers.tbt)} ms, CLS ${numbers.cls.toFixed(3)})`,
+          `  lighthouse ${url} run ${run + 1}/${runs}: ${numbers.score} (LCP ${show(numbers.lcp)} ms, ` +
+            `TBT ${show(numbers.tbt)} ms, CLS ${show(numbers.cls, 3)})`,
         );
-        results[url].push(numbers);
+        runsOfUrl.push(numbers);
       }
     }
   } finally {

@@ -10,11 +10,18 @@
 // Prints one JSON object.
 const http = require('node:http');
 
+/** @param {number} sockets */
 const agent = (sockets) => new http.Agent({ keepAlive: true, maxSockets: sockets });
 
 // What a browser sends: the server answers the compressed document, as it does to visitors.
 const headers = { 'Accept-Encoding': 'br, gzip' };
 
+/**
+ * @param {string} url
+ * @param {http.Agent} httpAgent
+ * @param {() => void} [onFirstByte]
+ * @returns {Promise<number | undefined>} the status code
+ */
 function get(url, httpAgent, onFirstByte) {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent: httpAgent, headers }, (response) => {
@@ -26,13 +33,22 @@ function get(url, httpAgent, onFirstByte) {
   });
 }
 
+/**
+ * @param {number[]} values
+ * @returns {number} NaN for none
+ */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (/** @type {number} */ index) => sorted[index] ?? Number.NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
 
-/** Milliseconds from sending one GET to its first body byte. */
+/**
+ * Milliseconds from sending one GET to its first body byte.
+ * @param {string} url
+ * @param {http.Agent} httpAgent
+ */
 async function timeToFirstByte(url, httpAgent) {
   const started = process.hrtime.bigint();
   let first = 0n;
@@ -42,10 +58,13 @@ async function timeToFirstByte(url, httpAgent) {
   return Number(first - started) / 1e6;
 }
 
+/** @param {number} ms */
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** @param {string[]} urls */
 async function ttfb(urls) {
   const httpAgent = agent(1);
+  /** @type {Record<string, number>} */
   const result = {};
   for (const url of urls) {
     const times = [];
@@ -58,29 +77,38 @@ async function ttfb(urls) {
   return result;
 }
 
+/** @param {string[]} urls */
 async function quietTtfb(urls) {
   const httpAgent = agent(1);
+  /** @type {Record<string, number>} */
   const first = {};
-  const times = Object.fromEntries(urls.map((url) => [url, []]));
+  /** @type {Record<string, number[]>} */
+  const times = {};
   for (let round = 0; round < 11; round += 1) {
     for (const url of urls) {
       await pause(1000 / urls.length);
       const time = await timeToFirstByte(url, httpAgent);
       if (round === 0) first[url] = time;
-      else times[url].push(time);
+      else (times[url] ??= []).push(time);
     }
   }
-  return { first, steady: Object.fromEntries(urls.map((url) => [url, median(times[url])])) };
+  return { first, steady: Object.fromEntries(urls.map((url) => [url, median(times[url] ?? [])])) };
 }
 
+/**
+ * @param {number} connections
+ * @param {number} durationMs
+ * @param {string[]} urls
+ */
 async function rate(connections, durationMs, urls) {
   const httpAgent = agent(connections);
   const deadline = Date.now() + durationMs;
   let ok = 0;
   let failed = 0;
+  /** @param {number} offset */
   const worker = async (offset) => {
     for (let index = offset; Date.now() < deadline; index += 1) {
-      const url = urls[index % urls.length];
+      const url = /** @type {string} */ (urls[index % urls.length]);
       try {
         const status = await get(url, httpAgent);
         if (status === 200) ok += 1;
@@ -98,10 +126,17 @@ async function rate(connections, durationMs, urls) {
 
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
+  /** @type {Record<string, (urls: string[]) => Promise<object>>} */
   const modes = { ttfb, 'quiet-ttfb': quietTtfb, rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)) };
-  const result = await modes[mode](args);
+  const run = mode === undefined ? undefined : modes[mode];
+  if (!run) throw new Error(`load.js: no mode ${mode}; the modes are ${Object.keys(modes).join(', ')}.`);
+  const result = await run(args);
   process.stdout.write(JSON.stringify(result));
 }
+
+/** @typedef {Awaited<ReturnType<typeof ttfb>>} TtfbResult  by URL */
+/** @typedef {Awaited<ReturnType<typeof quietTtfb>>} QuietTtfbResult  by URL */
+/** @typedef {Awaited<ReturnType<typeof rate>>} RateResult */
 
 main().catch((error) => {
   console.error(error);

@@ -3,23 +3,50 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+/**
+ * What observePaints records in the page, as window.__bench: milliseconds since navigation, null until painted.
+ * @typedef {{ fcp: number | null, lcp: number | null, lcpElement: string | null, cls: number }} PaintRecord
+ */
+/** @typedef {typeof window & { __bench: PaintRecord }} BenchWindow  the page's window, once observePaints ran */
+/**
+ * A layout-shift entry (Layout Instability API, not in TypeScript's DOM types).
+ * @typedef {PerformanceEntry & { value: number, hadRecentInput: boolean }} LayoutShift
+ */
+
+/**
+ * One request of a visit, from the DevTools protocol's network events; times in milliseconds since its first request.
+ * @typedef {object} LoggedRequest
+ * @property {string} url
+ * @property {number} start
+ * @property {string} initiatorType  'parser', 'script', …
+ * @property {string | undefined} initiatorUrl
+ * @property {string} [kind]  js, css, json, html, or the file's extension
+ * @property {string} [encoding]  its Content-Encoding
+ * @property {number} [contentLength]
+ * @property {number} [end]
+ * @property {number} [bytes]  as transferred
+ */
+
 /** Installed before any script of the page runs: paint timings and layout shifts, buffered from the start. */
 function observePaints() {
+  /** @type {PaintRecord} */
   const bench = { fcp: null, lcp: null, lcpElement: null, cls: 0 };
-  window.__bench = bench;
+  /** @type {BenchWindow} */ (window).__bench = bench;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') bench.fcp = entry.startTime;
   }).observe({ type: 'paint', buffered: true });
   new PerformanceObserver((list) => {
-    const entries = list.getEntries();
+    const entries = /** @type {LargestContentfulPaint[]} */ (list.getEntries());
     const last = entries[entries.length - 1];
+    if (!last) return;
     bench.lcp = last.startTime;
     bench.lcpElement = last.element
-      ? `${last.element.tagName.toLowerCase()} "${last.element.textContent.slice(0, 40)}"`
+      ? `${last.element.tagName.toLowerCase()} "${(last.element.textContent ?? '').slice(0, 40)}"`
       : null;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) bench.cls += entry.value;
+    const shifts = /** @type {LayoutShift[]} */ (list.getEntries());
+    for (const shift of shifts) if (!shift.hadRecentInput) bench.cls += shift.value;
   }).observe({ type: 'layout-shift', buffered: true });
 }
 
@@ -28,12 +55,18 @@ function observePaints() {
  * one before it had arrived. A request's predecessor is the script (or document) that made it, except when a JSON
  * response arrived between that script and the request: then the JSON is what the script was waiting for
  * (remotes.json -> manifest -> remote entry), and it is the predecessor.
+ * @param {LoggedRequest[]} requests
+ * @param {number} lcp
+ * @returns {LoggedRequest[]}
  */
 function criticalChain(requests, lcp) {
   const beforeLcp = requests.filter((request) => request.start <= lcp);
+  /** @type {Map<LoggedRequest, LoggedRequest[]>} */
   const depth = new Map();
+  /** @type {(request: LoggedRequest) => LoggedRequest[]} */
   const chainOf = (request) => {
-    if (depth.has(request)) return depth.get(request);
+    const known = depth.get(request);
+    if (known) return known;
     depth.set(request, [request]); // guards against cycles in odd initiator data
     let parent = beforeLcp
       .filter((candidate) => candidate.url === request.initiatorUrl && candidate.start < request.start)
@@ -46,16 +79,22 @@ function criticalChain(requests, lcp) {
           candidate.end <= request.start &&
           (!parent || (parent.end !== undefined && candidate.end >= parent.end)),
       )
-      .sort((a, b) => a.end - b.end)
+      .sort((a, b) => (a.end ?? 0) - (b.end ?? 0))
       .at(-1);
     if (json && request.initiatorType === 'script') parent = json;
     const chain = parent && parent !== request ? [...chainOf(parent), request] : [request];
     depth.set(request, chain);
     return chain;
   };
-  return beforeLcp.map(chainOf).reduce((longest, chain) => (chain.length > longest.length ? chain : longest), []);
+  return beforeLcp
+    .map(chainOf)
+    .reduce((longest, chain) => (chain.length > longest.length ? chain : longest), /** @type {LoggedRequest[]} */ ([]));
 }
 
+/**
+ * @param {string} mimeType
+ * @param {string} url
+ */
 function kindOf(mimeType, url) {
   if (/javascript/.test(mimeType)) return 'js';
   if (/css/.test(mimeType)) return 'css';
@@ -67,10 +106,12 @@ function kindOf(mimeType, url) {
 /**
  * Which package bundles a loaded script, from its source map in dist/: used to prove that React, react-dom and the
  * federation runtime are each loaded once.
+ * @param {string} file
+ * @returns {string[]}
  */
 function bundledPackages(file) {
   try {
-    const map = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'));
+    const map = /** @type {{ sources: string[] }} */ (JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
     const found = new Set();
     for (const source of map.sources) {
       if (/node_modules\/react\/cjs\/react\.production/.test(source)) found.add('react');
@@ -97,7 +138,9 @@ async function measureVisit(browser, { url, heading, distFor }) {
     await cdp.send('Network.enable');
     // A gzip-only client: sizes are what any browser gets from a server without brotli.
     await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'gzip' } });
+    /** @type {Map<string, LoggedRequest>} */
     const byId = new Map();
+    /** @type {number | undefined} */
     let origin;
     cdp.on('Network.requestWillBeSent', (event) => {
       origin ??= event.timestamp;
@@ -121,7 +164,7 @@ async function measureVisit(browser, { url, heading, distFor }) {
     });
     cdp.on('Network.loadingFinished', (event) => {
       const request = byId.get(event.requestId);
-      if (!request) return;
+      if (!request || origin === undefined) return;
       request.end = (event.timestamp - origin) * 1000;
       request.bytes = request.contentLength ?? event.encodedDataLength;
     });
@@ -132,7 +175,7 @@ async function measureVisit(browser, { url, heading, distFor }) {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
     const paints = await page.evaluate(() => ({
-      ...window.__bench,
+      .../** @type {BenchWindow} */ (window).__bench,
       // The shell marks when it starts prefetching other pages while idle: later requests are not the first load.
       prefetchAt: performance.getEntriesByName('nativegtm:idle-prefetch')[0]?.startTime ?? null,
     }));
@@ -140,9 +183,11 @@ async function measureVisit(browser, { url, heading, distFor }) {
     const all = [...byId.values()].filter((request) => !request.url.startsWith('data:'));
     const firstLoad = all.filter((request) => paints.prefetchAt === null || request.start < paints.prefetchAt);
     const prefetched = all.filter((request) => !firstLoad.includes(request));
-    const js = (list) => list.filter((request) => request.kind === 'js');
-    const sum = (list) => list.reduce((total, request) => total + (request.bytes ?? 0), 0);
+    const js = (/** @type {LoggedRequest[]} */ list) => list.filter((request) => request.kind === 'js');
+    const sum = (/** @type {LoggedRequest[]} */ list) =>
+      list.reduce((total, request) => total + (request.bytes ?? 0), 0);
     const chain = criticalChain(firstLoad, paints.lcp ?? Infinity);
+    /** @type {Record<string, number>} */
     const packages = {};
     for (const request of js(firstLoad)) {
       const file = distFor(request.url);
@@ -179,6 +224,8 @@ async function measureVisit(browser, { url, heading, distFor }) {
  * One load of `url` as a visitor's browser makes it, for its paint times only: a fresh context (empty cache), no
  * DevTools network instrumentation, the browser's own Accept-Encoding. Cheap enough to repeat many times: paints on
  * loopback vary by a frame or two from load to load, and the LCP ratios need many loads to mean anything.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ url: string }} target
  */
 async function measurePaint(browser, { url }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -186,10 +233,12 @@ async function measurePaint(browser, { url }) {
     const page = await context.newPage();
     await page.addInitScript(observePaints);
     await page.goto(url, { waitUntil: 'load' });
-    await page.waitForFunction(() => window.__bench.lcp !== null, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => /** @type {BenchWindow} */ (window).__bench.lcp !== null, undefined, {
+      timeout: 10_000,
+    });
     // Later candidates (and shifts) are reported within a frame or two of their paint.
     await page.waitForTimeout(250);
-    const { fcp, lcp, cls } = await page.evaluate(() => window.__bench);
+    const { fcp, lcp, cls } = await page.evaluate(() => /** @type {BenchWindow} */ (window).__bench);
     return { fcp, lcp, cls };
   } finally {
     await context.close();
@@ -200,6 +249,10 @@ async function measurePaint(browser, { url }) {
  * Client-side navigation from `url` over a header link, once the first page has loaded and the browser has been idle:
  * the pointer moves onto the link, then clicks. The time runs from the click to the end of the first frame that shows
  * the new heading (checked in requestAnimationFrame, before that frame paints; a task queued there runs after it).
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ url: string, linkName: string, heading: string, startHeading: string }} target
+ *   heading: the new page's h1; startHeading: the first page's
+ * @returns {Promise<number>} milliseconds
  */
 async function measureNavigation(browser, { url, linkName, heading, startHeading }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -213,26 +266,32 @@ async function measureNavigation(browser, { url, linkName, heading, startHeading
     const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName });
     await link.hover();
     await page.waitForTimeout(100);
-    return await link.evaluate(
-      (element, expected) =>
-        new Promise((resolve, reject) => {
-          const timeout = setTimeout(() => reject(new Error(`"${expected}" did not appear within 10 s`)), 10_000);
-          const started = performance.now();
-          const check = () => {
-            if (document.querySelector('h1')?.textContent !== expected) return requestAnimationFrame(check);
-            setTimeout(() => {
-              clearTimeout(timeout);
-              resolve(performance.now() - started);
-            }, 0);
-          };
-          element.click();
-          requestAnimationFrame(check);
-        }),
-      heading,
+    // The page's promise resolves with the milliseconds, which evaluate cannot see through.
+    return /** @type {number} */ (
+      await link.evaluate(
+        (/** @type {HTMLElement} */ element, expected) =>
+          new Promise((resolve, reject) => {
+            const timeout = setTimeout(() => reject(new Error(`"${expected}" did not appear within 10 s`)), 10_000);
+            const started = performance.now();
+            const check = () => {
+              if (document.querySelector('h1')?.textContent !== expected) return requestAnimationFrame(check);
+              setTimeout(() => {
+                clearTimeout(timeout);
+                resolve(performance.now() - started);
+              }, 0);
+            };
+            element.click();
+            requestAnimationFrame(check);
+          }),
+        heading,
+      )
     );
   } finally {
     await context.close();
   }
 }
+
+/** @typedef {Awaited<ReturnType<typeof measureVisit>>} Visit */
+/** @typedef {Awaited<ReturnType<typeof measurePaint>>} Paint */
 
 module.exports = { measureVisit, measurePaint, measureNavigation, criticalChain };

@@ -1,5 +1,85 @@
 // Medians, budgets and the tables `npm run bench` prints and writes (JSON + Markdown).
 
+/** @typedef {import('./measure').Visit} Visit */
+/** @typedef {import('./measure').Paint} Paint */
+/** @typedef {import('./lighthouse').LighthouseRun} LighthouseRun */
+/** @typedef {ReturnType<typeof summarizeVisits>} VisitSummary */
+/** @typedef {NonNullable<ReturnType<typeof summarizeLighthouse>>} LighthouseSummary */
+
+/**
+ * One document server's cost (bench.js measureServer): milliseconds to first byte by route (back to back; each page
+ * once a second; each page's first request), the remotes' fragment requests meanwhile, and page requests/s.
+ * @typedef {object} ServerCost
+ * @property {Record<string, number>} ttfb
+ * @property {Record<string, number>} [quietTtfb]
+ * @property {Record<string, number>} [firstTtfb]
+ * @property {number} [fragmentRequestsPerSecond]  only where the bench runs the remotes' servers itself
+ * @property {{ requestsPerSecond: number, connections: number, failed: number }} rate
+ */
+
+/**
+ * What the budgets read of one build of one route: a VisitSummary has it all.
+ * @typedef {object} BuildFigures
+ * @property {number | null} jsBytes
+ * @property {number | null} lcp
+ * @property {number | null} cls
+ * @property {Record<string, number>} packages  how many loaded scripts bundle each package
+ * @property {{ lcp: number | null }[]} [runs]
+ * @property {{ lcp: number | null }[]} [paints]
+ */
+
+/**
+ * @typedef {object} LighthouseByBuild
+ * @property {LighthouseSummary | null} composed
+ * @property {LighthouseSummary | null} [monolith]
+ * @property {LighthouseSummary | null} [prerendered]
+ */
+
+/**
+ * What the budgets read of one route.
+ * @typedef {object} JudgedRoute
+ * @property {string} path
+ * @property {BuildFigures} composed
+ * @property {BuildFigures} monolith
+ * @property {BuildFigures | null} [prerendered]  the pre-rendered monolith
+ * @property {LighthouseByBuild | null} [lighthouse]
+ */
+
+/**
+ * What evaluateBudgets reads of a bench result.
+ * @typedef {object} BudgetInput
+ * @property {JudgedRoute[]} routes
+ * @property {{ from: string, to: string, composed: { median: number | null } }[]} navigations
+ * @property {ServerCost} [server]  the built-in one
+ * @property {ServerCost} [nginxServer]
+ */
+
+/** @typedef {{ name: string, value: string, limit: string, met: boolean }} Budget */
+
+/**
+ * @typedef {object} RouteReport
+ * @property {string} path
+ * @property {VisitSummary} composed
+ * @property {VisitSummary} monolith
+ * @property {VisitSummary} prerendered
+ * @property {LighthouseByBuild | null} lighthouse  null when Lighthouse did not run
+ */
+
+/** @typedef {{ median: number | null, runs: number[] }} NavigationTimes  milliseconds from click to painted */
+
+/**
+ * A run of `npm run bench`, as bench.js writes it into bench-results/ and this file renders it.
+ * @typedef {object} BenchReport
+ * @property {string} date
+ * @property {{ node: string, chromium: string, cpus: number }} environment
+ * @property {{ runs: number, paintRuns?: number, lighthouseRuns: number }} settings
+ * @property {ServerCost} server
+ * @property {ServerCost} [nginxServer]  measured when nginx is installed
+ * @property {RouteReport[]} routes
+ * @property {{ from: string, to: string, composed: NavigationTimes, monolith: NavigationTimes }[]} navigations
+ * @property {Budget[]} budgets
+ */
+
 const KB = 1000;
 
 /** The budgets of the composed site (first visit, empty cache). See docs/performance.md. */
@@ -19,22 +99,57 @@ const BUDGETS = {
   requestsPerSecond: 2000,
 };
 
+/**
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+const isFiniteNumber = (value) => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * The median of the finite numbers among `values`, or null without any.
+ * @param {readonly unknown[]} values
+ * @returns {number | null}
+ */
 function median(values) {
-  const numbers = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
+  const numbers = values.filter(isFiniteNumber).sort((a, b) => a - b);
   if (numbers.length === 0) return null;
   const middle = Math.floor(numbers.length / 2);
-  return numbers.length % 2 ? numbers[middle] : (numbers[middle - 1] + numbers[middle]) / 2;
+  // In range: numbers is not empty, and has two around the middle when its length is even.
+  const upper = /** @type {number} */ (numbers[middle]);
+  if (numbers.length % 2) return upper;
+  const lower = /** @type {number} */ (numbers[middle - 1]);
+  return (lower + upper) / 2;
 }
 
 /**
  * The median of each numeric field over runs; package counts take the worst run. Paint times (FCP, LCP, CLS) come
  * from the paint loads when there are any (measurePaint: many more, and without DevTools instrumentation).
+ * @param {Visit[]} runs
+ * @param {Paint[]} [paints]
  */
 function summarizeVisits(runs, paints = []) {
-  const fields = ['jsBytes', 'jsRequests', 'requests', 'criticalPath', 'fcp', 'lcp', 'cls', 'prefetchedJsBytes'];
+  const fields = /** @type {const} */ ([
+    'jsBytes',
+    'jsRequests',
+    'requests',
+    'criticalPath',
+    'fcp',
+    'lcp',
+    'cls',
+    'prefetchedJsBytes',
+  ]);
+  /** @typedef {(typeof fields)[number]} Field */
+  /** @type {Set<Field>} */
   const paintFields = new Set(['fcp', 'lcp', 'cls']);
+  /**
+   * @param {Field} field
+   * @returns {{ [field in Field]?: number | null }[]}
+   */
   const sourceOf = (field) => (paints.length && paintFields.has(field) ? paints : runs);
-  const summary = Object.fromEntries(fields.map((field) => [field, median(sourceOf(field).map((run) => run[field]))]));
+  const summary = /** @type {Record<Field, number | null>} */ (
+    Object.fromEntries(fields.map((field) => [field, median(sourceOf(field).map((run) => run[field]))]))
+  );
+  /** @type {Record<string, number>} */
   const packages = {};
   for (const run of runs) {
     for (const [name, count] of Object.entries(run.packages)) packages[name] = Math.max(packages[name] ?? 0, count);
@@ -51,15 +166,29 @@ function summarizeVisits(runs, paints = []) {
   };
 }
 
+/**
+ * The median of each of Lighthouse's numbers over runs, or null without runs.
+ * @param {LighthouseRun[] | undefined} runs
+ */
 function summarizeLighthouse(runs) {
   if (!runs?.length) return null;
-  const fields = ['score', 'fcp', 'lcp', 'tbt', 'cls', 'si'];
-  return { ...Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field]))])), runs };
+  const fields = /** @type {const} */ (['score', 'fcp', 'lcp', 'tbt', 'cls', 'si']);
+  const medians = /** @type {Record<(typeof fields)[number], number | null>} */ (
+    Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field]))]))
+  );
+  return { ...medians, runs };
 }
 
+/**
+ * @param {number | null | undefined} a
+ * @param {number | null | undefined} b
+ */
 const ratio = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b : null);
 
-/** A small seeded generator (mulberry32): the same runs give the same interval on every report. */
+/**
+ * A small seeded generator (mulberry32): the same runs give the same interval on every report.
+ * @param {number} seed
+ */
 function seededRandom(seed) {
   let state = seed >>> 0;
   return () => {
@@ -78,41 +207,61 @@ function seededRandom(seed) {
  * budget is judged on. `paired`: the series are loads made in the same rounds (the bench alternates the builds
  * within a round), so a round is resampled as a whole and what slowed the machine down during it counts for both;
  * otherwise each series is resampled on its own.
+ * @param {readonly (number | null)[]} numerators  what is not a finite number is left out
+ * @param {readonly (number | null)[]} denominators
+ * @param {{ level?: number, resamples?: number, seed?: number, paired?: boolean }} [options]
  * @returns {{ low: number, high: number } | null}
  */
 function ratioInterval(numerators, denominators, { level = 0.9, resamples = 2000, seed = 1, paired = false } = {}) {
   const random = seededRandom(seed);
-  const pick = (length) => Math.floor(random() * length);
+  /**
+   * One of `values`, drawn at random.
+   * @template T
+   * @param {readonly T[]} values  not empty
+   * @returns {T}
+   */
+  const pickFrom = (values) => /** @type {T} */ (values[Math.floor(random() * values.length)]);
+  /** @type {() => number | null} */
   let draw;
   if (paired && numerators.length === denominators.length) {
-    const rounds = numerators
-      .map((value, index) => [value, denominators[index]])
-      .filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+    /** @type {[number, number][]} */
+    const rounds = [];
+    for (const [index, a] of numerators.entries()) {
+      const b = denominators[index];
+      if (isFiniteNumber(a) && isFiniteNumber(b)) rounds.push([a, b]);
+    }
     if (rounds.length < 2) return null;
     draw = () => {
-      const sample = rounds.map(() => rounds[pick(rounds.length)]);
+      const sample = rounds.map(() => pickFrom(rounds));
       return ratio(median(sample.map(([a]) => a)), median(sample.map(([, b]) => b)));
     };
   } else {
-    const a = numerators.filter(Number.isFinite);
-    const b = denominators.filter(Number.isFinite);
+    const a = numerators.filter(isFiniteNumber);
+    const b = denominators.filter(isFiniteNumber);
     if (a.length < 2 || b.length < 2) return null;
-    const resample = (values) => values.map(() => values[pick(values.length)]);
+    const resample = (/** @type {number[]} */ values) => values.map(() => pickFrom(values));
     draw = () => ratio(median(resample(a)), median(resample(b)));
   }
+  /** @type {number[]} */
   const ratios = [];
   for (let i = 0; i < resamples; i += 1) {
     const value = draw();
     if (value !== null) ratios.push(value);
   }
+  if (ratios.length === 0) return null;
   ratios.sort((x, y) => x - y);
-  const at = (quantile) => ratios[Math.min(ratios.length - 1, Math.floor(quantile * ratios.length))];
+  const at = (/** @type {number} */ quantile) =>
+    /** @type {number} */ (ratios[Math.min(ratios.length - 1, Math.floor(quantile * ratios.length))]);
   return { low: at((1 - level) / 2), high: at((1 + level) / 2) };
 }
 
-/** The 90 % interval of a route's composed/pre-rendered LCP ratio, from its loopback loads. */
+/**
+ * The 90 % interval of a route's composed/pre-rendered LCP ratio, from its loopback loads.
+ * @param {JudgedRoute} route
+ */
 function prerenderedLcpInterval(route) {
-  const loads = (summary) => (summary.paints?.length ? summary.paints : summary.runs);
+  const loads = (/** @type {BuildFigures} */ summary) =>
+    summary.paints?.length ? summary.paints : (summary.runs ?? []);
   if (!route.prerendered?.runs) return null;
   // The paint loads are made in rounds, one load of each build per round: paired. The instrumented runs too.
   return ratioInterval(
@@ -122,6 +271,7 @@ function prerenderedLcpInterval(route) {
   );
 }
 
+/** @param {{ low: number, high: number } | null} interval */
 const fmtInterval = (interval) => (interval ? `${interval.low.toFixed(2)}-${interval.high.toFixed(2)}` : 'n/a');
 
 /**
@@ -129,6 +279,8 @@ const fmtInterval = (interval) => (interval ? `${interval.low.toFixed(2)}-${inte
  * a second: a server that kept fetched fragments only for a moment would be fast in the first and not here), and on
  * a page's first request, when the server has nothing of it and waits for its remote (one request per route: the
  * first visit after start, or after 30 s without one).
+ * @param {ServerCost} server
+ * @returns {[string, Record<string, number>][]}
  */
 function ttfbSeries(server) {
   return [
@@ -144,24 +296,38 @@ function ttfbSeries(server) {
  */
 const JUDGED_TTFB = new Set(['back to back', 'one a second']);
 
-/** The document servers measured: the built-in one, and nginx with the generated configuration when it ran. */
+/**
+ * The document servers measured: the built-in one, and nginx with the generated configuration when it ran.
+ * @param {{ server?: ServerCost, nginxServer?: ServerCost }} result
+ */
 function serversOf(result) {
-  return [
-    ['built-in server', result.server],
-    ['nginx', result.nginxServer],
-  ].filter(([, server]) => server);
+  /** @type {[string, ServerCost][]} */
+  const servers = [];
+  if (result.server) servers.push(['built-in server', result.server]);
+  if (result.nginxServer) servers.push(['nginx', result.nginxServer]);
+  return servers;
 }
 
-/** Every budget, with the measured value and whether it is met. */
+/**
+ * Every budget, with the measured value and whether it is met. A figure that could not be measured misses its budget.
+ * @param {BudgetInput} result
+ */
 function evaluateBudgets(result) {
+  /** @type {Budget[]} */
   const checks = [];
+  /**
+   * @param {string} name
+   * @param {string} value
+   * @param {string} limit
+   * @param {boolean} met
+   */
   const check = (name, value, limit, met) => checks.push({ name, value, limit, met: Boolean(met) });
-  const home = result.routes.find((route) => route.path === '/');
+  const homeJsBytes = result.routes.find((route) => route.path === '/')?.composed.jsBytes ?? null;
   check(
     'first load of / : gzip JavaScript',
-    `${fmtKB(home.composed.jsBytes)}`,
+    `${fmtKB(homeJsBytes)}`,
     `<= ${fmtKB(BUDGETS.homeJsBytes)}`,
-    home.composed.jsBytes <= BUDGETS.homeJsBytes,
+    homeJsBytes !== null && homeJsBytes <= BUDGETS.homeJsBytes,
   );
   for (const route of result.routes) {
     const { packages } = route.composed;
@@ -174,7 +340,7 @@ function evaluateBudgets(result) {
       `${route.path}: JS composed/monolith`,
       fmtRatio(jsRatio),
       `<= ${BUDGETS.jsRatio}`,
-      jsRatio <= BUDGETS.jsRatio,
+      jsRatio !== null && jsRatio <= BUDGETS.jsRatio,
     );
     check(
       `${route.path}: LCP composed/monolith`,
@@ -197,22 +363,23 @@ function evaluateBudgets(result) {
         `${route.path}: Lighthouse mobile performance`,
         String(lh.score),
         `>= ${BUDGETS.lighthouseScore}`,
-        lh.score >= BUDGETS.lighthouseScore,
+        lh.score !== null && lh.score >= BUDGETS.lighthouseScore,
       );
-      check(`${route.path}: CLS (Lighthouse)`, lh.cls.toFixed(3), `< ${BUDGETS.cls}`, lh.cls < BUDGETS.cls);
+      check(
+        `${route.path}: CLS (Lighthouse)`,
+        fmtNumber(lh.cls, 3),
+        `< ${BUDGETS.cls}`,
+        lh.cls !== null && lh.cls < BUDGETS.cls,
+      );
       check(
         `${route.path}: LCP (Lighthouse, simulated mobile)`,
         fmtMs(lh.lcp),
         `<= ${fmtMs(BUDGETS.lighthouseLcpMs)}`,
-        lh.lcp <= BUDGETS.lighthouseLcpMs,
+        lh.lcp !== null && lh.lcp <= BUDGETS.lighthouseLcpMs,
       );
     }
-    check(
-      `${route.path}: CLS (bench runs)`,
-      route.composed.cls.toFixed(3),
-      `< ${BUDGETS.cls}`,
-      route.composed.cls < BUDGETS.cls,
-    );
+    const { cls } = route.composed;
+    check(`${route.path}: CLS (bench runs)`, fmtNumber(cls, 3), `< ${BUDGETS.cls}`, cls !== null && cls < BUDGETS.cls);
   }
   for (const [label, server] of serversOf(result)) {
     for (const [kind, times] of ttfbSeries(server).filter(([kind]) => JUDGED_TTFB.has(kind))) {
@@ -234,25 +401,33 @@ function evaluateBudgets(result) {
     );
   }
   for (const navigation of result.navigations) {
+    const { median: painted } = navigation.composed;
     check(
       `navigation ${navigation.from} -> ${navigation.to}: new page painted`,
-      `${Math.round(navigation.composed.median)} ms`,
+      fmtMs(painted),
       `<= ${BUDGETS.navigationMs} ms`,
-      navigation.composed.median <= BUDGETS.navigationMs,
+      painted !== null && painted <= BUDGETS.navigationMs,
     );
   }
   return checks;
 }
 
+/** @param {number | null | undefined} bytes */
 function fmtKB(bytes) {
   return typeof bytes === 'number' ? `${(bytes / KB).toFixed(1)} KB` : 'n/a';
 }
+/** @param {number | null | undefined} ms */
 function fmtMs(ms) {
   return typeof ms === 'number' ? `${Math.round(ms)} ms` : 'n/a';
 }
+/** @param {number | null | undefined} value */
 function fmtRatio(value) {
   return typeof value === 'number' ? value.toFixed(2) : 'n/a';
 }
+/**
+ * @param {number | null | undefined} value
+ * @param {number} [digits]
+ */
 function fmtNumber(value, digits = 0) {
   return typeof value === 'number' ? value.toFixed(digits) : 'n/a';
 }
@@ -260,13 +435,25 @@ function fmtNumber(value, digits = 0) {
 /**
  * Rows of the per-route table: [metric, composed, monolith, composed/monolith, pre-rendered monolith,
  * composed/pre-rendered].
+ * @param {RouteReport} route
+ * @returns {string[][]}
  */
 function routeRows(route) {
   const variants = [route.composed, route.monolith, route.prerendered];
   const lighthouse = [route.lighthouse?.composed, route.lighthouse?.monolith, route.lighthouse?.prerendered];
+  /**
+   * One metric of the three builds, `n/a` for a build not measured.
+   * @template S
+   * @param {string} label
+   * @param {(S | null | undefined)[]} sources  composed, monolith, pre-rendered monolith
+   * @param {(source: S) => number | null} pick
+   * @param {(value: number | null | undefined) => string} format
+   * @param {boolean} [ratios]  whether the ratios between builds mean anything for this metric
+   */
   const row = (label, sources, pick, format, ratios = true) => {
     const [c, m, p] = sources.map((source) => (source ? pick(source) : undefined));
-    const cell = (value, source) => (source ? format(value) : 'n/a');
+    const cell = (/** @type {number | null | undefined} */ value, /** @type {S | null | undefined} */ source) =>
+      source ? format(value) : 'n/a';
     return [
       label,
       cell(c, sources[0]),
@@ -312,21 +499,35 @@ function routeRows(route) {
   return rows;
 }
 
+/**
+ * @param {string[]} header
+ * @param {string[][]} rows
+ */
 function markdownTable(header, rows) {
   const lines = [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
   for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
   return lines.join('\n');
 }
 
+/**
+ * @param {string[]} header
+ * @param {string[][]} rows  as long as the header
+ */
 function textTable(header, rows) {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
-  const line = (row) =>
-    row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ');
+  const line = (/** @type {string[]} */ row) =>
+    row
+      .map((cell, i) => {
+        const width = /** @type {number} */ (widths[i]);
+        return i === 0 ? String(cell).padEnd(width) : String(cell).padStart(width);
+      })
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const HEADER = ['', 'composed', 'monolith', 'composed/monolith', 'pre-rendered monolith', 'composed/pre-rendered'];
 
+/** @param {BenchReport} result */
 function renderText(result) {
   const parts = [];
   for (const route of result.routes) parts.push(`\n${route.path}\n${textTable(HEADER, routeRows(route))}`);
@@ -361,6 +562,7 @@ function renderText(result) {
   return parts.join('\n');
 }
 
+/** @param {BenchReport} result */
 function renderMarkdown(result) {
   const parts = [
     `# Benchmark: composed site vs monolith (client-rendered and pre-rendered)`,

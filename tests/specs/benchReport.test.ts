@@ -1,14 +1,5 @@
 // The statistics `npm run bench` judges its budgets with (tests/bench/report.js): plain functions, no browser.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { evaluateBudgets, median, ratioInterval } = require('../bench/report') as {
-  evaluateBudgets: (result: object) => { name: string; value: string; met: boolean }[];
-  median: (values: number[]) => number | null;
-  ratioInterval: (
-    a: number[],
-    b: number[],
-    options?: { level?: number; resamples?: number; seed?: number; paired?: boolean },
-  ) => { low: number; high: number } | null;
-};
+import { evaluateBudgets, median, ratioInterval } from '../bench/report';
 
 describe('the bench report', () => {
   it('takes the median of the numbers only', () => {

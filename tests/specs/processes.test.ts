@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { liveMembers, stopProcessGroup } = require('../support/engines/processes');
+import { liveMembers, stopProcessGroup } from '../support/engines/processes';
 
 // Browsers leave helpers behind (re-parented to init) that keep writing into the folder we then remove; these are
 // real processes, shaped like that.

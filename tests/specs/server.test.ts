@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:net';
+import { portsFrom } from '@nativegtm/contract/ports';
 import { deployables } from '@nativegtm/server/deployables';
 import { startSite } from '@nativegtm/server/startSite';
 import { ports } from '../support/site';
@@ -23,7 +24,7 @@ function portIsFree(port: number): Promise<boolean> {
 describe('the site server', () => {
   it('refuses to start when a port is taken, names the port, and leaves nothing running', async () => {
     const base = ports.shell! + 30; // clear of the test site and of what other spec files start
-    const testPorts = Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
+    const testPorts = portsFrom(base);
     const blocker = await occupy(testPorts['jobs-mfe']!);
     try {
       await expect(startSite(deployables, { ports: testPorts })).rejects.toThrow(

@@ -1,5 +1,5 @@
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureSystemTools } = require('../support/systemTools');
+import { ensureSystemTools, locateTool, toolsFor } from '../support/systemTools';
+import { enginesUnderTest } from '../support/engines';
 
 // What `npm test` does about the programs it needs (the real install is exercised by CI on a machine without them).
 const fake = { name: 'Fakebrowser', debianPackage: 'fakebrowser', env: 'FAKEBROWSER_PATH', paths: ['/nonexistent/fb'] };
@@ -25,10 +25,6 @@ describe('the system tools the integration tests need', () => {
 });
 
 describe('the programs each browser engine needs', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { toolsFor, locateTool } = require('../support/systemTools');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { enginesUnderTest } = require('../support/engines');
   const packagesFor = (engines: string[]) =>
     toolsFor(engines).map((tool: { debianPackage: string }) => tool.debianPackage);
 

@@ -1,8 +1,6 @@
 import net from 'node:net';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startXvfb } = require('../support/engines/xvfb');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { locateTool } = require('../support/systemTools');
+import { startXvfb } from '../support/engines/xvfb';
+import { locateTool } from '../support/systemTools';
 
 /**
  * What an X client does first: connect to the display's socket and send the connection set-up (little-endian,

@@ -1,9 +1,6 @@
 import webpack from 'webpack';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createRemoteConfig } = require('@nativegtm/build/webpack');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { deployables } = require('@nativegtm/server/deployables');
+import { createRemoteConfig } from '@nativegtm/build/webpack';
+import { deployables } from '@nativegtm/server/deployables';
 
 /**
  * Builds a remote with the same configuration as the real ones (production mode), from any package folder, into
@@ -11,17 +8,19 @@ const { deployables } = require('@nativegtm/server/deployables');
  */
 export function buildRemote(options: { packageDir: string; name: string; outputPath: string }): Promise<void> {
   // The remote's page route, so its server-rendered HTML is rendered for the URL it will be shown at.
-  const route = deployables.find((d: { remote?: string }) => d.remote === options.name)?.route;
+  const route = deployables.find((d) => d.remote === options.name)?.route;
   // Production builds are three compilations: the container and the page alone into outputPath, and the server
-  // render, which writes the page's HTML into outputPath/ssr.
-  const configs = createRemoteConfig({
-    packageDir: options.packageDir,
-    name: options.name,
-    title: options.name,
-    port: 0,
-    outputPath: options.outputPath,
-    route,
-  });
+  // render, which writes the page's HTML into outputPath/ssr. (A list either way, for webpack's typed overloads.)
+  const configs = [
+    createRemoteConfig({
+      packageDir: options.packageDir,
+      name: options.name,
+      title: options.name,
+      port: 0,
+      outputPath: options.outputPath,
+      route,
+    }),
+  ].flat();
   return new Promise((resolve, reject) => {
     webpack(configs, (error, stats) => {
       if (error) return reject(error);

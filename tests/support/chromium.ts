@@ -1,9 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { locateTool } = require('./systemTools') as { locateTool: (env: string) => string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { CHROMIUM_ARGS } = require('./engines/chromium') as { CHROMIUM_ARGS: string[] };
+import { locateTool } from './systemTools';
+import { CHROMIUM_ARGS } from './engines/chromium';
 
 /** Debian's Chromium (or CHROME_PATH). Browser downloads are not an option here, so a missing browser is an error. */
 export function launchChromium(): Promise<Browser> {

@@ -1,3 +1,3 @@
 module.exports = async function globalTeardown() {
-  await globalThis.__SITE__?.stop();
+  await /** @type {import('./globalSetup').SetupGlobals} */ (globalThis).__SITE__?.stop();
 };

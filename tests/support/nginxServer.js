@@ -43,7 +43,7 @@ async function startNginx(options) {
     child.kill('SIGKILL');
     const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
     rmSync(prefix, { recursive: true, force: true });
-    throw new Error(`${error.message}\n${stderr}\n${log}`);
+    throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}\n${log}`);
   }
   return {
     config,

@@ -16,7 +16,8 @@ const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
   const remotesFile = path.join(dir, 'remotes.json');
-  const remotes = shippedRemotes({ portOf: (page) => ports[page.package] });
+  // The test site's ports have every page's package.
+  const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, [remote]: manifestUrl }));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   let site;

@@ -5,9 +5,19 @@ const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 
 /**
+ * @typedef {object} SystemTool
+ * @property {string} name  what messages call it
+ * @property {import('./engines').EngineName} [engine]  the one engine whose suite needs it, if not every run
+ * @property {string} debianPackage
+ * @property {string} env  the variable that overrides where it is
+ * @property {string[]} paths  where Debian installs it
+ */
+
+/**
  * What the tests need: the Debian package, where it installs the program, and the variable that overrides it.
  * `engine` marks what only one browser engine's suite needs (see engines/index.js): it is looked for only when that
  * engine is under test.
+ * @type {SystemTool[]}
  */
 const TOOLS = [
   {
@@ -59,20 +69,33 @@ const TOOLS = [
   },
 ];
 
-/** The tools the suites of these engines need (plus what every run needs). */
+/**
+ * The tools the suites of these engines need (plus what every run needs).
+ * @param {readonly string[]} engines  names of engines (engines/index.js)
+ */
 function toolsFor(engines) {
   return TOOLS.filter((tool) => !tool.engine || engines.includes(tool.engine));
 }
 
-/** Where the tool is: the file its variable names, else the first of its usual paths that exists. */
+/**
+ * Where the tool is: the file its variable names, else the first of its usual paths that exists.
+ * @param {SystemTool} tool
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string | undefined}
+ */
 function locate(tool, env = process.env) {
-  if (env[tool.env]) return fs.existsSync(env[tool.env]) ? env[tool.env] : undefined;
+  const override = env[tool.env];
+  if (override) return fs.existsSync(override) ? override : undefined;
   return tool.paths.find((candidate) => fs.existsSync(candidate));
 }
 
 /**
  * The program of the tool whose variable is `envName`, or an error that says which Debian package provides it (for
  * a run that skipped `npm test`'s set-up, such as one spec file run alone).
+ * @param {string} envName
+ * @param {NodeJS.ProcessEnv} [env]
+ * @param {SystemTool[]} [tools]
+ * @returns {string}
  */
 function locateTool(envName, env = process.env, tools = TOOLS) {
   const tool = tools.find((candidate) => candidate.env === envName);
@@ -86,21 +109,33 @@ function locateTool(envName, env = process.env, tools = TOOLS) {
   );
 }
 
+/**
+ * @param {SystemTool} tool
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 function isPresent(tool, env = process.env) {
   return locate(tool, env) !== undefined;
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function succeeds(command, args) {
   return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 }
 
-/** How this process may run apt-get as root: directly, through sudo without a password, or not at all. */
+/**
+ * How this process may run apt-get as root: directly, through sudo without a password, or not at all.
+ * @returns {string[] | null}
+ */
 function rootPrefix() {
   if (process.getuid?.() === 0) return [];
   if (succeeds('sudo', ['-n', 'true'])) return ['sudo', '-n'];
   return null;
 }
 
+/** @param {string[]} packages */
 function installCommand(packages) {
   return `sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`;
 }
@@ -108,6 +143,9 @@ function installCommand(packages) {
 /**
  * Makes sure every tool is there. Installs what is missing when it can, saying so in one line; otherwise throws an
  * error that gives the exact command to run.
+ * @param {{ tools?: SystemTool[], log?: (line: string) => void, env?: NodeJS.ProcessEnv,
+ *   asRoot?: () => string[] | null }} [options]  asRoot: the command prefix that runs apt-get as root, or null
+ * @returns {string[]} the Debian packages it installed
  */
 function ensureSystemTools({
   tools = TOOLS,
@@ -134,8 +172,9 @@ function ensureSystemTools({
     );
   }
   log(`Installing what the integration tests need: ${packages.join(' ')} (apt-get)…`);
+  /** @param {string[]} args */
   const run = (args) => {
-    const [command, ...rest] = [...prefix, ...args];
+    const [command, ...rest] = /** @type {[string, ...string[]]} */ ([...prefix, ...args]);
     const result = spawnSync(command, rest, {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },

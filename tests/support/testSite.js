@@ -15,17 +15,18 @@ const { deployables } = require('@nativegtm/server/deployables');
 const { buildIfNeeded } = require('@nativegtm/server/buildIfNeeded');
 const { startSite } = require('@nativegtm/server/startSite');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { portsFrom } = require('@nativegtm/contract/ports');
 
-function portsFor(base) {
-  return Object.fromEntries(deployables.map((d) => [d.name, base + (d.port - 3000)]));
-}
-
+/**
+ * @param {{ base?: number, log?: (line: string) => void }} [options]  base: the shell's port, the remotes' after it
+ */
 async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100), log = console.log } = {}) {
   buildIfNeeded(deployables, { log });
-  const ports = portsFor(base);
+  const ports = portsFrom(base);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-'));
   const remotesFile = path.join(dir, 'remotes.json');
-  const remotes = shippedRemotes({ portOf: (page) => ports[page.package] });
+  // portsFrom has every page's package.
+  const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   let site;
@@ -46,4 +47,6 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   };
 }
 
-module.exports = { startTestSite, portsFor };
+/** @typedef {Awaited<ReturnType<typeof startTestSite>>} TestSite */
+
+module.exports = { startTestSite };

@@ -17,27 +17,49 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** @extends {PageSession<import('playwright-core').Page>} */
 class ChromiumSession extends PageSession {
+  /**
+   * @override
+   * @param {string} selector
+   * @param {number} index
+   */
   clickAt(selector, index) {
     return this.page.locator(selector).nth(index).click();
   }
 
+  /**
+   * @override
+   * @param {string} selector
+   * @param {string} value
+   */
   async select(selector, value) {
     await this.page.selectOption(selector, value);
   }
 
+  /**
+   * @override
+   * @param {number} width
+   * @param {number} height
+   */
   setViewport(width, height) {
     return this.page.setViewportSize({ width, height });
   }
 
-  addInitScript(fn) {
-    return this.page.addInitScript(fn);
+  /**
+   * @override
+   * @param {() => void} fn
+   */
+  async addInitScript(fn) {
+    await this.page.addInitScript(fn);
   }
 }
 
+/** @returns {Promise<import('./index').Engine>} */
 async function launchChromiumEngine() {
   const executablePath = locateTool('CHROME_PATH');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  /** @type {import('./session').EngineInfo} */
   const engine = { name: 'chromium', label: `Chromium ${browser.version()}` };
   return {
     ...engine,

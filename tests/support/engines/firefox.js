@@ -12,31 +12,54 @@ const { stopProcessGroup } = require('./processes');
 /**
  * Puppeteer asks for a screen-orientation override with every viewport change; Firefox ESR 140 lacks the command,
  * and the resize itself is applied before it fails.
+ * @param {unknown} error
  */
 function ignoreMissingOrientation(error) {
-  if (!/setScreenOrientationOverride/.test(String(error?.message))) throw error;
+  const message = error instanceof Error ? error.message : '';
+  if (!/setScreenOrientationOverride/.test(message)) throw error;
 }
 
+/** @extends {PageSession<import('puppeteer-core').Page>} */
 class FirefoxSession extends PageSession {
+  /**
+   * @override
+   * @param {string} selector
+   * @param {number} index
+   */
   async clickAt(selector, index) {
     const element = (await this.page.$$(selector))[index];
     if (!element) throw new Error(`${this.engine.label}: no ${selector} number ${index + 1}`);
     await element.click();
   }
 
+  /**
+   * @override
+   * @param {string} selector
+   * @param {string} value
+   */
   async select(selector, value) {
     await this.page.select(selector, value);
   }
 
+  /**
+   * @override
+   * @param {number} width
+   * @param {number} height
+   */
   setViewport(width, height) {
     return this.page.setViewport({ width, height }).catch(ignoreMissingOrientation);
   }
 
+  /**
+   * @override
+   * @param {() => void} fn
+   */
   async addInitScript(fn) {
     await this.page.evaluateOnNewDocument(fn);
   }
 }
 
+/** @returns {Promise<import('./index').Engine>} */
 async function launchFirefoxEngine() {
   const executablePath = locateTool('FIREFOX_PATH');
   // Firefox writes its profile, caches and downloads under HOME: a scratch one keeps the user's home untouched.
@@ -58,6 +81,7 @@ async function launchFirefoxEngine() {
     removeHome();
     throw error;
   }
+  /** @type {import('./session').EngineInfo} */
   const engine = { name: 'firefox', label: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}` };
   return {
     ...engine,

@@ -22,6 +22,7 @@ function reactOwnsHeading(expected) {
  * - `violations`: Content-Security-Policy violations, which not every driver reports as console errors.
  */
 function watchPage() {
+  /** @type {{ heading: Element | null, removed: number, violations: string[] }} */
   const watch = { heading: null, removed: 0, violations: [] };
   Object.defineProperty(window, '__pageWatch', { value: watch });
   document.addEventListener('securitypolicyviolation', (event) => {

@@ -39,12 +39,20 @@ function enginesUnderTest(env = process.env) {
 }
 
 /**
+ * @typedef {object} SessionOptions
+ * @property {number} [width]  of the viewport, in CSS pixels
+ * @property {number} [height]
+ * @property {boolean} [javaScript]  false: the pages' own scripts do not run. Only WebKit's sessions honour it (its
+ *   browser has a setting for it); Chromium and Firefox always run them.
+ */
+
+/**
  * @typedef {object} Engine
  * @property {EngineName} name
  * @property {string} label
  * @property {(siteOrigin: string) => Promise<string>} origin  the origin to open a site at in this engine (WebKit
  *   puts its console and init-script proxy in between)
- * @property {(viewport?: { width?: number, height?: number }) => Promise<import('./session').Session>} newSession
+ * @property {(options?: SessionOptions) => Promise<import('./session').Session>} newSession
  *   a fresh tab with nothing carried over from earlier sessions
  * @property {() => Promise<void>} close
  */

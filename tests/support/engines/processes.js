@@ -4,9 +4,17 @@
 
 const fs = require('node:fs');
 
+/**
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Asks a child process to end, and ends it after 5 s if it has not. */
+/**
+ * Asks a child process to end, and ends it after 5 s if it has not.
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
 function stopProcess(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -22,6 +30,8 @@ function stopProcess(child) {
 /**
  * The live processes of a group, from /proc (these tests run on Linux). Zombies are left out: they write nothing, and
  * whether init reaps an orphan at once or seconds later is up to the machine.
+ * @param {number} pgid
+ * @returns {number[]}
  */
 function liveMembers(pgid) {
   const members = [];
@@ -40,6 +50,10 @@ function liveMembers(pgid) {
   return members;
 }
 
+/**
+ * @param {number} pgid
+ * @param {NodeJS.Signals} signal
+ */
 function signalGroup(pgid, signal) {
   try {
     process.kill(-pgid, signal);
@@ -51,6 +65,8 @@ function signalGroup(pgid, signal) {
 /**
  * Ends every process of the group led by `pgid` (a child spawned with `detached: true`) and resolves once none is
  * left: politely first, forcibly after `graceMs`.
+ * @param {number | undefined} pgid  undefined for a child that never started
+ * @param {{ graceMs?: number }} [options]
  */
 async function stopProcessGroup(pgid, { graceMs = 5000 } = {}) {
   if (!pgid) return;

@@ -12,12 +12,30 @@ const HOOK_PATH = '/__engine/hook.js';
 const REPORT_PATH = '/__engine/console';
 
 /**
+ * One console error or uncaught error of a document; `id` tells the copy the proxy got from the one in the page.
+ * @typedef {{ id: string, text: string }} ConsoleEntry
+ */
+
+/**
+ * What startScriptProxy resolves with.
+ * @typedef {object} ScriptProxy
+ * @property {string} origin  where to open the site through the proxy
+ * @property {(sources: string[]) => void} setInitScripts  functions' source text, run in every document from now on
+ * @property {() => ConsoleEntry[]} reported  what documents have sent so far
+ * @property {() => void} clear  forgets the reports and the init scripts
+ * @property {() => Promise<void>} close
+ */
+
+/**
  * Runs in the page before any of its own scripts. Keeps what it sees in the page (read by the driver) and also sends
  * it to the proxy, so errors of a document that has since been left are not lost.
+ * @param {string} reportPath
  */
 function hook(reportPath) {
+  /** @type {ConsoleEntry[]} */
   const seen = [];
   const documentId = Math.random().toString(36).slice(2);
+  /** @param {unknown} value */
   const describe = (value) => {
     if (value instanceof Error) return `${value.name}: ${value.message}`;
     if (typeof value === 'string') return value;
@@ -27,6 +45,7 @@ function hook(reportPath) {
       return String(value);
     }
   };
+  /** @param {string} text */
   const record = (text) => {
     const entry = { id: `${documentId}:${seen.length}`, text };
     seen.push(entry);
@@ -49,6 +68,8 @@ function hook(reportPath) {
 /**
  * The document with `tag` first in its <head> (not in a <header>), or, without a <head>, after its doctype, which
  * must stay first for the page to render in standards mode.
+ * @param {string} html
+ * @param {string} tag
  */
 function withScript(html, tag) {
   const head = /<head(?=[\s>])[^>]*>/i;
@@ -59,12 +80,13 @@ function withScript(html, tag) {
 
 /**
  * @param {string} target origin of the site, e.g. http://localhost:4100
- * @returns {Promise<{ origin: string, setInitScripts(sources: string[]): void, reported(): {id: string, text: string}[],
- *   clear(): void, close(): Promise<void> }>}
+ * @returns {Promise<ScriptProxy>}
  */
 function startScriptProxy(target) {
   const upstream = new URL(target);
+  /** @type {string[]} */
   let initScripts = [];
+  /** @type {ConsoleEntry[]} */
   let reports = [];
 
   const server = http.createServer((req, res) => {
@@ -101,6 +123,7 @@ function startScriptProxy(target) {
           answer.pipe(res);
           return;
         }
+        /** @type {Buffer[]} */
         const chunks = [];
         answer.on('data', (chunk) => chunks.push(chunk));
         answer.on('end', () => {

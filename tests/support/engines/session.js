@@ -12,6 +12,8 @@ const { reactOwnsHeading } = require('./inPage');
  * @property {string} label  what a failure message calls it, e.g. "WebKit (WebKitGTK 2.50, MiniBrowser)"
  */
 
+/** @typedef {{ fullPage?: boolean }} ScreenshotOptions */
+
 class Session {
   /** @param {EngineInfo} engine */
   constructor(engine) {
@@ -39,27 +41,48 @@ class Session {
   /**
    * A real pointer click (the engine's own input, not element.click()) on the `index`th match of a CSS selector.
    * Specs call click().
+   * @param {string} selector
+   * @param {number} index
+   * @returns {Promise<void>}
    */
   clickAt(selector, index) {
     return this.unsupported('clickAt', selector, index);
   }
 
-  /** Chooses the option with this value in the <select> matched by `selector`, as a visitor would. */
+  /**
+   * Chooses the option with this value in the <select> matched by `selector`, as a visitor would.
+   * @param {string} selector
+   * @param {string} value
+   * @returns {Promise<void>}
+   */
   select(selector, value) {
     return this.unsupported('select', selector, value);
   }
 
-  /** The size of the page's viewport in CSS pixels (what window.innerWidth reports). */
+  /**
+   * The size of the page's viewport in CSS pixels (what window.innerWidth reports).
+   * @param {number} width
+   * @param {number} height
+   * @returns {Promise<void>}
+   */
   setViewport(width, height) {
     return this.unsupported('setViewport', width, height);
   }
 
-  /** Writes a PNG of the viewport, or of the whole page with `fullPage`. */
+  /**
+   * Writes a PNG of the viewport, or of the whole page with `fullPage`.
+   * @param {string} file
+   * @param {ScreenshotOptions} [options]
+   * @returns {Promise<void>}
+   */
   screenshot(file, options = { fullPage: false }) {
     return this.unsupported('screenshot', file, options);
   }
 
-  /** Reloads the document and waits for its load event. */
+  /**
+   * Reloads the document and waits for its load event.
+   * @returns {Promise<void>}
+   */
   reload() {
     return this.unsupported('reload');
   }
@@ -72,11 +95,16 @@ class Session {
     return this.unsupported('consoleErrors');
   }
 
-  /** Runs `fn()` in every document this session loads from now on, before the document's own scripts. */
+  /**
+   * Runs `fn()` in every document this session loads from now on, before the document's own scripts.
+   * @param {() => void} fn
+   * @returns {Promise<void>}
+   */
   addInitScript(fn) {
     return this.unsupported('addInitScript', fn);
   }
 
+  /** @returns {Promise<void>} */
   close() {
     return this.unsupported('close');
   }
@@ -104,7 +132,8 @@ class Session {
         lastError = error;
       }
       if (Date.now() > deadline) {
-        const detail = lastError ? ` (last error: ${lastError.message.split('\n')[0]})` : '';
+        const message = lastError instanceof Error ? lastError.message : String(lastError);
+        const detail = lastError ? ` (last error: ${message.split('\n')[0]})` : '';
         throw new Error(`${this.engine.label}: still waiting after ${timeoutMs} ms for ${what}${detail}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -159,6 +188,11 @@ class Session {
     return this.evaluate(() => window.location.href);
   }
 
+  /**
+   * The primitives above pass their arguments on, which keeps their parameters, the signature every engine
+   * implements, declared in this class.
+   * @type {(primitive: string, ...args: unknown[]) => Promise<never>}
+   */
   unsupported(primitive) {
     return Promise.reject(new Error(`${this.engine.label}: the driver does not implement ${primitive}`));
   }

@@ -5,7 +5,21 @@
 /** The key under which WebDriver returns an element reference. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
+/**
+ * What the driver answers a failed command with (https://www.w3.org/TR/webdriver2/#errors).
+ * @typedef {{ error?: string, message?: string }} ErrorAnswer
+ */
+
+/**
+ * What the driver says the browser is (browserName, browserVersion, …).
+ * @typedef {{ browserName?: string, browserVersion?: string, [name: string]: unknown }} Capabilities
+ */
+
 class WebDriverError extends Error {
+  /**
+   * @param {string} command
+   * @param {ErrorAnswer | null | undefined} value
+   */
   constructor(command, value) {
     super(`${command}: ${value?.error ?? 'error'}: ${value?.message ?? JSON.stringify(value)}`);
     this.name = 'WebDriverError';
@@ -16,6 +30,12 @@ class WebDriverError extends Error {
 /**
  * One request to the driver. Every request has a deadline: a driver that cannot reach its browser (no display, say)
  * would otherwise never answer.
+ * @param {string} baseUrl
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]  sent as JSON
+ * @param {number} [timeoutMs]
+ * @returns {Promise<unknown>} the answer's value, whose shape depends on the command
  */
 async function request(baseUrl, method, path, body, timeoutMs = 60_000) {
   const command = `${method} ${path}`;
@@ -29,15 +49,24 @@ async function request(baseUrl, method, path, body, timeoutMs = 60_000) {
     });
   } catch (error) {
     // A driver that is gone or does not answer: say which command, not only "fetch failed".
-    throw new WebDriverError(command, { error: error.name, message: error.cause?.message ?? error.message });
+    const reason = /** @type {Error & { cause?: Error }} */ (error);
+    throw new WebDriverError(command, { error: reason.name, message: reason.cause?.message ?? reason.message });
   }
+  /** @type {{ value?: unknown }} */
   const json = await response.json().catch(() => ({ value: { error: `HTTP ${response.status}` } }));
-  if (!response.ok || json.value?.error) throw new WebDriverError(command, json.value);
+  // Any command's answer may be an error instead.
+  const failure = /** @type {ErrorAnswer | null | undefined} */ (json.value);
+  if (!response.ok || failure?.error) throw new WebDriverError(command, failure);
   return json.value;
 }
 
 /** A WebDriver session: the browser window the driver opened for it. */
 class WebDriverSession {
+  /**
+   * @param {string} baseUrl
+   * @param {string} id
+   * @param {Capabilities} capabilities
+   */
   constructor(baseUrl, id, capabilities) {
     this.baseUrl = baseUrl;
     this.id = id;
@@ -45,31 +74,48 @@ class WebDriverSession {
     this.capabilities = capabilities;
   }
 
+  /**
+   * @param {string} baseUrl
+   * @param {Record<string, unknown>} capabilities  what the browser must be and how to start it
+   * @param {number} timeoutMs
+   */
   static async create(baseUrl, capabilities, timeoutMs) {
-    const value = await request(
-      baseUrl,
-      'POST',
-      '/session',
-      { capabilities: { alwaysMatch: capabilities } },
-      timeoutMs,
+    const value = /** @type {{ sessionId: string, capabilities?: Capabilities }} */ (
+      await request(baseUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, timeoutMs)
     );
     return new WebDriverSession(baseUrl, value.sessionId, value.capabilities ?? {});
   }
 
+  /**
+   * @param {string} method
+   * @param {string} [path]  after the session's own
+   * @param {unknown} [body]
+   */
   command(method, path = '', body = undefined) {
     return request(this.baseUrl, method, `/session/${this.id}${path}`, body);
   }
 
-  /** Runs `script` (a function body: its arguments are `arguments[0..]`, the last one the callback). */
+  /**
+   * Runs `script` (a function body: its arguments are `arguments[0..]`, the last one the callback).
+   * @param {string} script
+   * @param {unknown[]} [args]
+   */
   executeAsync(script, args = []) {
     return this.command('POST', '/execute/async', { script, args });
   }
 
+  /**
+   * References to the elements matching a CSS selector, in document order.
+   * @param {string} selector
+   */
   async findAll(selector) {
-    const values = await this.command('POST', '/elements', { using: 'css selector', value: selector });
+    const values = /** @type {Record<typeof ELEMENT, string>[]} */ (
+      await this.command('POST', '/elements', { using: 'css selector', value: selector })
+    );
     return values.map((value) => value[ELEMENT]);
   }
 
+  /** @param {string} element  a reference from findAll */
   click(element) {
     return this.command('POST', `/element/${element}/click`, {});
   }

@@ -21,6 +21,7 @@ const { startXvfb } = require('./xvfb');
 // viewport can be as narrow as a phone's.
 const GTK_CSS = '* { min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; font-size: 1px; }\n';
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -32,6 +33,11 @@ function freePort() {
   });
 }
 
+/**
+ * @param {string} program  WebKitWebDriver
+ * @param {string} display  the X display MiniBrowser draws into
+ * @param {string} scratch  a folder for the browser's home, configuration and caches
+ */
 async function startDriver(program, display, scratch) {
   const port = await freePort();
   const configHome = path.join(scratch, 'config');
@@ -51,6 +57,7 @@ async function startDriver(program, display, scratch) {
     },
   });
   let stderr = '';
+  /** @type {Error | undefined} */
   let spawnError;
   driver.once('error', (error) => {
     spawnError = error;
@@ -62,7 +69,7 @@ async function startDriver(program, display, scratch) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const ready = await request(baseUrl, 'GET', '/status', undefined, 1000).then(
-      (status) => status.ready,
+      (status) => /** @type {{ ready?: boolean }} */ (status).ready,
       () => false,
     );
     if (ready) break;
@@ -83,47 +90,86 @@ async function startDriver(program, display, scratch) {
   };
 }
 
+/**
+ * What the sessions of one engine share: the proxies it opened sites through, and the init scripts the current session
+ * added.
+ * @typedef {{ proxies: () => import('./scriptProxy').ScriptProxy[], initScripts: string[] }} Shared
+ */
+
 class WebKitSession extends Session {
-  /** @param {{ proxies: () => ReturnType<typeof startScriptProxy> extends Promise<infer P> ? P[] : never,
-   *   initScripts: string[] }} shared */
+  /**
+   * @param {import('./session').EngineInfo} engine
+   * @param {WebDriverSession} webdriver
+   * @param {Shared} shared
+   */
   constructor(engine, webdriver, shared) {
     super(engine);
     this.webdriver = webdriver;
     this.shared = shared;
   }
 
+  /**
+   * @override
+   * @param {string} url
+   */
   async goto(url) {
     await this.webdriver.command('POST', '/url', { url });
   }
 
+  /**
+   * @override
+   * @template A, R
+   * @param {(arg: A) => R | Promise<R>} fn
+   * @param {A} [arg]
+   * @returns {Promise<R>}
+   */
   async evaluate(fn, arg) {
     // Every call is asynchronous in the page, so `fn` may return a promise, and its errors come back as errors.
     const script = `const done = arguments[arguments.length - 1];
       Promise.resolve().then(() => (${fn})(arguments[0])).then(
         (value) => done({ value: value === undefined ? null : value }),
         (error) => done({ error: String((error && error.stack) || error) }));`;
-    const outcome = await this.webdriver.executeAsync(script, [arg === undefined ? null : arg]);
+    const outcome = /** @type {{ value: R, error?: string } | null} */ (
+      await this.webdriver.executeAsync(script, [arg === undefined ? null : arg])
+    );
     if (outcome?.error) throw new Error(`${this.engine.label}: in the page: ${outcome.error}`);
-    return outcome?.value;
+    return /** @type {R} */ (outcome?.value);
   }
 
+  /**
+   * @override
+   * @param {string} selector
+   * @param {number} index
+   */
   async clickAt(selector, index) {
     const element = (await this.webdriver.findAll(selector))[index];
     if (!element) throw new Error(`${this.engine.label}: no ${selector} number ${index + 1}`);
     await this.webdriver.click(element);
   }
 
+  /**
+   * @override
+   * @param {string} selector
+   * @param {string} value
+   */
   async select(selector, value) {
     // WebDriver's click on an <option> is how a visitor's choice is made (it fires input and change).
     await this.clickAt(`${selector} option[value=${JSON.stringify(value)}]`, 0);
   }
 
+  /**
+   * @override
+   * @param {number} width
+   * @param {number} height
+   */
   async setViewport(width, height) {
     // The window rect includes MiniBrowser's own (shrunk) chrome: measure the viewport and correct for it.
     await this.webdriver.command('POST', '/window/rect', { width, height });
     let inner = await this.settledViewport();
     for (let attempt = 0; attempt < 3 && (inner.width !== width || inner.height !== height); attempt += 1) {
-      const rect = await this.webdriver.command('GET', '/window/rect');
+      const rect = /** @type {{ width: number, height: number }} */ (
+        await this.webdriver.command('GET', '/window/rect')
+      );
       await this.webdriver.command('POST', '/window/rect', {
         width: rect.width + width - inner.width,
         height: rect.height + height - inner.height,
@@ -150,30 +196,48 @@ class WebKitSession extends Session {
     return last;
   }
 
+  /**
+   * @override
+   * @param {string} file
+   * @param {import('./session').ScreenshotOptions} [options]
+   */
   async screenshot(file, { fullPage = false } = {}) {
     // WebDriver captures the viewport only: for the whole page, the viewport becomes as tall as the page.
     const viewport = await this.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
     if (!fullPage) {
-      fs.writeFileSync(file, Buffer.from(await this.webdriver.command('GET', '/screenshot'), 'base64'));
+      fs.writeFileSync(file, await this.viewportPng());
       return;
     }
     try {
       const pageHeight = await this.evaluate(() => document.documentElement.scrollHeight);
       await this.setViewport(viewport.width, Math.max(pageHeight, viewport.height));
-      fs.writeFileSync(file, Buffer.from(await this.webdriver.command('GET', '/screenshot'), 'base64'));
+      fs.writeFileSync(file, await this.viewportPng());
     } finally {
       await this.setViewport(viewport.width, viewport.height);
     }
   }
 
+  /** @returns {Promise<Buffer>} */
+  async viewportPng() {
+    const base64 = /** @type {string} */ (await this.webdriver.command('GET', '/screenshot'));
+    return Buffer.from(base64, 'base64');
+  }
+
+  /** @override */
   async reload() {
     await this.webdriver.command('POST', '/refresh', {});
   }
 
+  /** @override */
   async consoleErrors() {
     // Reports sent by documents already left, then what the current document holds and has not reported yet.
     const entries = this.shared.proxies().flatMap((proxy) => proxy.reported());
-    const current = await this.evaluate(() => window.__engineConsoleErrors ?? null);
+    const current = await this.evaluate(() => {
+      const hooked = /** @type {Window & { __engineConsoleErrors?: import('./scriptProxy').ConsoleEntry[] }} */ (
+        window
+      );
+      return hooked.__engineConsoleErrors ?? null;
+    });
     if (current === null) {
       // Without the proxy's script nothing is recorded, and "no errors" would be a check that cannot fail.
       throw new Error(
@@ -184,16 +248,22 @@ class WebKitSession extends Session {
     return [...entries, ...current.filter((entry) => !ids.has(entry.id))].map((entry) => entry.text);
   }
 
+  /**
+   * @override
+   * @param {() => void} fn
+   */
   async addInitScript(fn) {
     this.shared.initScripts.push(String(fn));
     for (const proxy of this.shared.proxies()) proxy.setInitScripts(this.shared.initScripts);
   }
 
-  close() {
-    return this.webdriver.quit();
+  /** @override */
+  async close() {
+    await this.webdriver.quit();
   }
 }
 
+/** @returns {Promise<import('./index').Engine>} */
 async function launchWebKitEngine() {
   // All three before anything starts: a missing one is named, with its package, before there is anything to clean up.
   const minibrowser = locateTool('MINIBROWSER_PATH');
@@ -212,21 +282,32 @@ async function launchWebKitEngine() {
     removeScratch();
     throw error;
   }
-  /** One proxy per site origin, shared by the sessions (one at a time: WebKitWebDriver allows one). */
+  /**
+   * One proxy per site origin, shared by the sessions (one at a time: WebKitWebDriver allows one).
+   * @type {Map<string, import('./scriptProxy').ScriptProxy>}
+   */
   const proxies = new Map();
+  /** @type {Shared} */
   const shared = { proxies: () => [...proxies.values()], initScripts: [] };
-  /** The WebDriver session whose window is open, if any: quit before the driver stops. */
+  /**
+   * The WebDriver session whose window is open, if any: quit before the driver stops.
+   * @type {WebDriverSession | undefined}
+   */
   let open;
+  /** @type {import('./session').EngineInfo} */
   const engine = { name: 'webkit', label: 'WebKit (WebKitGTK MiniBrowser)' };
   return Object.assign(engine, {
+    /** @param {string} siteOrigin */
     async origin(siteOrigin) {
-      if (!proxies.has(siteOrigin)) {
-        const proxy = await startScriptProxy(siteOrigin);
+      let proxy = proxies.get(siteOrigin);
+      if (!proxy) {
+        proxy = await startScriptProxy(siteOrigin);
         proxy.setInitScripts(shared.initScripts);
         proxies.set(siteOrigin, proxy);
       }
-      return proxies.get(siteOrigin).origin;
+      return proxy.origin;
     },
+    /** @param {import('./index').SessionOptions} [options] */
     async newSession({ width = 1280, height = 900, javaScript = true } = {}) {
       // A new session is a new, empty browser: nothing carried over from the previous test.
       shared.initScripts = [];
