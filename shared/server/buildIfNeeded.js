@@ -5,8 +5,15 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { buildMarker, repoRoot } = require('./deployables');
 
+/** @typedef {import('./deployables').Deployable} Deployable */
+
 const IGNORED = new Set(['node_modules', 'dist', 'coverage']);
 
+/**
+ * The latest modification time of the file, or of anything in the folder; 0 when it does not exist.
+ * @param {string} target
+ * @returns {number}
+ */
 function newestMtime(target) {
   let newest = 0;
   let stats;
@@ -23,6 +30,10 @@ function newestMtime(target) {
   return newest;
 }
 
+/**
+ * @param {Deployable} deployable
+ * @returns {string[]}
+ */
 function sourcesOf(deployable) {
   return [
     ...['src', 'public', 'webpack.config.js', 'package.json'].map((entry) => path.join(deployable.dir, entry)),
@@ -38,7 +49,12 @@ function sourcesOf(deployable) {
   ];
 }
 
-/** Why a build whose output is `marker` needs to run again, or null when it is newer than all of `sources`. */
+/**
+ * Why a build whose output is `marker` needs to run again, or null when it is newer than all of `sources`.
+ * @param {string} marker
+ * @param {string[]} sources
+ * @returns {string | null}
+ */
 function staleSince(marker, sources) {
   let builtAt;
   try {
@@ -50,12 +66,19 @@ function staleSince(marker, sources) {
   return changedAt > builtAt ? 'sources changed since the last build' : null;
 }
 
-/** Why the package needs a build, or null when its dist/ is up to date. */
+/**
+ * Why the package needs a build, or null when its dist/ is up to date.
+ * @param {Deployable} deployable
+ */
 function staleReason(deployable) {
   return staleSince(buildMarker(deployable), sourcesOf(deployable));
 }
 
-/** Builds the stale packages one after the other with their own `npm run build`; throws if one fails. */
+/**
+ * Builds the stale packages one after the other with their own `npm run build`; throws if one fails.
+ * @param {Deployable[]} deployables
+ * @param {{ log?: (message: string) => void }} [options]
+ */
 function buildIfNeeded(deployables, { log = console.log } = {}) {
   for (const deployable of deployables) {
     const reason = staleReason(deployable);

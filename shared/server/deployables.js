@@ -7,9 +7,12 @@ const { SHELL_PORT } = require('@nativegtm/contract/ports');
 const repoRoot = path.resolve(__dirname, '../..');
 
 /**
- * @typedef {{ name: string, dir: string, port: number, role: 'host' | 'remote', remote?: string, route?: string }} Deployable
+ * @typedef {{ name: string, dir: string, port: number } & (
+ *   | { role: 'host', remote?: undefined, route?: undefined }
+ *   | { role: 'remote', remote: string, route: string }
+ * )} Deployable
  *   remote: the Module Federation name, which is also the remote's key in remotes.json. route: the page it renders
- *   (both from shared/contract/pages.js, as the shell's route table).
+ *   (both from shared/contract/pages.js, as the shell's route table). Every remote has both, the shell neither.
  */
 
 /** @type {Deployable[]} */
@@ -25,7 +28,10 @@ const deployables = [
   })),
 ];
 
-/** The file whose presence (and age) says a package's dist/ is a complete build. */
+/**
+ * The file whose presence (and age) says a package's dist/ is a complete build.
+ * @param {Deployable} deployable
+ */
 function buildMarker(deployable) {
   return path.join(deployable.dir, 'dist', deployable.role === 'host' ? 'index.html' : 'mf-manifest.json');
 }

@@ -23,6 +23,13 @@ const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
 
+/** @typedef {import('@nativegtm/contract/fragments').PageManifest} PageManifest */
+/** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
+/**
+ * One document's view of its page's remote: the deadline of its fetches, and the manifest, read once per document.
+ * @typedef {{ deadline: number, manifest: () => Promise<LiveManifest | undefined> }} Live
+ */
+
 /**
  * @param {{ root: string, remotesFile: string, routes: { route: string, remote: string }[], origin: string,
  *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number }} options
@@ -43,9 +50,12 @@ function createDocumentComposer({
   const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs });
   const byPath = new Map(routes.map((route) => [route.route, route]));
 
-  /** The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one. */
+  /**
+   * The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one.
+   * @param {string} remote
+   */
   function remoteBase(remote) {
-    const manifest = remotes(remotesFile)?.[remote];
+    const manifest = /** @type {Partial<Record<string, string>> | undefined} */ (remotes(remotesFile))?.[remote];
     return manifest ? new URL('./', manifest) : undefined;
   }
 
@@ -53,6 +63,12 @@ function createDocumentComposer({
    * A file of the remote's ssr/ folder, only ever from the remote's own origin. Head and body are asked for with the
    * build id of the manifest that named them: the URL then means one build's file, which the cache keeps as long as
    * it is used, and a redeploy (a new build id) is fetched in full.
+   * @param {URL} base
+   * @param {string} file
+   * @param {number} deadline
+   * @param {string} [buildId]
+   * @param {(text: string) => boolean} [accept]
+   * @returns {Promise<string | null>}
    */
   function fetchFragment(base, file, deadline, buildId, accept) {
     const url = new URL(file, base);
@@ -61,12 +77,18 @@ function createDocumentComposer({
     return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept });
   }
 
-  /** Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document. */
+  /**
+   * Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document.
+   * @type {Map<string, { text: string, manifest: PageManifest | undefined }>}
+   */
   const manifests = new Map();
 
   /**
    * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
    * are slugs (they become regular expressions and file names), or undefined.
+   * @param {string} remote
+   * @param {string} manifestText
+   * @returns {PageManifest | undefined}
    */
   function readManifest(remote, manifestText) {
     const last = manifests.get(remote);
@@ -81,7 +103,12 @@ function createDocumentComposer({
     return manifest;
   }
 
-  /** The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's. */
+  /**
+   * The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's.
+   * @param {string} remote
+   * @param {number} deadline
+   * @returns {Promise<LiveManifest | undefined>}
+   */
   async function pageManifest(remote, deadline) {
     const base = remoteBase(remote);
     if (!base) return undefined;
@@ -90,6 +117,10 @@ function createDocumentComposer({
     return manifest ? { base, manifest } : undefined;
   }
 
+  /**
+   * @param {string} remote
+   * @param {Live} live
+   */
   async function pageHead(remote, live) {
     if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.head)) ?? '';
     const found = await live.manifest();
@@ -104,12 +135,17 @@ function createDocumentComposer({
       fragmentPaths.head,
       live.deadline,
       manifest.buildId,
-      (text) => text.startsWith(marker) || !text.startsWith(HEAD_MARKER_START),
+      (head) => head.startsWith(marker) || !head.startsWith(HEAD_MARKER_START),
     );
     // The page's stylesheets are files of the remote: its base URL is only known here.
     return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
   }
 
+  /**
+   * @param {string} remote
+   * @param {string} search the raw query, with its "?"
+   * @param {Live} live
+   */
   async function pageBody(remote, search, live) {
     if (remote === NOT_FOUND) return text(path.join(root, fragmentPaths.body('index'))) ?? '';
     const found = await live.manifest();
@@ -122,8 +158,8 @@ function createDocumentComposer({
     // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
     // get HTML that the JavaScript the shell loads for that build does not hydrate).
     const wrapper = bodyWrapperStart(remote, manifest.buildId);
-    const body = await fetchFragment(base, fragmentPaths.body(key), live.deadline, manifest.buildId, (text) =>
-      text.startsWith(wrapper),
+    const body = await fetchFragment(base, fragmentPaths.body(key), live.deadline, manifest.buildId, (html) =>
+      html.startsWith(wrapper),
     );
     return body ?? '';
   }

@@ -2,8 +2,14 @@
 // read the shell's template and remotes.json on every document request, and both can be replaced under them.
 const fs = require('node:fs');
 
-/** `(file) => transform(contents)`, or undefined while the file does not exist. */
+/**
+ * `(file) => transform(contents)`, or undefined while the file does not exist.
+ * @template T
+ * @param {(contents: string) => T} transform
+ * @returns {(file: string) => T | undefined}
+ */
 function fileReader(transform) {
+  /** @type {Map<string, { mtimeMs: number, size: number, value: T }>} */
   const cache = new Map();
   return (file) => {
     let stats;

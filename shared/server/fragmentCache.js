@@ -43,7 +43,12 @@ function createFragmentCache({
   // Ends the fetches under way when the cache is closed, so a closed server holds no sockets to a remote.
   const closing = new AbortController();
 
-  /** The file's text, or null when it could not be fetched or is not what was asked for. */
+  /**
+   * The file's text, or null when it could not be fetched or is not what was asked for.
+   * @param {string} url
+   * @param {(text: string) => boolean} accept
+   * @returns {Promise<string | null>}
+   */
   async function download(url, accept) {
     // A timer of our own, not AbortSignal.timeout: that signal is only weakly held by its timer and by
     // AbortSignal.any, so a garbage collection in between could drop it and leave the fetch waiting for a hanging
@@ -67,12 +72,21 @@ function createFragmentCache({
     }
   }
 
-  /** Whether the entry holds a good copy that may still be served. */
+  /**
+   * Whether the entry holds a good copy that may still be served.
+   * @param {Entry} entry
+   * @param {number} time
+   * @returns {entry is Entry & { copy: { at: number, text: string } }}
+   */
   function servable(entry, time) {
     return entry.copy !== undefined && (entry.immutable || time - entry.copy.at <= maxAgeMs);
   }
 
-  /** Whether the newest answer was a failure that is still to be remembered. */
+  /**
+   * Whether the newest answer was a failure that is still to be remembered.
+   * @param {Entry} entry
+   * @param {number} time
+   */
   function recentFailure(entry, time) {
     const { failedAt, copy } = entry;
     return failedAt !== undefined && (!copy || failedAt > copy.at) && time - failedAt <= maxAgeMs;
@@ -82,10 +96,13 @@ function createFragmentCache({
    * Starts a fetch of the file unless one started less than maxAge ago is under way (an older one may hang until its
    * timeout: a remote that is back must not wait for it). When fetches overlap, an answer never replaces the answer
    * of a fetch that started later.
+   * @param {string} url
+   * @param {Entry} entry
+   * @returns {Promise<string | null>}
    */
   function refresh(url, entry) {
     const time = now();
-    if (entry.pending && time - entry.pendingAt <= maxAgeMs) return entry.pending;
+    if (entry.pending && time - (entry.pendingAt ?? -Infinity) <= maxAgeMs) return entry.pending;
     const promise = download(url, entry.accept).then((text) => {
       if (text !== null) {
         if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
@@ -164,7 +181,9 @@ function createFragmentCache({
     if (recentFailure(entry, time)) return Promise.resolve(null);
     const promise = refresh(url, entry);
     // A caller never waits longer than it asked, nor than the timeout, whatever the fetch does.
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timeout;
+    /** @type {Promise<null>} */
     const giveUp = new Promise((resolve) => {
       timeout = setTimeout(() => resolve(null), Math.max(0, Math.min(waitMs, timeoutMs)));
     });

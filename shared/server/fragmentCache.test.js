@@ -5,9 +5,13 @@ const vm = require('node:vm');
 const { createFragmentCache } = require('./fragmentCache');
 
 /** A remote whose answer each test sets; counts the requests it gets. */
+/** @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Answer */
+/** @type {import('node:http').Server} */
 let server;
+/** @type {string} */
 let origin;
-let answer = (_req, res) => res.end('fragment');
+/** @type {Answer} */
+let answer = (_req, res) => void res.end('fragment');
 let requests = 0;
 
 beforeAll(async () => {
@@ -15,8 +19,8 @@ beforeAll(async () => {
     requests += 1;
     answer(req, res);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -27,7 +31,10 @@ beforeEach(() => {
   answer = (_req, res) => res.end('fragment');
 });
 
-/** Resolves once the condition holds (checked every 5 ms), or fails the test after 2 s. */
+/**
+ * Resolves once the condition holds (checked every 5 ms), or fails the test after 2 s.
+ * @param {() => boolean} condition
+ */
 async function waitFor(condition) {
   const started = Date.now();
   while (!condition()) {
@@ -76,6 +83,7 @@ describe('the fragment cache', () => {
     // What a static server answers when a deploy kept sizes and modification times: the same weak ETag for other
     // content, and 304 to a request that sends it.
     let content = 'build A';
+    /** @type {(string | undefined)[]} */
     const seen = [];
     answer = (req, res) => {
       seen.push(req.headers['if-none-match']);
@@ -139,7 +147,7 @@ describe('the fragment cache', () => {
     answer = (_req, res) => res.end('<div data-build="b">old</div>');
     const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
     const url = `${origin}/body?build=c`;
-    const options = { immutable: true, accept: (text) => text.startsWith('<div data-build="c"') };
+    const options = { immutable: true, accept: (/** @type {string} */ text) => text.startsWith('<div data-build="c"') };
     await expect(cache.get(url, undefined, options)).resolves.toBeNull();
     now = 400;
     await expect(cache.get(url, undefined, options)).resolves.toBeNull();
@@ -221,11 +229,16 @@ describe('the fragment cache', () => {
     expect(requests).toBe(1);
   });
 
-  it.each([
-    ['an error status', (_req, res) => ((res.statusCode = 500), res.end('Error: stack trace'))],
-    ['a redirect', (_req, res) => ((res.statusCode = 302), res.setHeader('Location', 'http://elsewhere/'), res.end())],
-    ['a dropped connection', (req) => req.socket.destroy()],
-  ])('answers null for %s, and remembers the failure for maxAge', async (_case, failing) => {
+  it.each(
+    /** @type {[string, Answer][]} */ ([
+      ['an error status', (_req, res) => ((res.statusCode = 500), res.end('Error: stack trace'))],
+      [
+        'a redirect',
+        (_req, res) => ((res.statusCode = 302), res.setHeader('Location', 'http://elsewhere/'), res.end()),
+      ],
+      ['a dropped connection', (req) => req.socket.destroy()],
+    ]),
+  )('answers null for %s, and remembers the failure for maxAge', async (_case, failing) => {
     answer = failing;
     const cache = createFragmentCache({ maxAgeMs: 60_000 });
     await expect(cache.get(`${origin}/b`)).resolves.toBeNull();
@@ -236,8 +249,9 @@ describe('the fragment cache', () => {
 
   it('does not keep a remote that is back waiting for a fetch that still hangs', async () => {
     let now = 0;
+    /** @type {import('node:http').ServerResponse[]} */
     const hanging = [];
-    answer = (_req, res) => hanging.push(res);
+    answer = (_req, res) => void hanging.push(res);
     const cache = createFragmentCache({ maxAgeMs: 500, timeoutMs: 5000, now: () => now });
     await expect(cache.get(`${origin}/down`, 50)).resolves.toBeNull(); // the caller gave up; the fetch hangs on
     now = 600;
@@ -253,8 +267,9 @@ describe('the fragment cache', () => {
   });
 
   it('gives up on a hanging remote after the timeout, and a caller never waits longer than it asked', async () => {
+    /** @type {import('node:http').ServerResponse[]} */
     const hanging = [];
-    answer = (_req, res) => hanging.push(res);
+    answer = (_req, res) => void hanging.push(res);
     // Bounds far apart, so a loaded CI machine cannot blur them: the caller asks for 50 ms of a cache that would
     // wait 3 s, and is answered long before those 3 s; the cache alone gives up after its own 200 ms.
     const cache = createFragmentCache({ timeoutMs: 3000 });
@@ -275,6 +290,7 @@ describe('the fragment cache', () => {
     // a document waited for a remote that answers after 8 s (seen on CI).
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc');
+    /** @type {number | undefined} */
     let closedAt;
     answer = (req) => req.on('close', () => (closedAt = Date.now()));
     const cache = createFragmentCache({ timeoutMs: 200 });
@@ -285,7 +301,7 @@ describe('the fragment cache', () => {
     await expect(result).resolves.toBeNull();
     // The request itself was ended (not only given up on): the remote saw the connection close.
     await waitFor(() => closedAt !== undefined);
-    expect(closedAt - started).toBeLessThan(1500);
+    expect(/** @type {number} */ (closedAt) - started).toBeLessThan(1500);
     cache.close();
   });
 });

@@ -37,7 +37,10 @@ function remoteOrigins(entries) {
 
 const readRemotesFile = fileReader(readRemotesConfig);
 
-/** remotes.json as it is at the moment of the request, so an operator's edit changes the policy at once. */
+/**
+ * remotes.json as it is at the moment of the request, so an operator's edit changes the policy at once.
+ * @param {string} file
+ */
 function remoteOriginsFromFile(file) {
   return remoteOrigins(readRemotesFile(file) ?? {});
 }
@@ -46,6 +49,7 @@ function remoteOriginsFromFile(file) {
  * No 'unsafe-inline' or 'unsafe-eval' anywhere: the build emits no inline script and CSS only as files. Scripts,
  * styles and fetches may come from this origin and the remotes' origins, nothing else.
  */
+/** @param {string[]} [origins] */
 function contentSecurityPolicy(origins = []) {
   const sources = ["'self'", ...origins].join(' ');
   return [
@@ -62,7 +66,10 @@ function contentSecurityPolicy(origins = []) {
   ].join('; ');
 }
 
-/** The headers of an HTML document of the site. */
+/**
+ * The headers of an HTML document of the site.
+ * @param {string[]} origins
+ */
 function htmlHeaders(origins) {
   return {
     'Content-Security-Policy': contentSecurityPolicy(origins),

@@ -7,7 +7,10 @@ const { escapeHtml } = require('@nativegtm/contract/fragments');
 const DEFAULT_ORIGIN = 'http://localhost:3000';
 const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'NativeGTM: AI-native go-to-market talent' };
 
-/** The configured origin, checked: an http(s) origin without path, query or credentials. */
+/**
+ * The configured origin, checked: an http(s) origin without path, query or credentials.
+ * @param {string} [value]
+ */
 function siteOrigin(value = DEFAULT_ORIGIN) {
   let url;
   try {
@@ -22,7 +25,11 @@ function siteOrigin(value = DEFAULT_ORIGIN) {
   return url.origin;
 }
 
-/** The shell's head tags for a page route, or for the 404 screen (route undefined): not to be indexed. */
+/**
+ * The shell's head tags for a page route, or for the 404 screen (route undefined): not to be indexed.
+ * @param {string} origin
+ * @param {string | undefined} route
+ */
 function siteHead(origin, route) {
   if (route === undefined) return '<meta name="robots" content="noindex" />';
   const url = escapeHtml(`${origin}${route}`);
@@ -40,10 +47,15 @@ function siteHead(origin, route) {
   ].join('\n');
 }
 
+/** @param {string} origin */
 function robotsTxt(origin) {
   return `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`;
 }
 
+/**
+ * @param {string} origin
+ * @param {string[]} routes
+ */
 function sitemapXml(origin, routes) {
   const urls = routes.map((route) => `  <url><loc>${escapeHtml(`${origin}${route}`)}</loc></url>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;

@@ -10,29 +10,39 @@ const { escapeHtml } = require('@nativegtm/contract/fragments');
 const DIRECTIVE = /<!--#\s*(block|endblock|include|echo)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
 const PARAM = /([a-z]+)="([^"]*)"/g;
 
+/**
+ * @param {string} text
+ * @returns {Record<string, string | undefined>}
+ */
 function paramsOf(text) {
   return Object.fromEntries([...text.matchAll(PARAM)].map((match) => [match[1], match[2]]));
 }
 
+/** @typedef {{ text: string } | { virtual: string, stub?: string } | { echo: string }} TemplatePart */
+/** @typedef {{ parts: TemplatePart[], blocks: Record<string, string> }} Template */
+
 /**
  * Splits a template into text and includes once, so composing a document is a join.
- * @returns {{ parts: ({ text: string } | { virtual: string, stub?: string } | { echo: string })[],
- *   blocks: Record<string, string> }}
+ * @param {string} html
+ * @returns {Template}
  */
 function parseTemplate(html) {
+  /** @type {TemplatePart[]} */
   const parts = [];
+  /** @type {Record<string, string>} */
   const blocks = {};
+  /** @type {{ name: string, start: number } | null} */
   let block = null;
   let last = 0;
   for (const match of html.matchAll(DIRECTIVE)) {
     const text = html.slice(last, match.index);
     last = match.index + match[0].length;
-    const [, command, rawParams] = match;
+    const [, command, rawParams = ''] = match;
     const params = paramsOf(rawParams);
     if (command === 'block') {
       if (block) throw new Error('SSI: nested block');
       parts.push({ text });
-      block = { name: params.name, start: last };
+      block = { name: params.name ?? '', start: last };
     } else if (command === 'endblock') {
       if (!block) throw new Error('SSI: endblock without block');
       blocks[block.name] = text;
@@ -40,11 +50,11 @@ function parseTemplate(html) {
     } else if (command === 'echo') {
       if (block) throw new Error('SSI: echo inside a block');
       parts.push({ text });
-      parts.push({ echo: params.var });
+      parts.push({ echo: params.var ?? '' });
     } else {
       if (block) throw new Error('SSI: include inside a block');
       parts.push({ text });
-      parts.push({ virtual: params.virtual, stub: params.stub });
+      parts.push({ virtual: params.virtual ?? '', stub: params.stub });
     }
   }
   if (block) throw new Error(`SSI: block "${block.name}" is not closed`);
@@ -55,12 +65,13 @@ function parseTemplate(html) {
 /**
  * Composes a parsed template: every include is resolved (in parallel) by `resolve(virtual)`, which answers the
  * include's HTML or '' when it failed.
- * @param {ReturnType<typeof parseTemplate>} template
+ * @param {Template} template
  * @param {Record<string, string>} variables
  * @param {(virtual: string) => Promise<string>} [resolve]
  */
 async function compose(template, variables, resolve = async () => '') {
-  const substitute = (virtual) => virtual.replace(/\$([a-z_]+)/g, (_, name) => variables[name] ?? '');
+  const substitute = (/** @type {string} */ virtual) =>
+    virtual.replace(/\$([a-z_]+)/g, (_, /** @type {string} */ name) => variables[name] ?? '');
   const pieces = await Promise.all(
     template.parts.map(async (part) => {
       if ('text' in part) return part.text;

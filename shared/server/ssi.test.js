@@ -8,6 +8,7 @@ const template = parseTemplate(
 
 describe('the SSI subset', () => {
   it('substitutes variables into includes and prints a block where an include answered nothing', async () => {
+    /** @type {string[]} */
     const asked = [];
     const html = await compose(template, { page: 'jobs', args: 'a=1', base: 'http://r/?a&b' }, async (virtual) => {
       asked.push(virtual);

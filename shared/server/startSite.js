@@ -1,13 +1,14 @@
 // Serves the five production builds, one server per deployable on its own port. Used by `npm start` and by the
 // integration tests, so the tests exercise exactly what visitors get.
 const path = require('node:path');
-const { createStaticServer, listen, close } = require('./staticServer');
+const { createDeployableServer } = require('./deployableHandler');
+const { listen, close } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 
 /**
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
  * already started are closed again and the error says which port.
- * @param {import('./site').Deployable[]} deployables
+ * @param {import('./deployables').Deployable[]} deployables
  * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
  *   fragmentTimeoutMs?: number }} [options]
  *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
@@ -19,11 +20,12 @@ async function startSite(
   { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs } = {},
 ) {
   const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
+  /** @type {{ deployable: import('./deployables').Deployable, port: number, server: import('node:http').Server }[]} */
   const running = [];
   try {
     for (const deployable of deployables) {
       const port = ports[deployable.name] ?? deployable.port;
-      const server = createStaticServer({
+      const server = createDeployableServer({
         root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
         spa: deployable.role === 'host',
         cors: deployable.role === 'remote',

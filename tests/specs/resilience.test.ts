@@ -15,14 +15,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { close, createStaticServer, listen } from '@nativegtm/server/staticServer';
+import { createDeployableServer } from '@nativegtm/server/deployableHandler';
+import { close, listen } from '@nativegtm/server/httpServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { gate } from '../support/gate';
 import { startNginx } from '../support/nginxServer';
 import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startTestSite } = require('../support/testSite');
+import { startTestSite } from '../support/testSite';
 
 const repoRoot = resolve(__dirname, '../..');
 const jobsOrigin = `http://localhost:${ports['jobs-mfe']}`;
@@ -105,7 +105,7 @@ async function serveRemotesJson(body: Record<string, unknown>): Promise<void> {
 }
 
 async function serveFolder(root: string, port: number): Promise<Server> {
-  return listen(createStaticServer({ root, cors: true }), port, 'test remote');
+  return listen(createDeployableServer({ root, cors: true }), port, 'test remote');
 }
 
 describe('a remote that is down', () => {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
-import { createStaticHandler, close, listen } from '@nativegtm/server/staticServer';
+import { createDeployableHandler } from '@nativegtm/server/deployableHandler';
+import { close, listen } from '@nativegtm/server/httpServer';
 
 /**
  * How the remote answers its page's server-rendered files (ssr/…); everything else is served, except when it is
@@ -23,7 +24,7 @@ export type FaultScope = 'all' | 'page';
 export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
   let mode: FaultMode = 'up';
   let scope: FaultScope = 'all';
-  const serve = createStaticHandler({ root, cors: true });
+  const serve = createDeployableHandler({ root, cors: true });
   const hanging = new Set<NodeJS.Timeout>();
   /** The targets and headers of the requests for server-rendered files it got, newest last. */
   const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];

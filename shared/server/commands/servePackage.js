@@ -3,7 +3,8 @@
 // Usage: nativegtm-serve-package --port 3003   (run from the package folder)
 const path = require('node:path');
 const { deployables } = require('../deployables');
-const { createStaticServer, listen, close } = require('../staticServer');
+const { createDeployableServer } = require('../deployableHandler');
+const { listen, close } = require('../httpServer');
 
 async function main() {
   const dir = process.cwd();
@@ -11,7 +12,7 @@ async function main() {
   if (!deployable) throw new Error(`${dir} is not one of the site's packages`);
   const flag = process.argv.indexOf('--port');
   const port = flag > -1 ? Number(process.argv[flag + 1]) : deployable.port;
-  const server = createStaticServer({
+  const server = createDeployableServer({
     root: path.join(dir, 'dist'),
     spa: deployable.role === 'host',
     cors: deployable.role === 'remote',

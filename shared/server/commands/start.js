@@ -15,6 +15,7 @@ async function main() {
   }
   console.log('\nNativeGTM is running on http://localhost:3000 (Ctrl+C to stop)');
 
+  /** @param {NodeJS.Signals} signal */
   const shutdown = async (signal) => {
     console.log(`\n${signal} received, stopping the servers…`);
     await site.stop();

@@ -2,17 +2,19 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { createStaticHandler } = require('./staticServer');
+const { createDeployableHandler } = require('./deployableHandler');
 
 // A redeploy replaces files while they are being served: a file found and then deleted before it is opened.
-describe('the static server during a redeploy', () => {
+describe("a deployable's server during a redeploy", () => {
+  /** @type {string} */
   let folder;
+  /** @type {http.Server} */
   let server;
   beforeEach(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-static-'));
     fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n'.repeat(1000));
-    server = http.createServer(createStaticHandler({ root: folder, cors: true }));
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    server = http.createServer(createDeployableHandler({ root: folder, cors: true }));
+    await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(async () => {
@@ -21,9 +23,10 @@ describe('the static server during a redeploy', () => {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
+  /** @param {string} file */
   const get = (file) =>
     new Promise((resolve) => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       http
         .get(`http://127.0.0.1:${port}/${file}`, (res) => {
           res.resume();

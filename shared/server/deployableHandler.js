@@ -1,0 +1,191 @@
+// The production server of one deployable: its dist/ on its own port, with the caching and CORS rules federated
+// assets need, and for the shell its documents, composed per request with the pages' server-rendered HTML
+// (documentComposer.js), with robots.txt and sitemap.xml. sirv does the file serving (precompressed .br/.gz, ETags,
+// ranges, no path traversal).
+const fs = require('node:fs');
+const path = require('node:path');
+const sirv = require('sirv');
+const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./securityHeaders');
+const { createDocumentComposer } = require('./documentComposer');
+const { sendDocument } = require('./documentResponse');
+const { createHttpServer } = require('./httpServer');
+const { requestTarget } = require('./requestTarget');
+const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {ReturnType<typeof createDocumentComposer>} DocumentComposer */
+
+/**
+ * @typedef {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string>,
+ *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number } }}
+ *   DeployableOptions
+ *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
+ *   (the shell) load the manifest and chunks; files: URL paths served from a file outside root, e.g. a
+ *   remotes.json kept with the deployment's configuration rather than in dist/; compose: the shell's documents are
+ *   composed with the pages' server-rendered HTML (documentComposer.js), with robots.txt and sitemap.xml.
+ */
+
+/**
+ * Page routes and .html files are documents; everything with another extension is an asset.
+ * @param {string} pathname
+ */
+const isDocument = (pathname) => pathname.endsWith('.html') || !FILE_EXTENSION.test(pathname);
+
+/**
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {string} type
+ * @param {string} text
+ */
+function sendText(req, res, type, text) {
+  res.setHeader('Content-Type', `${type}; charset=utf-8`);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/** @param {DeployableOptions} options */
+function createDeployableHandler({ root, spa = false, cors = false, files = {}, compose }) {
+  // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
+  const remotesFile = spa ? (files['/remotes.json'] ?? path.join(root, 'remotes.json')) : undefined;
+  const serve = sirv(path.resolve(root), {
+    // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
+    // manifest) or an operator's edit of remotes.json is served at once, without a restart.
+    dev: true,
+    etag: true,
+    gzip: true,
+    brotli: true,
+    single: spa && !compose,
+    setHeaders(res, pathname) {
+      res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (isDocument(pathname)) {
+        const headers = htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []);
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      }
+    },
+    onNoMatch(_req, res) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.end('Not found\n');
+    },
+  });
+
+  const composer =
+    compose &&
+    createDocumentComposer({
+      root: path.resolve(root),
+      remotesFile: remotesFile ?? path.join(root, 'remotes.json'),
+      ...compose,
+    });
+
+  /**
+   * @param {DocumentComposer} composer
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  async function serveDocument(composer, req, res) {
+    try {
+      const document = await composer.render(/** @type {string} */ (req.url));
+      // Without a remotes.json (a composing server that is not the shell's), no remote's origin is allowed.
+      sendDocument(req, res, document, htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []));
+    } catch (error) {
+      console.error('[document]', error);
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end('The page could not be composed.\n');
+    }
+  }
+
+  /**
+   * A request nothing below expected ends that one response with 400, never the server every page runs on.
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  function handle(req, res) {
+    try {
+      return route(req, res);
+    } catch (error) {
+      // What route() throws comes from Node's and sirv's own checks of the request: always an Error.
+      console.error(`[static] ${JSON.stringify(req.url)}: ${/** @type {Error} */ (error).message}`);
+      if (!res.headersSent) {
+        res.statusCode = 400;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      }
+      return res.end('Bad request\n');
+    }
+  }
+
+  /**
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  function route(req, res) {
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
+    if (cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        res.setHeader('Access-Control-Allow-Headers', '*');
+        res.statusCode = 204;
+        return res.end();
+      }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.statusCode = 405;
+      res.setHeader('Allow', 'GET, HEAD');
+      return res.end();
+    }
+    // A server's request always has a target: only a client's response leaves url unset.
+    const { pathname } = requestTarget(/** @type {string} */ (req.url));
+    const override = files[pathname];
+    if (override) return sendFile(res, override);
+    if (composer) {
+      if (pathname === '/robots.txt') return sendText(req, res, 'text/plain', composer.robotsTxt());
+      if (pathname === '/sitemap.xml') return sendText(req, res, 'application/xml', composer.sitemapXml());
+      // index.html is the template, never served as it is: /index.html is just another unknown page.
+      if (!FILE_EXTENSION.test(pathname) || pathname === '/index.html') return void serveDocument(composer, req, res);
+    }
+    // sirv pipes a file it found into the response; if a redeploy deletes it before it is opened, the read stream's
+    // error would have no listener and end the whole server. The response is cut short instead (the browser's load of
+    // that file fails, as for a dropped connection) and the server carries on.
+    res.once('pipe', (source) =>
+      source.once(
+        'error',
+        /** @param {NodeJS.ErrnoException} error */ (error) => {
+          console.error(`[static] ${pathname}: ${error.code ?? error.message}`);
+          res.destroy();
+        },
+      ),
+    );
+    return serve(req, res);
+  }
+
+  // Stops the composer's background refresh of fragments (the server calls it when it closes).
+  return Object.assign(handle, { close: () => composer?.close() });
+}
+
+/**
+ * Sends one configuration file, always revalidated (it is edited in place).
+ * @param {ServerResponse} res
+ * @param {string} file
+ */
+function sendFile(res, file) {
+  fs.readFile(file, (error, body) => {
+    if (error) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      return res.end('Not found\n');
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.end(body);
+  });
+}
+
+/** @param {DeployableOptions} options */
+function createDeployableServer(options) {
+  return createHttpServer(createDeployableHandler(options));
+}
+
+module.exports = { createDeployableHandler, createDeployableServer };

@@ -1,0 +1,76 @@
+// The HTTP side of the site's servers, whatever they answer: each listens on exactly its own port, and shuts down
+// without waiting for idle keep-alive connections.
+const http = require('node:http');
+
+/**
+ * @typedef {import('node:http').RequestListener & { close: () => void }} ClosableHandler
+ *   a request handler with work of its own to stop when its server closes (e.g. a background refresh)
+ */
+
+/**
+ * A server for `handler` that stops the handler's own work once it closes.
+ * @param {ClosableHandler} handler
+ */
+function createHttpServer(handler) {
+  const server = http.createServer(handler);
+  server.once('close', handler.close);
+  // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
+  return server;
+}
+
+class PortInUseError extends Error {
+  /**
+   * @param {number} port
+   * @param {string} label what the port is for, e.g. the deployable's name
+   */
+  constructor(port, label) {
+    super(
+      `Port ${port} (${label}) is already in use. Stop the process that holds it ` +
+        `(e.g. \`lsof -i :${port}\`) and try again; the site needs exactly this port.`,
+    );
+    this.name = 'PortInUseError';
+    this.port = port;
+  }
+}
+
+/**
+ * Listens on `port` (all interfaces unless HOST is set); rejects with PortInUseError rather than picking another.
+ * @template {import('node:net').Server} S
+ * @param {S} server
+ * @param {number} port
+ * @param {string} label what the port is for, named in the error
+ * @param {string} [host]
+ * @returns {Promise<S>}
+ */
+function listen(server, port, label, host = process.env.HOST) {
+  return new Promise((resolve, reject) => {
+    /** @param {NodeJS.ErrnoException} error */
+    const onError = (error) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, label) : error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/**
+ * Stops accepting connections and ends idle keep-alive ones, so a shutdown does not hang.
+ * @param {import('node:http').Server} server
+ * @returns {Promise<void>}
+ */
+function close(server) {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  });
+}
+
+module.exports = { createHttpServer, listen, close, PortInUseError };
