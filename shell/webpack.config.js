@@ -1,6 +1,10 @@
 const { createShellConfig } = require('@nativegtm/build/webpack');
 
-module.exports = (env, argv) =>
+/**
+ * @param {unknown} _env
+ * @param {{ mode?: import('webpack').Configuration['mode'] }} argv webpack's command line (--mode)
+ */
+module.exports = (_env, argv) =>
   createShellConfig({
     packageDir: __dirname,
     port: 3000,

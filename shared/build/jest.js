@@ -1,6 +1,10 @@
 // The jest project settings every package uses for its unit and component tests (jsdom, TypeScript, CSS Modules).
 const path = require('node:path');
 
+/**
+ * A package of browser code (the design system, the shell, the page remotes): its tests in src/, in jsdom.
+ * @param {{ packageDir: string, displayName: string }} options
+ */
 function createJestProject({ packageDir, displayName }) {
   return {
     displayName,

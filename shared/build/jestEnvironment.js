@@ -4,6 +4,10 @@
 const { TestEnvironment } = require('jest-environment-jsdom');
 
 class JsdomWithFetchEnvironment extends TestEnvironment {
+  /**
+   * @param {ConstructorParameters<typeof TestEnvironment>[0]} config
+   * @param {ConstructorParameters<typeof TestEnvironment>[1]} context
+   */
   constructor(config, context) {
     super(config, context);
     const { Request, Response, Headers, AbortController, AbortSignal, TextEncoder, TextDecoder } = globalThis;

@@ -2,7 +2,13 @@
 // the page could end up with two Reacts (broken hooks) or two routers (links that reload the page).
 const path = require('node:path');
 
+/**
+ * @param {string} packageDir
+ * @param {string} dependency
+ * @returns {string}
+ */
 function declaredRange(packageDir, dependency) {
+  /** @type {{ name: string, dependencies?: Record<string, string>, peerDependencies?: Record<string, string> }} */
   const pkg = require(path.join(packageDir, 'package.json'));
   const range = (pkg.dependencies || {})[dependency] || (pkg.peerDependencies || {})[dependency];
   if (!range) {
@@ -27,7 +33,12 @@ const SINGLETONS = {
   '@nativegtm/design-system': '@nativegtm/design-system',
 };
 
+/**
+ * The Module Federation `shared` option of the package in packageDir, with the versions it declares.
+ * @param {string} packageDir
+ */
 function sharedSingletons(packageDir) {
+  /** @type {Record<string, { singleton: boolean, requiredVersion: string }>} */
   const shared = {};
   for (const [request, owner] of Object.entries(SINGLETONS)) {
     shared[request] = { singleton: true, requiredVersion: declaredRange(packageDir, owner) };

@@ -16,24 +16,58 @@ const {
   headMarker,
 } = require('@nativegtm/contract/fragments');
 
-/** Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them. */
+/**
+ * Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them.
+ * @type {import('webpack').ExternalItemFunctionCallback}
+ */
 function externalNodeModules({ request }, callback) {
-  if (/^[a-z@]/i.test(request) && !request.startsWith('@nativegtm/') && request !== 'nativegtm-ssr-page') {
+  if (
+    request !== undefined &&
+    /^[a-z@]/i.test(request) &&
+    !request.startsWith('@nativegtm/') &&
+    request !== 'nativegtm-ssr-page'
+  ) {
     return callback(null, `commonjs ${request}`);
   }
   return callback();
 }
 
-/** The stylesheets the exposed page needs on first paint, from the container build's mf-manifest.json. */
+/**
+ * The part of mf-manifest.json read here.
+ * @typedef {{ exposes: { path: string, assets: { css: { sync: string[] } } }[] }} FederationManifest
+ */
+
+/**
+ * What the server-render bundle exports (@nativegtm/design-system/ssr/server-entry).
+ * @typedef {object} PageRenderer
+ * @property {{ title: string, description: string, query?: import('@nativegtm/contract/pageVariant').PageQuery }} meta
+ *   the page module's meta (the design system's PageMeta)
+ * @property {string} buildId the build id the page module was compiled with
+ * @property {string} title the document title
+ * @property {(options: { name: string, pathname: string, search: string, renderedAt: number }) => string} render
+ */
+
+/**
+ * The stylesheets the exposed page needs on first paint, from the container build's mf-manifest.json.
+ * @param {string} distDir
+ * @returns {string[]}
+ */
 function pageStylesheets(distDir) {
   const manifestFile = path.join(distDir, 'mf-manifest.json');
   if (!fs.existsSync(manifestFile)) return [];
+  /** @type {FederationManifest} */
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
   const page = manifest.exposes.find((expose) => expose.path === './Page');
   // Only the page's own styles: the design system's come with the shell, whose copy of it the page runs on.
   return page ? page.assets.css.sync : [];
 }
 
+/**
+ * @param {Pick<PageRenderer, 'title' | 'meta'>} renderer
+ * @param {string[]} stylesheets
+ * @param {{ name: string, buildId: string }} build
+ * @returns {string}
+ */
 function headHtml({ title: documentTitle, meta }, stylesheets, { name, buildId }) {
   const title = escapeHtml(documentTitle);
   const description = escapeHtml(meta.description);
@@ -48,15 +82,22 @@ function headHtml({ title: documentTitle, meta }, stylesheets, { name, buildId }
 }
 
 class WriteFragmentsPlugin {
+  /** @param {{ name: string, route: string, distDir: string, buildId: string }} options */
   constructor({ name, route, distDir, buildId }) {
-    Object.assign(this, { name, route, distDir, buildId });
+    this.name = name;
+    this.route = route;
+    this.distDir = distDir;
+    this.buildId = buildId;
   }
 
+  /** @param {import('webpack').Compiler} compiler */
   apply(compiler) {
     compiler.hooks.afterEmit.tapPromise('WriteFragmentsPlugin', async (compilation) => {
       if (compilation.errors.length > 0) return;
-      const bundle = path.join(compilation.outputOptions.path, 'render.js');
+      // Always set: createSsrConfig gives the bundle its own folder.
+      const bundle = path.join(/** @type {string} */ (compilation.outputOptions.path), 'render.js');
       delete require.cache[require.resolve(bundle)];
+      /** @type {PageRenderer} */
       const renderer = require(bundle);
       const { meta } = renderer;
       assertValidQuery(meta.query);
@@ -96,7 +137,8 @@ class WriteFragmentsPlugin {
 
 /**
  * @param {{ packageDir: string, distDir?: string, name: string, route: string, pageModule: string, buildId: string,
- *   mode: string, cssModules: object, tsRule: object }} options
+ *   mode: import('webpack').Configuration['mode'], cssModules: import('./webpack/rules').CssModulesOptions, tsRule: import('webpack').RuleSetRule }} options
+ * @returns {import('webpack').Configuration}
  */
 function createSsrConfig({
   packageDir,

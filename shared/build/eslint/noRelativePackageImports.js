@@ -5,6 +5,7 @@ const path = require('node:path');
 const { onImportSources } = require('./importSources');
 
 const repoRoot = path.resolve(__dirname, '../../..');
+/** @type {{ workspaces: string[] }} */
 const { workspaces } = require(path.join(repoRoot, 'package.json'));
 // Workspace entries are folders or globs (`*-mfe`, `shared/*`), matched against as many leading path segments.
 const workspacePatterns = workspaces.map((entry) => ({
@@ -12,7 +13,11 @@ const workspacePatterns = workspaces.map((entry) => ({
   pattern: new RegExp(`^${entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
 }));
 
-/** The workspace folder a file belongs to (`shell`, `shared/server`), or null outside every workspace. */
+/**
+ * The workspace folder a file belongs to (`shell`, `shared/server`), or null outside every workspace.
+ * @param {string} file an absolute path
+ * @returns {string | null}
+ */
 function packageOf(file) {
   const segments = path.relative(repoRoot, file).split(path.sep);
   for (const { depth, pattern } of workspacePatterns) {

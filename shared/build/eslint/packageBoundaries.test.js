@@ -6,7 +6,11 @@ const { ESLint } = require('eslint');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 // The configuration object itself (ESLint would load eslint.config.js with a dynamic import, which jest cannot run).
-const eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: true, overrideConfig: require('./config') });
+const eslint = new ESLint({
+  cwd: repoRoot,
+  overrideConfigFile: true,
+  overrideConfig: /** @type {import('eslint').Linter.Config[]} */ (require('./config')),
+});
 
 /**
  * The boundary problems ESLint reports for `code` at `file`.

@@ -13,21 +13,35 @@ const { files } = require('./templates');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`new-page: ${message}`);
   process.exit(2);
 }
 
-const camel = (name) => name.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
-const words = (name) => name.split('-').map((word) => word[0].toUpperCase() + word.slice(1));
+/** @param {string} name */
+const camel = (name) => name.replace(/-([a-z0-9])/g, (_, /** @type {string} */ letter) => letter.toUpperCase());
+/** @param {string} name */
+const words = (name) => name.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1));
 
+/**
+ * @param {string[]} argv
+ * @returns {{ name: string, route: string, title?: string, skipInstall?: boolean }}
+ */
 function parseArgs(argv) {
+  /** @type {string[]} */
   const positional = [];
+  /** @type {{ title?: string, skipInstall?: boolean }} */
   const options = {};
   for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === '--title') options.title = argv[(i += 1)];
-    else if (argv[i] === '--skip-install') options.skipInstall = true;
-    else positional.push(argv[i]);
+    // Never undefined: i < argv.length.
+    const arg = /** @type {string} */ (argv[i]);
+    if (arg === '--title') options.title = argv[(i += 1)];
+    else if (arg === '--skip-install') options.skipInstall = true;
+    else positional.push(arg);
   }
   const [name, route] = positional;
   if (!name || !route) fail('usage: npm run new-page -- <name> <route> [--title "Title"] [--skip-install]');
@@ -37,7 +51,12 @@ function parseArgs(argv) {
   return { name, route, ...options };
 }
 
-/** Inserts the new entry before the registry's closing `]);`. */
+/**
+ * Inserts the new entry before the registry's closing `]);`.
+ * @param {{ remote: string, package: string, route: string, pathKey: string, port: number, title: string,
+ *   heading: string }} entry
+ * @returns {string} the registry's file
+ */
 function addToRegistry(entry) {
   const file = path.join(repoRoot, 'shared/contract/pages.js');
   const source = fs.readFileSync(file, 'utf8');
@@ -50,13 +69,23 @@ function addToRegistry(entry) {
   return file;
 }
 
+/**
+ * @param {string} tsconfigFile
+ * @param {string} reference the referenced project's folder, relative to tsconfigFile
+ * @returns {string} tsconfigFile
+ */
 function addReference(tsconfigFile, reference) {
+  /** @type {{ references: { path: string }[] }} */
   const config = JSON.parse(fs.readFileSync(tsconfigFile, 'utf8'));
   config.references.push({ path: reference });
   fs.writeFileSync(tsconfigFile, `${JSON.stringify(config, null, 2)}\n`);
   return tsconfigFile;
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
   if (result.status !== 0) fail(`\`${command} ${args.join(' ')}\` failed (exit ${result.status})`);
@@ -65,6 +94,7 @@ function run(command, args) {
 function main() {
   const { name, route, title = words(name).join(' '), skipInstall } = parseArgs(process.argv.slice(2));
   // Read fresh: the registry is this script's input, and it must see an entry added a moment ago.
+  /** @type {typeof import('@nativegtm/contract/pages')} */
   const { pages } = require(path.join(repoRoot, 'shared/contract/pages.js'));
   const packageName = `${name}-mfe`;
   const remote = camel(name);
@@ -76,6 +106,7 @@ function main() {
   const port = Math.max(...pages.map((page) => page.port)) + 1;
   const component = `${words(name).join('')}Page`;
   // The new page depends on what the existing ones depend on, in the same versions.
+  /** @type {{ dependencies: Record<string, string>, devDependencies: Record<string, string> }} */
   const { dependencies, devDependencies } = JSON.parse(
     fs.readFileSync(path.join(repoRoot, pages[0].package, 'package.json'), 'utf8'),
   );

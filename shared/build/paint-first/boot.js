@@ -8,6 +8,7 @@
 // once: there is nothing to paint first.
 (function paintFirst(script) {
   'use strict';
+  /** @param {string} name */
   var words = function (name) {
     return (script.getAttribute(name) || '').split(' ').filter(Boolean);
   };
@@ -70,4 +71,5 @@
     observer.disconnect();
     start();
   }).observe({ type: 'paint', buffered: true });
-})(document.currentScript);
+  // A classic script, run by the parser: currentScript is this script's element.
+})(/** @type {HTMLScriptElement} */ (document.currentScript));

@@ -5,6 +5,7 @@ const path = require('node:path');
 
 const source = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
 
+/** @param {{ serverPage?: boolean, visibility?: DocumentVisibilityState }} [options] */
 function boot({ serverPage = true, visibility = 'visible' } = {}) {
   document.head.innerHTML = '';
   document.body.innerHTML = `<div id="root"></div>${serverPage ? '<main data-remote="jobs" data-build="b1"></main>' : ''}`;
@@ -21,11 +22,20 @@ const started = () => [...document.head.querySelectorAll('script[src]')].map((sc
 const preloaded = () =>
   [...document.head.querySelectorAll('link[rel="preload"]')].map((link) => link.getAttribute('href'));
 
-/** A PerformanceObserver that reports paint entries when the test says so. */
+/**
+ * A PerformanceObserver that reports paint entries when the test says so.
+ * @param {{ painted?: boolean }} [options]
+ */
 function fakePaintTiming({ painted = false } = {}) {
+  /** @type {FakePerformanceObserver[]} */
   const observers = [];
-  window.PerformanceObserver = class {
+  /** The part of PerformanceObserver boot.js uses. */
+  class FakePerformanceObserver {
     static supportedEntryTypes = ['paint'];
+    /**
+     * @param {(list: { getEntriesByName(name: string): { name: string }[] }, observer: FakePerformanceObserver) => void}
+     *   callback
+     */
     constructor(callback) {
       this.callback = callback;
       this.disconnected = false;
@@ -36,14 +46,16 @@ function fakePaintTiming({ painted = false } = {}) {
     disconnect() {
       this.disconnected = true;
     }
-  };
+  }
+  Object.assign(window, { PerformanceObserver: FakePerformanceObserver });
   const entries = painted ? [{ name: 'first-contentful-paint' }] : [];
   // jsdom's performance has no entries API.
   Object.defineProperty(performance, 'getEntriesByName', {
     configurable: true,
-    value: (name) => entries.filter((entry) => entry.name === name),
+    value: (/** @type {string} */ name) => entries.filter((entry) => entry.name === name),
   });
   return {
+    /** @param {string} name */
     paint(name) {
       for (const observer of observers.filter((o) => !o.disconnected)) {
         observer.callback({ getEntriesByName: (wanted) => (wanted === name ? [{ name }] : []) }, observer);
@@ -54,7 +66,7 @@ function fakePaintTiming({ painted = false } = {}) {
 
 beforeEach(() => {
   jest.useFakeTimers({ doNotFake: ['performance'] });
-  delete window.PerformanceObserver;
+  Reflect.deleteProperty(window, 'PerformanceObserver');
 });
 afterEach(() => {
   jest.useRealTimers();
@@ -74,10 +86,11 @@ describe('paint-first boot script', () => {
     timing.paint('first-contentful-paint');
     expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
     // Inserted scripts are async unless told otherwise; these must keep document order.
-    expect([...document.head.querySelectorAll('script[src]')].every((script) => script.async === false)).toBe(true);
+    const scripts = /** @type {NodeListOf<HTMLScriptElement>} */ (document.head.querySelectorAll('script[src]'));
+    expect([...scripts].every((script) => script.async === false)).toBe(true);
     expect(preloaded()).toEqual(['/remotes.json']);
     const link = document.head.querySelector('link[rel="preload"]');
-    expect([link.getAttribute('as'), link.getAttribute('crossorigin')]).toEqual(['fetch', 'anonymous']);
+    expect([link?.getAttribute('as'), link?.getAttribute('crossorigin')]).toEqual(['fetch', 'anonymous']);
   });
 
   it('starts once only, when the page painted before the script ran and the safety timer fires later', () => {
@@ -110,11 +123,13 @@ describe('paint-first boot script', () => {
   });
 
   it('without paint timing, starts after the next frame has been rendered', () => {
+    /** @type {FrameRequestCallback[]} */
     const frames = [];
     jest.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
     boot();
     expect(started()).toEqual([]);
-    frames.shift()(0);
+    expect(frames).toHaveLength(1);
+    frames.shift()?.(0);
     expect(started()).toEqual([]);
     jest.advanceTimersByTime(0);
     expect(started()).toEqual(['/main.1.js', '/extra.2.js']);

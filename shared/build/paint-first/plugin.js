@@ -16,6 +16,7 @@ class PaintFirstPlugin {
     this.fetches = fetches;
   }
 
+  /** @param {import('webpack').Compiler} compiler */
   apply(compiler) {
     const { Compilation, sources } = compiler.webpack;
     compiler.hooks.thisCompilation.tap('PaintFirstPlugin', (compilation) => {
@@ -25,6 +26,7 @@ class PaintFirstPlugin {
         () => compilation.emitAsset(BOOT_FILE, new sources.RawSource(BOOT_SOURCE), { immutable: true }),
       );
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PaintFirstPlugin', (data) => {
+        /** @param {import('html-webpack-plugin').HtmlTagObject} tag */
         const isScript = (tag) => tag.tagName === 'script' && tag.attributes?.src;
         const scripts = [...data.headTags, ...data.bodyTags].filter(isScript).map((tag) => tag.attributes.src);
         data.headTags = data.headTags.filter((tag) => !isScript(tag));
