@@ -165,7 +165,7 @@ module.exports = tseslint.config(
   },
   {
     // The paint-first boot script runs in the browser as it is (no bundler); its test runs it in jsdom.
-    files: ['shared/build/paint-first/boot.js', 'shared/build/paint-first/boot.test.js'],
+    files: ['shared/build/paintFirst/boot.js', 'shared/build/paintFirst/boot.test.js'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {

@@ -7,7 +7,7 @@ const { baseConfig } = require('./baseConfig');
 const { repoRoot } = require('./rules');
 const { copyPublicFiles } = require('../plugins/copyPublicFiles');
 const { LinkAllStylesheetsPlugin } = require('../plugins/linkAllStylesheets');
-const { PaintFirstPlugin } = require('../paint-first/plugin');
+const { PaintFirstPlugin } = require('../paintFirst/plugin');
 
 module.exports = {
   createShellConfig,

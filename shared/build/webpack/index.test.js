@@ -6,7 +6,7 @@ const { DefinePlugin } = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { createShellConfig, createRemoteConfig, repoRoot } = require('./index');
 const { LinkAllStylesheetsPlugin } = require('../plugins/linkAllStylesheets');
-const { PaintFirstPlugin } = require('../paint-first/plugin');
+const { PaintFirstPlugin } = require('../paintFirst/plugin');
 
 /** @typedef {import('webpack').Configuration} Configuration */
 

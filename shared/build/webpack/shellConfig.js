@@ -1,7 +1,7 @@
 const path = require('node:path');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { sharedSingletons } = require('../sharedSingletons');
-const { PaintFirstPlugin } = require('../paint-first/plugin');
+const { PaintFirstPlugin } = require('../paintFirst/plugin');
 const { LinkAllStylesheetsPlugin } = require('../plugins/linkAllStylesheets');
 const { ShippedRemotesPlugin } = require('../plugins/shippedRemotes');
 const { copyPublicFiles } = require('../plugins/copyPublicFiles');
