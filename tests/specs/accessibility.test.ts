@@ -6,6 +6,7 @@ import { allTabStops, contrastRatio, focused, tabThrough } from '../support/keyb
 import { sidewaysScrolling } from '../support/layout';
 import { openScreen, screens, type Screen } from '../support/screens';
 import { navigateInApp, ports, shellUrl } from '../support/site';
+import { expectEventually } from '../support/eventually';
 
 const browser = chromiumPerFile();
 let context: BrowserContext;
@@ -136,7 +137,7 @@ describe('the header by keyboard', () => {
       const toggle = page.getByRole('button', { name: 'Menu' });
 
       await page.keyboard.press('Enter');
-      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'true');
       const links = await tabThrough(page, 4);
       expect(names(links).slice(0, 3)).toEqual(['Candidates', 'Employers', 'Featured Jobs']);
       expect(links[3]?.name).toMatch(/Sign In$/);
@@ -144,11 +145,12 @@ describe('the header by keyboard', () => {
       expect(ys).toEqual([...ys].sort((a, b) => a - b));
 
       await page.keyboard.press('Escape');
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'false');
       expect((await focused(page))?.name).toBe('Menu');
-      await expect(
-        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' }).isVisible(),
-      ).resolves.toBe(false);
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Employers' })
+        .waitFor({ state: 'hidden' });
     },
   );
 
@@ -212,7 +214,7 @@ describe('focus and announcements on navigation', () => {
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: start.heading }).waitFor();
     await expect(page.waitForFunction(() => document.activeElement?.tagName === 'H1')).resolves.toBeTruthy();
-    expect(await announced()).toBe(start.title);
+    await expectEventually(announced, start.title);
   });
 
   it('focuses the heading of the 404 page and of the error screen, and announces their titles', async () => {
@@ -229,7 +231,10 @@ describe('focus and announcements on navigation', () => {
 
     await navigateInApp(page, '/featured-jobs');
     await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Unexpected Application Error!');
+    await expectEventually(
+      () => page.evaluate(() => document.activeElement?.textContent),
+      'Unexpected Application Error!',
+    );
     await page.waitForFunction(() =>
       document.querySelector('[aria-live="polite"]')?.textContent?.startsWith('Something went wrong'),
     );

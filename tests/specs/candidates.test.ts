@@ -3,13 +3,13 @@ import { chromiumPerFile } from '../support/chromium';
 import {
   clickAndExpectArrival,
   controlsOf,
-  eventually,
   horizontalOverflow,
   isSameDocument,
   markDocument,
   openPage,
 } from '../support/landing';
 import { shellUrl } from '../support/site';
+import { eventually, expectEventually } from '../support/eventually';
 
 const browser = chromiumPerFile();
 let page: Page;
@@ -100,7 +100,7 @@ describe('the Candidates landing page (/)', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     const box = await page.getByRole('banner').boundingBox();
     expect(box?.y).toBe(0);
-    await expect(page.getByRole('link', { name: 'Candidate Sign In' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('link', { name: 'Candidate Sign In' }).waitFor({ state: 'visible' });
   });
 
   it.each([320, 375, 768, 1280, 1920])('never scrolls sideways at %i px', async (width) => {
@@ -130,19 +130,19 @@ describe('the Candidates landing page (/)', () => {
       await openPage(page, '/');
       const toggle = page.getByRole('button', { name: 'Menu' });
       const employers = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' });
-      await expect(employers.isVisible()).resolves.toBe(false);
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await employers.waitFor({ state: 'hidden' });
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'false');
       const controlled = await toggle.getAttribute('aria-controls');
       expect(await page.locator(`[id="${controlled}"]`).getAttribute('aria-label')).toBe('Main');
 
       await toggle.click();
-      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-      await expect(employers.isVisible()).resolves.toBe(true);
-      await expect(page.getByRole('link', { name: 'Candidate Sign In' }).isVisible()).resolves.toBe(true);
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'true');
+      await employers.waitFor({ state: 'visible' });
+      await page.getByRole('link', { name: 'Candidate Sign In' }).waitFor({ state: 'visible' });
 
       await page.keyboard.press('Escape');
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-      await expect(employers.isVisible()).resolves.toBe(false);
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'false');
+      await employers.waitFor({ state: 'hidden' });
       expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
     });
 
@@ -156,8 +156,8 @@ describe('the Candidates landing page (/)', () => {
       // The link to the page already shown changes no route: only the menu's own handling can close it.
       await toggle.click();
       await nav.getByRole('link', { name: 'Candidates' }).click();
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-      await expect(nav.getByRole('link', { name: 'Employers' }).isVisible()).resolves.toBe(false);
+      await expectEventually(() => toggle.getAttribute('aria-expanded'), 'false');
+      await nav.getByRole('link', { name: 'Employers' }).waitFor({ state: 'hidden' });
 
       await toggle.click();
       await clickAndExpectArrival(page, nav.getByRole('link', { name: 'Employers' }), '/', '/employers');

@@ -120,7 +120,7 @@ describe('the composed site', () => {
 
     await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Employers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
-    expect(page.url()).toBe(shellUrl('/employers'));
+    await page.waitForURL(shellUrl('/employers'));
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Candidates' }).click();
     await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
@@ -168,18 +168,18 @@ describe('the composed site', () => {
   it('shows the 404 screen for an unknown path and logs the path', async () => {
     const errors = collectConsoleErrors(page);
     const response = await page.goto(shellUrl('/jobs/does-not-exist?x=1'));
-    // A real 404 status, with the 404 screen in the HTML (see server-rendering.test.ts).
+    // A real 404 status, with the 404 screen in the HTML (see serverRenderingHttp.test.ts).
     expect(response?.status()).toBe(404);
     await untilHydrated(page);
 
-    await expect(page.getByText('404', { exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByText('404', { exact: true }).waitFor({ state: 'visible' });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oops! Page not found');
     expect(errors).toContain('404: no page at /jobs/does-not-exist');
     expect(await page.title()).toBe('Page not found · NativeGTM');
 
     await page.getByRole('link', { name: 'Return to Home' }).click();
     await page.getByRole('heading', { level: 1, name: 'Land high-paying AI-native GTM jobs' }).waitFor();
-    expect(page.url()).toBe(shellUrl('/'));
+    await page.waitForURL(shellUrl('/'));
   });
 
   it('keeps the other routes working when one remote is unreachable', async () => {
@@ -190,7 +190,7 @@ describe('the composed site', () => {
 
     await untilHydrated(page);
     await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
-    await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Try again' }).waitFor({ state: 'visible' });
     await expect(page.getByText(/at \w+ \(/).count()).resolves.toBe(0); // no stack trace for visitors
 
     await page.getByRole('link', { name: 'Back to home' }).click();

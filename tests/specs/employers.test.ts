@@ -72,7 +72,7 @@ describe('the Employers landing page (/employers)', () => {
     const ratings = page.getByRole('list', { name: 'Ratings' });
     expect(await ratings.getByRole('listitem').allTextContents()).toEqual(['Elite', 'Pro', 'Moderate', 'Basic']);
     for (const badge of await ratings.getByRole('listitem').all()) {
-      await expect(badge.isVisible()).resolves.toBe(true);
+      await badge.waitFor({ state: 'visible' });
     }
   });
 

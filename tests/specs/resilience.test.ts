@@ -74,7 +74,7 @@ afterEach(async () => {
 
 async function expectErrorScreen(): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
-  await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+  await page.getByRole('button', { name: 'Try again' }).waitFor({ state: 'visible' });
   await expect(page.getByRole('link', { name: 'Back to home' }).getAttribute('href')).resolves.toBe('/');
 }
 
