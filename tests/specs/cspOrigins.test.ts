@@ -13,7 +13,7 @@ import { ports as testPorts } from '../support/site';
 // contract (@nativegtm/contract/remotesConfig), for the shell and both servers: an entry the shell ignores (an
 // unknown remote name, an address that is not http(s)) must add no origin on either server.
 
-const base = testPorts.shell! + 30;
+const base = testPorts.shell! + 120;
 const folder = mkdtempSync(join(tmpdir(), 'nativegtm-csp-origins-'));
 const remotesFile = join(folder, 'remotes.json');
 /** The remotes the shell loads: the test site's. */

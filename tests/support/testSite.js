@@ -1,13 +1,15 @@
 // Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
 // collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
 //
-// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 100 apart:
+// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 130 apart:
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
-//   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (server-rendering.test), and with a longer
-//   fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx)
+//   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), and with a
+//   longer fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
+//   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test)
+//   B+120..B+124 a fifth site, B+125..B+129 nginx (cspOrigins.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
