@@ -166,7 +166,7 @@ describe('Featured Jobs in the composed site', () => {
     expect(visibleText).toBe('Apply Now');
     await apply.click();
     await page.getByRole('heading', { level: 1, name: 'NativeGTM is Coming Soon' }).waitFor();
-    expect(page.url()).toBe(shellUrl('/coming-soon'));
+    await page.waitForURL(shellUrl('/coming-soon'));
     expect(await sameDocument()).toBe(true);
   });
 
