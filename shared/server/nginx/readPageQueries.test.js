@@ -2,20 +2,30 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { readPageQueries, renderNginxConfig } = require('./generateConfig');
+const { readPageQueries } = require('./readPageQueries');
+const { renderNginxConfig } = require('./renderConfig');
 
 // Where nginx's generator learns each page's query parameters: the dist/ it serves itself, or the remote's origin.
 
 const jobsQuery = { function: ['product-management'], sort: ['date-posted'] };
+/**
+ * @param {string} name
+ * @param {Record<string, string[]>} query
+ */
 const manifestOf = (name, query) => JSON.stringify({ name, buildId: 'b1', query });
 
+/** @type {string} */
 let dir;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-queries-'));
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** A dist/ folder with an ssr/manifest.json. */
+/**
+ * A dist/ folder with an ssr/manifest.json.
+ * @param {string} name
+ * @param {string} text
+ */
 function dist(name, text) {
   const root = path.join(dir, name);
   fs.mkdirSync(path.join(root, 'ssr'), { recursive: true });
@@ -24,10 +34,15 @@ function dist(name, text) {
 }
 
 /** A fetch that answers from a table of URL -> { status, body }, or refuses; records what it was asked. */
+/**
+ * @param {Record<string, { status?: number, body: string }>} table
+ */
 function fakeFetch(table) {
+  /** @type {{ url: string, redirect: string | undefined }[]} */
   const asked = [];
+  /** @type {typeof globalThis.fetch} */
   const fetch = async (url, options) => {
-    asked.push({ url: String(url), redirect: options.redirect });
+    asked.push({ url: String(url), redirect: options?.redirect });
     const answer = table[String(url)];
     if (!answer) throw new TypeError('fetch failed: connection refused');
     return new Response(answer.body, { status: answer.status ?? 200 });
@@ -99,13 +114,16 @@ describe('readPageQueries', () => {
 
 describe('renderNginxConfig', () => {
   it('maps the raw query with the shared patterns, short capture names, and no HTML for a query only decoding reads', () => {
-    const remotesFile = path.join(dir, 'remotes.json');
-    fs.writeFileSync(remotesFile, JSON.stringify({ jobs: 'http://127.0.0.1:3003/mf-manifest.json' }));
-    const config = renderNginxConfig({ remotesFile, prefix: dir, queries: { jobs: jobsQuery } });
+    const remotes = { jobs: 'http://127.0.0.1:3003/mf-manifest.json' };
+    const config = renderNginxConfig({ remotes, prefix: dir, queries: { jobs: jobsQuery } });
     expect(config).toMatch(/"~\(\^\|&\)function=\(\?<(ngtm\d_0)>product-management\)\(&\|\$\)" \$\1;/);
     expect(config).toMatch(/if \(\$nativegtm_jobs_undecidable\) \{\s+return 204;/);
     expect(config).toContain('proxy_pass_request_headers off;');
     expect(config).toContain('server 127.0.0.1:3003 max_fails=0;');
-    expect(() => renderNginxConfig({ remotesFile, prefix: dir })).toThrow(/generateNginxConfig/);
+    expect(() =>
+      renderNginxConfig(
+        /** @type {Parameters<typeof renderNginxConfig>[0]} */ (/** @type {unknown} */ ({ remotes, prefix: dir })),
+      ),
+    ).toThrow(/generateNginxConfig/);
   });
 });

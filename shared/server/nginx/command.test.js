@@ -1,0 +1,44 @@
+/** @jest-environment node */
+const path = require('node:path');
+const { parseArgs } = require('./command');
+
+describe('npm run nginx:config, its options', () => {
+  it('reads every option', () => {
+    expect(
+      parseArgs([
+        '--remotes',
+        'remotes.json',
+        '--origin',
+        'https://nativegtm.example',
+        '--prefix',
+        '/tmp/nginx',
+        '--port-base',
+        '8000',
+        '--out',
+        'nginx.conf',
+        '--fragment-timeout-ms',
+        '300',
+      ]),
+    ).toEqual({
+      remotesFile: path.resolve('remotes.json'),
+      origin: 'https://nativegtm.example',
+      prefix: '/tmp/nginx',
+      portBase: 8000,
+      out: 'nginx.conf',
+      fragmentTimeoutMs: 300,
+    });
+  });
+
+  it('defaults the port base and the prefix', () => {
+    expect(parseArgs([])).toMatchObject({ portBase: 3000, prefix: '/var/lib/nativegtm-nginx' });
+  });
+
+  it.each([
+    [['--port', '3000'], /unknown option "--port"/],
+    [['--out'], /--out needs a value/],
+    [['--out', '--origin', 'x'], /--out needs a value/],
+    [['--port-base', 'abc'], /positive whole number/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});

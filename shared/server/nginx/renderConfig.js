@@ -1,0 +1,408 @@
+// The nginx configuration as text: a pure function of what generateConfig.js read (remotes.json's entries, the pages'
+// queries) and the options. It serves the five dist/ folders with the same headers, caching, 404 rules and
+// composed documents (SSI) as the built-in server; each rule it shares with that server comes from the same place
+// (@nativegtm/contract: routes, compose paths, asset names, page variants; securityHeaders.js, siteMeta.js).
+const path = require('node:path');
+const { deployables } = require('../deployables');
+const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('../securityHeaders');
+const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('../siteMeta');
+const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+const {
+  composeParts,
+  composePath,
+  EMPTY_INCLUDE,
+  NOT_FOUND_DOCUMENT,
+  NOT_FOUND_SCREEN,
+} = require('@nativegtm/contract/composePaths');
+const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fragments');
+const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
+const { routePattern } = require('@nativegtm/contract/routes');
+const { block } = require('./indent');
+
+/** @typedef {import('../deployables').Deployable} Deployable */
+/** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
+/** @typedef {Record<string, string>} Headers */
+/**
+ * Where a remote is and which variants its page has, as far as this configuration knows.
+ * @typedef {{ remote: string, route: string, base: URL, upstream: string, maps: string, key: string,
+ *   undecidable: string | undefined }} RemotePlan
+ */
+
+/**
+ * Every status an include can answer but 200 (nginx's error_page takes 300-599; 499 is its own code for a client
+ * that went away): turned into an empty include, so an error page, a redirect or a "not modified" is never pasted
+ * into a document. (Other 2xx answers cannot be intercepted; a remote's static server does not send them for a plain
+ * GET.)
+ */
+const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
+  .filter((status) => status !== 499)
+  .join(' ');
+
+/** @param {unknown} value */
+const quote = (value) => `"${String(value).replace(/(["\\])/g, '\\$1')}"`;
+
+/**
+ * nginx drops inherited add_header lines as soon as a location has its own, so every location lists them all.
+ * @param {Headers} headers
+ */
+function headerLines(headers) {
+  return Object.entries(headers)
+    .map(([name, value]) => `add_header ${name} ${quote(value)} always;`)
+    .join('\n');
+}
+
+/**
+ * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable.
+ * @param {string} text
+ */
+function nginxText(text) {
+  if (text.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
+  return `'${text.replace(/(['\\])/g, '\\$1')}'`;
+}
+
+/**
+ * The page's variant key, computed by nginx from the request's raw query with one map per parameter, from the very
+ * regular expressions the built-in server runs (pageVariant: exactly one occurrence of a listed value, otherwise
+ * the default), plus one map saying whether the key can be told without decoding (otherwise the page gets no HTML
+ * and renders in the browser, as with the built-in server). The listed values come from the remote's
+ * ssr/manifest.json when the configuration is generated (readPageQueries.js): regenerate when a page changes its
+ * parameters (until then such URLs get HTML the browser does not hydrate but renders afresh).
+ * @param {string} remote
+ * @param {PageQuery} query
+ * @param {number} remoteIndex
+ * @returns {{ maps: string, key: string, undecidable: string | undefined }}
+ */
+function variantMaps(remote, query, remoteIndex) {
+  const patterns = variantPatterns(query);
+  if (patterns.params.length === 0) return { maps: '', key: 'index', undecidable: undefined };
+  const maps = patterns.params.map(({ repeated, value }, index) => {
+    // A capture group's name, which PCRE2 allows 32 characters: not built from the remote's name.
+    const group = `ngtm${remoteIndex}_${index}`;
+    return block(`map $args $nativegtm_${remote}_${index}`, [
+      `default ${quote(DEFAULT_VALUE)};`,
+      `${quote(`~${repeated}`)} ${quote(DEFAULT_VALUE)};`,
+      `${quote(`~${value(group)}`)} $${group};`,
+    ]);
+  });
+  const undecidable = `$nativegtm_${remote}_undecidable`;
+  maps.push(
+    block(`map $args ${undecidable}`, [
+      'default 0;',
+      ...patterns.undecidable.map((pattern) => `${quote(`~${pattern}`)} 1;`),
+    ]),
+  );
+  const key = patterns.params.map((_, index) => `\${nativegtm_${remote}_${index}}`).join(SEPARATOR);
+  return { maps: maps.join('\n\n'), key, undecidable };
+}
+
+/**
+ * @param {Deployable} deployable
+ * @param {Partial<Record<string, string>>} remotes
+ * @param {Record<string, PageQuery>} queries
+ * @param {number} remoteIndex
+ * @returns {RemotePlan | undefined}
+ */
+function remotePlan(deployable, remotes, queries, remoteIndex) {
+  const remote = /** @type {string} */ (deployable.remote);
+  const manifestUrl = remotes[remote];
+  if (!manifestUrl) return undefined;
+  return {
+    remote,
+    route: /** @type {string} */ (deployable.route),
+    base: new URL('./', manifestUrl),
+    upstream: `nativegtm_${remote}`,
+    ...variantMaps(remote, queries[remote] ?? {}, remoteIndex),
+  };
+}
+
+/** @param {RemotePlan} plan */
+function upstreamBlock(plan) {
+  const port = plan.base.port || (plan.base.protocol === 'https:' ? 443 : 80);
+  return block(`upstream ${plan.upstream}`, [
+    '# Never marked failed: after a remote that hung is back, nginx must not skip it for fail_timeout.',
+    `server ${plan.base.hostname}:${port} max_fails=0;`,
+    'keepalive 16;',
+  ]);
+}
+
+/**
+ * What every include of a remote shares: fetched from the remote's origin (nothing else: no redirect is followed),
+ * within the fragment timeout; any failure (refused, timeout, error status, redirect) becomes an empty 200, so SSI
+ * prints the template's fallback instead of an error page.
+ * @param {RemotePlan} plan
+ * @param {number} timeoutMs
+ */
+function includeSettings(plan, timeoutMs) {
+  const https = plan.base.protocol === 'https:';
+  return [
+    'internal;',
+    'proxy_http_version 1.1;',
+    "# None of the visitor's headers (Cookie, Authorization, Range, If-None-Match…) go to a remote: an include is",
+    '# the same request for every visitor.',
+    'proxy_pass_request_headers off;',
+    "# Connections to the remote are kept open for the next include (the upstream's keepalive).",
+    'proxy_set_header Connection "";',
+    `proxy_set_header Host ${quote(plan.base.host)};`,
+    'proxy_set_header Accept-Encoding "";',
+    'proxy_pass_request_body off;',
+    `proxy_connect_timeout ${timeoutMs}ms;`,
+    `proxy_send_timeout ${timeoutMs}ms;`,
+    `proxy_read_timeout ${timeoutMs}ms;`,
+    '# A host name may have several addresses (localhost: ::1 and 127.0.0.1): an address that refuses is followed',
+    '# by one more try; a timeout is not (it has used the whole fragment timeout).',
+    'proxy_next_upstream error;',
+    'proxy_next_upstream_tries 2;',
+    `proxy_next_upstream_timeout ${timeoutMs}ms;`,
+    'proxy_redirect off;',
+    'proxy_intercept_errors on;',
+    `error_page ${INTERCEPTED_STATUSES} =200 ${EMPTY_INCLUDE};`,
+    ...(https
+      ? [
+          'proxy_ssl_server_name on;',
+          `proxy_ssl_name ${quote(plan.base.hostname)};`,
+          'proxy_ssl_verify on;',
+          'proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt;',
+        ]
+      : []),
+  ].join('\n');
+}
+
+/**
+ * The includes of one remote: its head and its page's HTML.
+ * @param {RemotePlan} plan
+ * @param {number} timeoutMs
+ */
+function remoteIncludeLocations(plan, timeoutMs) {
+  const scheme = plan.base.protocol.slice(0, -1);
+  /** @param {string} file */
+  const proxy = (file) => `${scheme}://${plan.upstream}${plan.base.pathname}${file}`;
+  const head = block(`location = ${composePath(composeParts.pageHead, plan.remote)}`, [
+    includeSettings(plan, timeoutMs),
+    `proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};`,
+    "# The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run",
+    "# over the template's fallback block when the include fails, and garble it.)",
+    `set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href)};`,
+    'ssi on;',
+    'ssi_types text/html;',
+  ]);
+  const body = block(`location = ${composePath(composeParts.pageBody, plan.remote)}`, [
+    includeSettings(plan, timeoutMs),
+    plan.undecidable &&
+      [
+        '# A query only decoding could read: no server HTML, the page renders in the browser (pageVariant).',
+        block(`if (${plan.undecidable})`, ['return 204;']),
+      ].join('\n'),
+    "# $nativegtm_no_args: with a variable in proxy_pass, nginx sends this URI as it is, without the visitor's query.",
+    `proxy_pass ${quote(proxy(fragmentPaths.body(plan.key)) + '$nativegtm_no_args')};`,
+  ]);
+  return `${head}\n\n${body}`;
+}
+
+/**
+ * The shell's documents: the template (index.html) run through SSI with $page set to the screen.
+ * @param {string} header
+ * @param {string} page
+ * @param {Headers} documentHeaders
+ * @param {boolean} [internal]
+ */
+function documentLocation(header, page, documentHeaders, internal = false) {
+  return block(header, [
+    internal && 'internal;',
+    `set $page ${page};`,
+    'ssi on;',
+    'ssi_types text/html;',
+    'gzip_static off;',
+    'gzip on;',
+    'gzip_types text/html;',
+    headerLines(documentHeaders),
+    'rewrite ^ /index.html break;',
+  ]);
+}
+
+/**
+ * An internal location answering fixed text.
+ * @param {string} location
+ * @param {string} type
+ * @param {string} text
+ * @param {Headers} [headers]
+ */
+function textLocation(location, type, text, headers) {
+  return block(`location = ${location}`, [
+    headers ? `default_type ${type};` : 'internal;',
+    headers ? headerLines(headers) : `default_type ${type};`,
+    `return 200 ${nginxText(text)};`,
+  ]);
+}
+
+/**
+ * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
+ *   revalidate: Headers }} options
+ */
+function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, revalidate }) {
+  const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
+  return [
+    "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
+    ...plans.map((plan) =>
+      documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, documentHeaders),
+    ),
+    '',
+    "# Unknown paths: HTTP 404 with the shell's own 404 screen, composed the same way.",
+    block('location /', notFound),
+    documentLocation(`location = ${NOT_FOUND_DOCUMENT}`, NOT_FOUND_SCREEN, documentHeaders, true),
+    '',
+    '# The template is never served as it is.',
+    block('location = /index.html', notFound),
+    '',
+    ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs)}\n`),
+    ...plans.map((plan) =>
+      textLocation(composePath(composeParts.siteHead, plan.remote), 'text/html', siteHead(origin, plan.route)),
+    ),
+    textLocation(composePath(composeParts.siteHead, NOT_FOUND_SCREEN), 'text/html', siteHead(origin, undefined)),
+    '',
+    block(`location = ${composePath(composeParts.pageHead, NOT_FOUND_SCREEN)}`, [
+      'internal;',
+      'default_type text/html;',
+      `alias ${quote(path.join(root, fragmentPaths.head))};`,
+    ]),
+    '',
+    block(`location = ${composePath(composeParts.pageBody, NOT_FOUND_SCREEN)}`, [
+      'internal;',
+      'default_type text/html;',
+      `alias ${quote(path.join(root, fragmentPaths.body('index')))};`,
+    ]),
+    '',
+    "# A failed include: an empty body, so SSI prints the template's fallback block.",
+    block(`location = ${EMPTY_INCLUDE}`, ['internal;', 'return 204;']),
+    '',
+    textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
+    '',
+    textLocation(
+      '/sitemap.xml',
+      'application/xml',
+      sitemapXml(
+        origin,
+        plans.map((plan) => plan.route),
+      ),
+      revalidate,
+    ),
+  ].join('\n');
+}
+
+/**
+ * One deployable's server block.
+ * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
+ *   remotesFile?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number } }} options
+ */
+function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, shell }) {
+  const host = deployable.role === 'host';
+  /** @type {Headers} */
+  const base = { ...COMMON_HEADERS, ...(host ? {} : { 'Access-Control-Allow-Origin': '*' }) };
+  const revalidate = { ...base, 'Cache-Control': 'no-cache' };
+  const immutable = { ...base, 'Cache-Control': 'public, max-age=31536000, immutable' };
+  const documentHeaders = { ...revalidate, ...htmlHeaders(host ? origins : []) };
+  return `# ${deployable.name} (${deployable.role})\n${block('server', [
+    `listen ${listenHost ? `${listenHost}:` : ''}${port};`,
+    `root ${quote(root)};`,
+    'index index.html;',
+    '',
+    host
+      ? shellLocations({ root, ...shell, documentHeaders, revalidate })
+      : block('location = /index.html', [headerLines(documentHeaders)]),
+    '',
+    host &&
+      [
+        '# Deployment configuration, edited in place by operators: never precompressed, always revalidated.',
+        block('location = /remotes.json', [
+          'gzip_static off;',
+          remotesFile && `alias ${quote(remotesFile)};`,
+          headerLines(revalidate),
+        ]),
+        '',
+      ].join('\n'),
+    block(`location ~ "${HASHED_ASSET.source}"`, [headerLines(immutable), 'try_files $uri @missing;']),
+    '',
+    "# A path with an extension is a file: missing means 404, never the app's HTML.",
+    block(`location ~ "${FILE_EXTENSION.source}"`, [headerLines(revalidate), 'try_files $uri @missing;']),
+    '',
+    block('location @missing', ['default_type text/plain;', headerLines(revalidate), 'return 404 "Not found\\n";']),
+    !host && '',
+    !host && block('location /', [headerLines(documentHeaders), 'try_files $uri $uri/ @missing;']),
+  ])}`;
+}
+
+/**
+ * The configuration's text.
+ * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
+ *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
+ *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number }} options
+ *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
+ *   where the shell's /remotes.json is served from, when not its dist/.
+ * @returns {string}
+ */
+function renderNginxConfig({
+  remotes,
+  queries,
+  prefix,
+  roots = {},
+  ports = {},
+  remotesFile,
+  listenHost,
+  origin = DEFAULT_ORIGIN,
+  fragmentTimeoutMs = 400,
+  mimeTypes = '/etc/nginx/mime.types',
+}) {
+  if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
+  const origins = remoteOrigins(remotes);
+  const plans = deployables
+    .filter((d) => d.role === 'remote')
+    .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
+    .filter((plan) => plan !== undefined);
+  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs };
+  const servers = deployables.map((deployable) =>
+    serverBlock({
+      deployable,
+      root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
+      port: ports[deployable.name] ?? deployable.port,
+      listenHost,
+      origins,
+      remotesFile: deployable.role === 'host' ? remotesFile : undefined,
+      shell,
+    }),
+  );
+  const http = block('http', [
+    `include ${quote(mimeTypes)};`,
+    'default_type application/octet-stream;',
+    'charset utf-8;',
+    'charset_types text/css application/javascript application/json;',
+    'access_log off;',
+    'server_tokens off;',
+    'sendfile on;',
+    'gzip_static on;',
+    'gzip_vary on;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (kind) => `${kind}_temp_path ${quote(path.join(prefix, kind))};`,
+    ),
+    '# Empty, for proxy_pass URIs that must be sent as they are (with a variable in it, nginx adds no query).',
+    block('map $uri $nativegtm_no_args', ['default "";']),
+    '',
+    ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
+    ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),
+    servers.join('\n\n'),
+  ]);
+  return `${[
+    '# Generated by @nativegtm/server (npm run nginx:config): edit remotes.json and regenerate rather than editing this file.',
+    'worker_processes 1;',
+    'worker_rlimit_nofile 8192;',
+    `pid ${quote(path.join(prefix, 'nginx.pid'))};`,
+    `error_log ${quote(path.join(prefix, 'error.log'))} warn;`,
+    '',
+    block('events', [
+      "# A document holds its visitor's connection and two to remotes (four when nginx serves the remotes too).",
+      'worker_connections 4096;',
+    ]),
+    '',
+    http,
+  ].join('\n')}\n`;
+}
+
+module.exports = { renderNginxConfig };

@@ -1,0 +1,110 @@
+/** @jest-environment node */
+// The rendered configuration: what it must say, and that nginx itself accepts it.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pages } = require('@nativegtm/contract/pages');
+const { routePattern } = require('@nativegtm/contract/routes');
+const { renderNginxConfig } = require('./renderConfig');
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-render-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const remotes = {
+  candidates: 'http://127.0.0.1:3001/mf-manifest.json',
+  employers: 'http://127.0.0.1:3002/mf-manifest.json',
+  jobs: 'https://jobs.example/team/mf-manifest.json',
+  comingSoon: 'http://127.0.0.1:3004/mf-manifest.json',
+};
+const queries = { jobs: { function: ['sales', 'marketing'] } };
+
+/** @param {Partial<Parameters<typeof renderNginxConfig>[0]>} [options] */
+function render(options = {}) {
+  return renderNginxConfig({
+    remotes,
+    queries,
+    prefix: dir,
+    origin: 'https://nativegtm.example',
+    fragmentTimeoutMs: 400,
+    ...options,
+  });
+}
+
+describe('the rendered nginx configuration', () => {
+  const config = render();
+
+  it('has one document location per page route, matched by the route rule', () => {
+    for (const page of pages) {
+      const location = `location ~* "${routePattern(page.route)}" {`;
+      expect(config.split(location)).toHaveLength(2);
+      expect(config).toContain(`set $page ${page.remote};`);
+    }
+  });
+
+  it("fetches each remote's head and page HTML within the fragment timeout, from its own origin", () => {
+    for (const remote of Object.keys(remotes)) {
+      expect(config).toContain(`location = /_compose/page-head/${remote} {`);
+      expect(config).toContain(`location = /_compose/page-body/${remote} {`);
+    }
+    expect(config).toContain('proxy_read_timeout 400ms;');
+    expect(config).toContain('proxy_pass "https://nativegtm_jobs/team/ssr/head.html$nativegtm_no_args";');
+    expect(config).toContain('proxy_ssl_verify on;');
+    expect(config).toMatch(/error_page 300 301 .* 599 =200 \/_compose\/empty;/);
+  });
+
+  it("picks the jobs page's variant with maps over its raw query", () => {
+    expect(config).toContain('map $args $nativegtm_jobs_0 {');
+    expect(config).toMatch(/"~\(\^\|&\)function=\(\?<ngtm\d_0>sales\|marketing\)\(&\|\$\)" \$ngtm\d_0;/);
+    expect(config).toContain('map $args $nativegtm_jobs_undecidable {');
+    expect(config).toContain(
+      'proxy_pass "https://nativegtm_jobs/team/ssr/body/${nativegtm_jobs_0}.html$nativegtm_no_args";',
+    );
+  });
+
+  it("allows exactly the remotes' origins in the documents' CSP", () => {
+    const csp = /add_header Content-Security-Policy "([^"]*)" always;/.exec(config)?.[1] ?? '';
+    expect(csp).toContain(
+      "script-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 http://127.0.0.1:3004 https://jobs.example;",
+    );
+  });
+
+  it('answers robots.txt and the sitemap on the public origin, and caches hashed files for a year', () => {
+    expect(config).toContain('Sitemap: https://nativegtm.example/sitemap.xml');
+    expect(config).toContain('<loc>https://nativegtm.example/featured-jobs</loc>');
+    expect(config).toContain('location ~ "\\.[0-9a-f]{10}\\.(js|css)$" {');
+    expect(config).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
+  });
+
+  it('leaves a remote missing from remotes.json out, and its origin out of the CSP', () => {
+    const { jobs, ...others } = remotes;
+    const without = render({ remotes: others });
+    expect(without).not.toContain('/_compose/page-body/jobs');
+    expect(without).not.toContain(new URL(jobs).origin);
+  });
+
+  (NGINX ? it : it.skip)('is accepted by nginx -t', () => {
+    const roots = Object.fromEntries(
+      ['shell', ...pages.map((page) => page.package)].map((name) => {
+        const root = path.join(dir, 'roots', name);
+        fs.mkdirSync(root, { recursive: true });
+        return [name, root];
+      }),
+    );
+    // Local upstreams only: nginx -t resolves upstream host names, and this machine may have no DNS.
+    const local = { ...remotes, jobs: 'http://127.0.0.1:3003/mf-manifest.json' };
+    const file = path.join(dir, 'nginx.conf');
+    fs.writeFileSync(file, render({ remotes: local, roots }));
+    const result = spawnSync(
+      /** @type {string} */ (NGINX),
+      ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', file],
+      { encoding: 'utf8' },
+    );
+    expect({ status: result.status, stderr: result.stderr }).toEqual({
+      status: 0,
+      stderr: expect.stringContaining('test is successful'),
+    });
+  });
+});
