@@ -42,7 +42,7 @@ function parseTemplate(html) {
     if (command === 'block') {
       if (block) throw new Error('SSI: nested block');
       parts.push({ text });
-      block = { name: params.name ?? '', start: last };
+      block = { name: /** @type {string} */ (params.name), start: last };
     } else if (command === 'endblock') {
       if (!block) throw new Error('SSI: endblock without block');
       blocks[block.name] = text;
@@ -50,11 +50,11 @@ function parseTemplate(html) {
     } else if (command === 'echo') {
       if (block) throw new Error('SSI: echo inside a block');
       parts.push({ text });
-      parts.push({ echo: params.var ?? '' });
+      parts.push({ echo: /** @type {string} */ (params.var) });
     } else {
       if (block) throw new Error('SSI: include inside a block');
       parts.push({ text });
-      parts.push({ virtual: params.virtual ?? '', stub: params.stub });
+      parts.push({ virtual: /** @type {string} */ (params.virtual), stub: params.stub });
     }
   }
   if (block) throw new Error(`SSI: block "${block.name}" is not closed`);
