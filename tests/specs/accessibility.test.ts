@@ -38,7 +38,8 @@ describe.each(screens)('the $name screen', (screen) => {
     await open(screen);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual([screen.heading]);
-    expect(await page.title()).toBe(screen.title);
+    // The error screen sets its title in an effect, after the render openScreen waits for.
+    await expectEventually(() => page.title(), screen.title);
     const missing = [];
     for (const landmark of ['banner', 'navigation', 'main', 'contentinfo'] as const) {
       if ((await page.getByRole(landmark).count()) === 0) missing.push(landmark);

@@ -9,6 +9,7 @@ import {
   shellUrl,
   untilHydrated,
 } from '../support/site';
+import { eventually } from '../support/eventually';
 
 const browser = chromiumPerFile();
 let page: Page;
@@ -174,7 +175,12 @@ describe('the composed site', () => {
 
     await page.getByText('404', { exact: true }).waitFor({ state: 'visible' });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oops! Page not found');
-    expect(errors).toContain('404: no page at /jobs/does-not-exist');
+    // Logged from an effect, after the render untilHydrated waits for.
+    await eventually(
+      async () => errors,
+      (lines) => lines.includes('404: no page at /jobs/does-not-exist'),
+      { what: 'the console errors' },
+    );
     expect(await page.title()).toBe('Page not found · NativeGTM');
 
     await page.getByRole('link', { name: 'Return to Home' }).click();

@@ -8,6 +8,7 @@ import { allJobTitles } from '../support/jobs';
 import { screens } from '../support/screens';
 import { startShellWithRemote } from '../support/shellWithRemote';
 import { ports } from '../support/site';
+import { eventually } from '../support/eventually';
 
 // The composed site in every browser engine a visitor may bring: Chromium, Firefox (Gecko) and WebKit (Safari's
 // engine). One spec, run once per engine through the driver layer in support/engines/; TEST_ENGINES picks engines.
@@ -156,7 +157,14 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
             ? [/^404: no page at \/no-such-page$/, /^Failed to load resource: .*404.*\/no-such-page\)$/]
             : [];
         expect(await unexpectedErrors(...expected)).toEqual([]);
-        if (screen.name === '404') expect(await tab().consoleErrors()).toContain('404: no page at /no-such-page');
+        if (screen.name === '404') {
+          // Logged from an effect, after the render the screen check waits for.
+          await eventually(
+            () => tab().consoleErrors(),
+            (lines) => lines.includes('404: no page at /no-such-page'),
+            { what: 'the console errors' },
+          );
+        }
       },
     );
 
@@ -166,7 +174,10 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         site.remote.setMode('offline');
         await open('/featured-jobs', undefined, await engine.origin(site.origin));
         await untilScreen('Unexpected Application Error!');
-        expect(await tab().evaluate(() => document.title)).toBe('Something went wrong · NativeGTM');
+        // The error screen sets its title in an effect, after the render untilScreen waits for.
+        await tab().waitFor((title) => document.title === title, 'Something went wrong · NativeGTM', {
+          what: 'the title "Something went wrong · NativeGTM"',
+        });
         expect(await tab().evaluate(() => document.body.innerText)).not.toMatch(/at \w+ \(|\.js:\d+/);
         await markDocument();
 
