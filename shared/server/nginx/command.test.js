@@ -1,4 +1,5 @@
 /** @jest-environment node */
+const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { parseArgs } = require('./command');
 
@@ -40,5 +41,12 @@ describe('npm run nginx:config, its options', () => {
     [['--port-base', 'abc'], /positive whole number/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it.each([[['--bogus', 'x']], [['--out']]])('exits 2 with the usage on %j, writing nothing', (argv) => {
+    const result = spawnSync(process.execPath, [path.join(__dirname, 'command.js'), ...argv], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^nginx:config: .*\nusage: npm run nginx:config -- /);
   });
 });

@@ -52,12 +52,14 @@ function headerLines(headers) {
 }
 
 /**
- * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable.
+ * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable. Line breaks
+ * are written as nginx's \n escape, so the literal is one line of the configuration: indenting the block it sits in
+ * must not add spaces to the text served.
  * @param {string} text
  */
 function nginxText(text) {
   if (text.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
-  return `'${text.replace(/(['\\])/g, '\\$1')}'`;
+  return `'${text.replace(/(['\\])/g, '\\$1').replace(/\n/g, '\\n')}'`;
 }
 
 /**

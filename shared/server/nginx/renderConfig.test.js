@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { pages } = require('@nativegtm/contract/pages');
 const { routePattern } = require('@nativegtm/contract/routes');
+const { robotsTxt, siteHead, siteOrigin, sitemapXml } = require('../siteMeta');
 const { renderNginxConfig } = require('./renderConfig');
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
@@ -20,6 +21,18 @@ const remotes = {
   comingSoon: 'http://127.0.0.1:3004/mf-manifest.json',
 };
 const queries = { jobs: { function: ['sales', 'marketing'] } };
+
+/**
+ * The text a fixed-text location answers, as nginx reads its single-quoted literal.
+ * @param {string} config
+ * @param {string} location
+ */
+function served(config, location) {
+  const start = config.indexOf(`location = ${location} {`);
+  const literal = /return 200 '((?:[^'\\\n]|\\.)*)';\n/.exec(config.slice(start))?.[1];
+  if (start === -1 || literal === undefined) throw new Error(`no text for ${location}`);
+  return literal.replace(/\\(.)/g, (_, char) => (char === 'n' ? '\n' : char));
+}
 
 /** @param {Partial<Parameters<typeof renderNginxConfig>[0]>} [options] */
 function render(options = {}) {
@@ -76,6 +89,20 @@ describe('the rendered nginx configuration', () => {
     expect(config).toContain('<loc>https://nativegtm.example/featured-jobs</loc>');
     expect(config).toContain('location ~ "\\.[0-9a-f]{10}\\.(js|css)$" {');
     expect(config).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
+  });
+
+  it('serves the same robots.txt, sitemap and page heads as the built-in server, not indented with the blocks', () => {
+    const origin = siteOrigin('https://nativegtm.example');
+    expect(served(config, '/robots.txt')).toBe(robotsTxt(origin));
+    expect(served(config, '/sitemap.xml')).toBe(
+      sitemapXml(
+        origin,
+        pages.map((page) => page.route),
+      ),
+    );
+    for (const page of pages) {
+      expect(served(config, `/_compose/site-head/${page.remote}`)).toBe(siteHead(origin, page.route));
+    }
   });
 
   it('leaves a remote missing from remotes.json out, and its origin out of the CSP', () => {
