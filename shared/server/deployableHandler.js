@@ -1,7 +1,7 @@
 // The production server of one deployable: its dist/ on its own port, with the caching and CORS rules federated
 // assets need, and for the shell its documents, composed per request with the pages' server-rendered HTML
-// (documentComposer.js), with robots.txt and sitemap.xml. sirv does the file serving (precompressed .br/.gz, ETags,
-// ranges, no path traversal).
+// (documentComposer.js), with robots.txt, sitemap.xml and its health (/healthz, /readyz). sirv does the file serving
+// (precompressed .br/.gz, ETags, ranges, no path traversal). Every request is logged and counted (observability/).
 const fs = require('node:fs');
 const path = require('node:path');
 const sirv = require('sirv');
@@ -10,20 +10,29 @@ const { createDocumentComposer } = require('./documentComposer');
 const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
 const { requestTarget } = require('./requestTarget');
+const { createReadiness } = require('./readiness');
+const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
+const { fragmentEvents } = require('./observability/fragmentEvents');
+const { silentLogger } = require('./observability/logger');
+const { observeRequest } = require('./observability/requestLog');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {ReturnType<typeof createDocumentComposer>} DocumentComposer */
+/** @typedef {ReturnType<typeof observeRequest>} Observed */
 
 /**
  * @typedef {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string>,
- *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number } }}
- *   DeployableOptions
+ *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number },
+ *   name?: string, logger?: import('./observability/logger').Logger,
+ *   metrics?: import('./observability/metrics').Metrics }} DeployableOptions
  *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
  *   (the shell) load the manifest and chunks; files: URL paths served from a file outside root, e.g. a
  *   remotes.json kept with the deployment's configuration rather than in dist/; compose: the shell's documents are
- *   composed with the pages' server-rendered HTML (documentComposer.js), with robots.txt and sitemap.xml.
+ *   composed with the pages' server-rendered HTML (documentComposer.js), with robots.txt, sitemap.xml and /readyz;
+ *   name: the deployable's, in logs and metrics; logger: where request lines go (nowhere unless given); metrics:
+ *   where requests, documents and fragments are counted.
  */
 
 /**
@@ -37,15 +46,25 @@ const isDocument = (pathname) => pathname.endsWith('.html') || !FILE_EXTENSION.t
  * @param {ServerResponse} res
  * @param {string} type
  * @param {string} text
+ * @param {string} [cacheControl]
  */
-function sendText(req, res, type, text) {
+function sendText(req, res, type, text, cacheControl = 'no-cache') {
   res.setHeader('Content-Type', `${type}; charset=utf-8`);
-  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Cache-Control', cacheControl);
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 /** @param {DeployableOptions} options */
-function createDeployableHandler({ root, spa = false, cors = false, files = {}, compose }) {
+function createDeployableHandler({
+  root,
+  spa = false,
+  cors = false,
+  files = {},
+  compose,
+  name = 'site',
+  logger = silentLogger(),
+  metrics,
+}) {
   // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
   const remotesFile = spa ? (files['/remotes.json'] ?? path.join(root, 'remotes.json')) : undefined;
   const serve = sirv(path.resolve(root), {
@@ -76,25 +95,50 @@ function createDeployableHandler({ root, spa = false, cors = false, files = {}, 
     createDocumentComposer({
       root: path.resolve(root),
       remotesFile: remotesFile ?? path.join(root, 'remotes.json'),
+      events: fragmentEvents({ metrics, logger }),
+      metrics,
       ...compose,
+    });
+  const readiness =
+    composer &&
+    createReadiness({
+      remotesFile: remotesFile ?? path.join(root, 'remotes.json'),
+      remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
+      builds: composer.liveBuilds,
     });
 
   /**
    * @param {DocumentComposer} composer
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
+   * @param {Observed} observed
    */
-  async function serveDocument(composer, req, res) {
+  async function serveDocument(composer, req, res, observed) {
+    const started = performance.now();
     try {
       const document = await composer.render(/** @type {string} */ (req.url));
+      const label = document.route ?? 'not-found';
+      observed.route(label);
+      metrics?.document(label, (performance.now() - started) / 1000);
       // Without a remotes.json (a composing server that is not the shell's), no remote's origin is allowed.
       sendDocument(req, res, document, htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []));
     } catch (error) {
-      console.error('[document]', error);
+      logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('The page could not be composed.\n');
     }
+  }
+
+  /**
+   * @param {() => Promise<import('./readiness').Readiness>} readiness
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  async function serveReadiness(readiness, req, res) {
+    const answer = await readiness();
+    res.statusCode = answer.ready ? 200 : 503;
+    sendText(req, res, 'application/json', `${JSON.stringify(answer, null, 2)}\n`, 'no-store');
   }
 
   /**
@@ -103,11 +147,13 @@ function createDeployableHandler({ root, spa = false, cors = false, files = {}, 
    * @param {ServerResponse} res
    */
   function handle(req, res) {
+    const observed = observeRequest(req, res, { server: name, logger, metrics });
     try {
-      return route(req, res);
+      return route(req, res, observed);
     } catch (error) {
       // What route() throws comes from Node's and sirv's own checks of the request: always an Error.
-      console.error(`[static] ${JSON.stringify(req.url)}: ${/** @type {Error} */ (error).message}`);
+      observed.route('bad-request');
+      logger.warn({ reqId: observed.id, reason: /** @type {Error} */ (error).message }, 'request refused');
       if (!res.headersSent) {
         res.statusCode = 400;
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
@@ -119,12 +165,14 @@ function createDeployableHandler({ root, spa = false, cors = false, files = {}, 
   /**
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
+   * @param {Observed} observed
    */
-  function route(req, res) {
-    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
+  function route(req, res, observed) {
+    for (const [header, value] of Object.entries(COMMON_HEADERS)) res.setHeader(header, value);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (req.method === 'OPTIONS') {
+        observed.route('preflight');
         res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
         res.setHeader('Access-Control-Allow-Headers', '*');
         res.statusCode = 204;
@@ -132,20 +180,42 @@ function createDeployableHandler({ root, spa = false, cors = false, files = {}, 
       }
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      observed.route('method-not-allowed');
       res.statusCode = 405;
       res.setHeader('Allow', 'GET, HEAD');
       return res.end();
     }
     // A server's request always has a target: only a client's response leaves url unset.
     const { pathname } = requestTarget(/** @type {string} */ (req.url));
-    const override = files[pathname];
-    if (override) return sendFile(res, override);
-    if (composer) {
-      if (pathname === '/robots.txt') return sendText(req, res, 'text/plain', composer.robotsTxt());
-      if (pathname === '/sitemap.xml') return sendText(req, res, 'application/xml', composer.sitemapXml());
-      // index.html is the template, never served as it is: /index.html is just another unknown page.
-      if (!FILE_EXTENSION.test(pathname) || pathname === '/index.html') return void serveDocument(composer, req, res);
+    // For load balancers and orchestrators: the process serves (never cached on the way).
+    if (pathname === HEALTH_PATH) {
+      observed.route('healthz');
+      return sendText(req, res, 'text/plain', 'ok\n', 'no-store');
     }
+    const override = files[pathname];
+    if (override) {
+      observed.route('config');
+      return sendFile(res, override);
+    }
+    if (composer && readiness) {
+      if (pathname === READINESS_PATH) {
+        observed.route('readyz');
+        return void serveReadiness(readiness, req, res);
+      }
+      if (pathname === '/robots.txt') {
+        observed.route('robots.txt');
+        return sendText(req, res, 'text/plain', composer.robotsTxt());
+      }
+      if (pathname === '/sitemap.xml') {
+        observed.route('sitemap.xml');
+        return sendText(req, res, 'application/xml', composer.sitemapXml());
+      }
+      // index.html is the template, never served as it is: /index.html is just another unknown page.
+      if (!FILE_EXTENSION.test(pathname) || pathname === '/index.html') {
+        return void serveDocument(composer, req, res, observed);
+      }
+    }
+    observed.route('asset');
     // sirv pipes a file it found into the response; if a redeploy deletes it before it is opened, the read stream's
     // error would have no listener and end the whole server. The response is cut short instead (the browser's load of
     // that file fails, as for a dropped connection) and the server carries on.
@@ -153,7 +223,7 @@ function createDeployableHandler({ root, spa = false, cors = false, files = {}, 
       source.once(
         'error',
         /** @param {NodeJS.ErrnoException} error */ (error) => {
-          console.error(`[static] ${pathname}: ${error.code ?? error.message}`);
+          logger.warn({ reqId: observed.id, path: pathname, reason: error.code ?? error.message }, 'file vanished');
           res.destroy();
         },
       ),

@@ -3,6 +3,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { createDeployableHandler } = require('./deployableHandler');
+const { captureLogs } = require('./observability/logCapture');
 
 // A redeploy replaces files while they are being served: a file found and then deleted before it is opened.
 describe("a deployable's server during a redeploy", () => {
@@ -10,12 +11,14 @@ describe("a deployable's server during a redeploy", () => {
   let folder;
   /** @type {http.Server} */
   let server;
+  /** @type {ReturnType<typeof captureLogs>} */
+  let logs;
   beforeEach(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-static-'));
     fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n'.repeat(1000));
-    server = http.createServer(createDeployableHandler({ root: folder, cors: true }));
+    logs = captureLogs();
+    server = http.createServer(createDeployableHandler({ root: folder, cors: true, logger: logs.logger }));
     await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(async () => {
     jest.restoreAllMocks();
@@ -47,10 +50,32 @@ describe("a deployable's server during a redeploy", () => {
       return open(file, options);
     });
     await expect(get('chunk.0123456789.js')).resolves.toBe('cut short');
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('/chunk.0123456789.js: ENOENT'));
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ msg: 'file vanished', path: '/chunk.0123456789.js', reason: 'ENOENT' }),
+    );
 
     jest.mocked(fs.createReadStream).mockRestore();
     fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n');
     await expect(get('chunk.0123456789.js')).resolves.toBe(200);
+  });
+});
+
+describe('the health of a deployable', () => {
+  it('answers /healthz with 200 "ok", never cached, on every deployable', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-health-'));
+    const server = http.createServer(createDeployableHandler({ root: folder, cors: true }));
+    await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+    try {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect([response.status, response.headers.get('cache-control'), await response.text()]).toEqual([
+        200,
+        'no-store',
+        'ok\n',
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -32,9 +32,11 @@ const NOT_FOUND = NOT_FOUND_SCREEN;
 
 /**
  * @param {{ root: string, remotesFile: string, routes: { route: string, remote: string }[], origin: string,
- *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number }} options
+ *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, events?: import('./fragmentCache').CacheEvents,
+ *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; routes: which remote renders which page; origin: the site's public origin, for
- *   absolute URLs (never taken from the request).
+ *   absolute URLs (never taken from the request); events: told of each fragment fetch and cache hit, by remote;
+ *   metrics: where the live build of each remote is shown.
  */
 function createDocumentComposer({
   root,
@@ -43,11 +45,13 @@ function createDocumentComposer({
   origin,
   fragmentTimeoutMs = 400,
   fragmentMaxAgeMs = 500,
+  events,
+  metrics,
 }) {
   const template = fileReader(parseTemplate);
   const text = fileReader((value) => value);
   const remotes = fileReader(readRemotesConfig);
-  const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs });
+  const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs, events });
   const byPath = new Map(routes.map((route) => [route.route, route]));
 
   /**
@@ -63,6 +67,7 @@ function createDocumentComposer({
    * A file of the remote's ssr/ folder, only ever from the remote's own origin. Head and body are asked for with the
    * build id of the manifest that named them: the URL then means one build's file, which the cache keeps as long as
    * it is used, and a redeploy (a new build id) is fetched in full.
+   * @param {string} remote
    * @param {URL} base
    * @param {string} file
    * @param {number} deadline
@@ -70,11 +75,11 @@ function createDocumentComposer({
    * @param {(text: string) => boolean} [accept]
    * @returns {Promise<string | null>}
    */
-  function fetchFragment(base, file, deadline, buildId, accept) {
+  function fetchFragment(remote, base, file, deadline, buildId, accept) {
     const url = new URL(file, base);
     if (url.origin !== base.origin) return Promise.resolve(null);
     if (buildId !== undefined) url.searchParams.set('build', buildId);
-    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept });
+    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept, label: remote });
   }
 
   /**
@@ -100,6 +105,7 @@ function createDocumentComposer({
       // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
     }
     manifests.set(remote, { text: manifestText, manifest });
+    if (manifest) metrics?.liveBuild(remote, manifest.buildId);
     return manifest;
   }
 
@@ -112,7 +118,7 @@ function createDocumentComposer({
   async function pageManifest(remote, deadline) {
     const base = remoteBase(remote);
     if (!base) return undefined;
-    const manifestText = await fetchFragment(base, fragmentPaths.manifest, deadline);
+    const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, deadline);
     const manifest = manifestText === null ? undefined : readManifest(remote, manifestText);
     return manifest ? { base, manifest } : undefined;
   }
@@ -131,6 +137,7 @@ function createDocumentComposer({
     // first does not take those pages' titles away until their next build.)
     const marker = headMarker(remote, manifest.buildId);
     const head = await fetchFragment(
+      remote,
       base,
       fragmentPaths.head,
       live.deadline,
@@ -158,7 +165,7 @@ function createDocumentComposer({
     // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
     // get HTML that the JavaScript the shell loads for that build does not hydrate).
     const wrapper = bodyWrapperStart(remote, manifest.buildId);
-    const body = await fetchFragment(base, fragmentPaths.body(key), live.deadline, manifest.buildId, (html) =>
+    const body = await fetchFragment(remote, base, fragmentPaths.body(key), live.deadline, manifest.buildId, (html) =>
       html.startsWith(wrapper),
     );
     return body ?? '';
@@ -166,7 +173,8 @@ function createDocumentComposer({
 
   /**
    * @param {string} url the request's path and query
-   * @returns {Promise<{ status: number, html: string }>}
+   * @returns {Promise<{ status: number, html: string, route: string | undefined }>}
+   *   route: the page route the document is for, none for the 404 document
    */
   async function render(url) {
     const { pathname, search } = requestTarget(url);
@@ -185,11 +193,20 @@ function createDocumentComposer({
       if (include.part === composeParts.siteHead) return siteHead(origin, route?.route);
       return pageBody(page, search, live);
     });
-    return { status: route ? 200 : 404, html };
+    return { status: route ? 200 : 404, html, route: route?.route };
+  }
+
+  /** The build each remote's manifest named when a document last read it. */
+  function liveBuilds() {
+    /** @type {Map<string, string>} */
+    const builds = new Map();
+    for (const [remote, { manifest }] of manifests) if (manifest) builds.set(remote, manifest.buildId);
+    return builds;
   }
 
   return {
     render,
+    liveBuilds,
     close: fragments.close,
     robotsTxt: () => robotsTxt(origin),
     sitemapXml: () =>

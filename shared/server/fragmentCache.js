@@ -18,9 +18,17 @@
 // nobody asked for in `idleMs` is dropped, and the timer stops when nothing is left.
 
 /**
- * @param {{ maxAgeMs?: number, timeoutMs?: number, idleMs?: number, fetch?: typeof fetch, now?: () => number }}
- *   [options] maxAgeMs: a copy of a file that can change is never served older than this; timeoutMs: how long one
- *   fetch may take; idleMs: how long a file nobody asks for is kept.
+ * What the cache tells its owner (metrics, logs); `label` is what the caller named the file's source (its remote).
+ * @typedef {{ fetched?: (event: { url: string, label: string, seconds: number, outcome: FetchOutcome }) => void,
+ *   hit?: (label: string) => void }} CacheEvents
+ * @typedef {'ok' | import('./observability/metrics').FragmentFailure} FetchOutcome
+ */
+
+/**
+ * @param {{ maxAgeMs?: number, timeoutMs?: number, idleMs?: number, fetch?: typeof fetch, now?: () => number,
+ *   events?: CacheEvents }} [options]
+ *   maxAgeMs: a copy of a file that can change is never served older than this; timeoutMs: how long one fetch may
+ *   take; idleMs: how long a file nobody asks for is kept; events: told of every fetch and of every answer from a copy.
  */
 function createFragmentCache({
   maxAgeMs = 500,
@@ -28,10 +36,11 @@ function createFragmentCache({
   idleMs = 30_000,
   fetch: fetchImpl = fetch,
   now = Date.now,
+  events = {},
 } = {}) {
   /**
    * copy: the newest good answer, with the time its fetch started; failedAt: when the newest failed fetch started.
-   * @typedef {{ usedAt: number, immutable: boolean, accept: (text: string) => boolean,
+   * @typedef {{ usedAt: number, immutable: boolean, accept: (text: string) => boolean, label: string,
    *   copy?: { at: number, text: string }, failedAt?: number, pending?: Promise<string | null>,
    *   pendingAt?: number }} Entry
    */
@@ -46,26 +55,34 @@ function createFragmentCache({
   /**
    * The file's text, or null when it could not be fetched or is not what was asked for.
    * @param {string} url
-   * @param {(text: string) => boolean} accept
+   * @param {Entry} entry
    * @returns {Promise<string | null>}
    */
-  async function download(url, accept) {
+  async function download(url, { accept, label }) {
     // A timer of our own, not AbortSignal.timeout: that signal is only weakly held by its timer and by
     // AbortSignal.any, so a garbage collection in between could drop it and leave the fetch waiting for a hanging
     // remote (seen once on CI: a document waited 8 s for a remote that answers after 8 s).
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const started = performance.now();
+    /** @param {FetchOutcome} outcome */
+    const tell = (outcome) => events.fetched?.({ url, label, seconds: (performance.now() - started) / 1000, outcome });
     try {
       const signal = AbortSignal.any([closing.signal, timeout.signal]);
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
       const response = await fetchImpl(url, { redirect: 'manual', signal });
       if (response.status !== 200) {
         await response.body?.cancel();
+        tell('status');
         return null;
       }
       const text = await response.text();
-      return accept(text) ? text : null;
+      const accepted = accept(text);
+      tell(accepted ? 'ok' : 'rejected');
+      return accepted ? text : null;
     } catch {
+      // A fetch ended by close() is no remote's failure.
+      if (!closing.signal.aborted) tell(timeout.signal.aborted ? 'timeout' : 'unreachable');
       return null;
     } finally {
       clearTimeout(timer);
@@ -103,7 +120,7 @@ function createFragmentCache({
   function refresh(url, entry) {
     const time = now();
     if (entry.pending && time - (entry.pendingAt ?? -Infinity) <= maxAgeMs) return entry.pending;
-    const promise = download(url, entry.accept).then((text) => {
+    const promise = download(url, entry).then((text) => {
       if (text !== null) {
         if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
       } else if (entry.failedAt === undefined || entry.failedAt <= time) {
@@ -164,20 +181,23 @@ function createFragmentCache({
    * file for a moment, under the new build's URL).
    * @param {string} url
    * @param {number} [waitMs]
-   * @param {{ immutable?: boolean, accept?: (text: string) => boolean }} [options]
+   * @param {{ immutable?: boolean, accept?: (text: string) => boolean, label?: string }} [options]
    * @returns {Promise<string | null>}
    */
-  function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true } = {}) {
+  function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true, label = '' } = {}) {
     if (closed) return Promise.resolve(null);
     const time = now();
     let entry = entries.get(url);
     if (!entry) {
-      entry = { usedAt: time, immutable, accept };
+      entry = { usedAt: time, immutable, accept, label };
       entries.set(url, entry);
       start();
     }
     entry.usedAt = time;
-    if (servable(entry, time)) return Promise.resolve(entry.copy.text);
+    if (servable(entry, time)) {
+      events.hit?.(entry.label);
+      return Promise.resolve(entry.copy.text);
+    }
     if (recentFailure(entry, time)) return Promise.resolve(null);
     const promise = refresh(url, entry);
     // A caller never waits longer than it asked, nor than the timeout, whatever the fetch does.

@@ -266,6 +266,50 @@ describe('the fragment cache', () => {
     cache.close();
   });
 
+  it('tells its owner the outcome of every fetch and every answer from a copy, by label', async () => {
+    /** @type {{ url: string, label: string, outcome: string }[]} */
+    const fetched = [];
+    /** @type {string[]} */
+    const hits = [];
+    /** @type {import('node:http').ServerResponse[]} */
+    const hanging = [];
+    answer = (req, res) => {
+      if (req.url === '/ok' || req.url === '/other-build') return void res.end(req.url === '/ok' ? 'fragment' : 'old');
+      if (req.url === '/hang') return void hanging.push(res);
+      res.statusCode = 503;
+      res.end('Unavailable');
+    };
+    const cache = createFragmentCache({
+      timeoutMs: 200,
+      // No background refresh within the test: each file is fetched once.
+      maxAgeMs: 60_000,
+      events: {
+        fetched: ({ url, label, outcome }) => void fetched.push({ url, label, outcome }),
+        hit: (label) => void hits.push(label),
+      },
+    });
+    await cache.get(`${origin}/ok`, undefined, { label: 'jobs' });
+    await cache.get(`${origin}/ok`, undefined, { label: 'jobs' });
+    await cache.get(`${origin}/down`, undefined, { label: 'jobs' });
+    await cache.get(`${origin}/other-build`, undefined, { label: 'jobs', accept: (text) => text === 'new' });
+    await cache.get(`${origin}/hang`, undefined, { label: 'employers' });
+    await cache.get('http://127.0.0.1:1/refused', undefined, { label: 'candidates' });
+    // The cache answers a caller at the timeout; its own fetch is ended, and told of, a moment later.
+    await waitFor(() => fetched.length === 5);
+    expect(fetched).toEqual(
+      expect.arrayContaining([
+        { url: `${origin}/ok`, label: 'jobs', outcome: 'ok' },
+        { url: `${origin}/down`, label: 'jobs', outcome: 'status' },
+        { url: `${origin}/other-build`, label: 'jobs', outcome: 'rejected' },
+        { url: `${origin}/hang`, label: 'employers', outcome: 'timeout' },
+        { url: 'http://127.0.0.1:1/refused', label: 'candidates', outcome: 'unreachable' },
+      ]),
+    );
+    expect(hits).toEqual(['jobs']);
+    cache.close();
+    hanging.forEach((res) => res.destroy());
+  });
+
   it('gives up on a hanging remote after the timeout, and a caller never waits longer than it asked', async () => {
     /** @type {import('node:http').ServerResponse[]} */
     const hanging = [];

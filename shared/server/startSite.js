@@ -10,14 +10,16 @@ const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
  * already started are closed again and the error says which port.
  * @param {import('./deployables').Deployable[]} deployables
  * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
- *   fragmentTimeoutMs?: number }} [options]
+ *   fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
+ *   metrics?: import('./observability/metrics').Metrics }} [options]
  *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
  *   public origin (absolute URLs in documents, robots.txt, sitemap.xml). fragmentTimeoutMs: how long a document
- *   waits for a page's server-rendered HTML before it is sent without it.
+ *   waits for a page's server-rendered HTML before it is sent without it. logger: where request and fragment lines
+ *   go (nowhere unless given). metrics: where every server counts (observability/metrics.js).
  */
 async function startSite(
   deployables,
-  { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs } = {},
+  { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs, logger, metrics } = {},
 ) {
   const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
   /** @type {{ deployable: import('./deployables').Deployable, port: number, server: import('node:http').Server }[]} */
@@ -31,6 +33,9 @@ async function startSite(
         cors: deployable.role === 'remote',
         files: deployable.role === 'host' && remotesFile ? { '/remotes.json': remotesFile } : {},
         compose: deployable.role === 'host' ? { routes, origin: siteOrigin(origin), fragmentTimeoutMs } : undefined,
+        name: deployable.name,
+        logger,
+        metrics,
       });
       await listen(server, port, deployable.name);
       running.push({ deployable, port, server });

@@ -117,6 +117,18 @@ describe.each([
     }
   });
 
+  it('answers /healthz with "ok" on the shell and every remote, never cached', async () => {
+    for (const name of Object.keys(target.ports)) {
+      const response = await rawGet(port(name), '/healthz');
+      expect([name, response.status, response.body, response.headers['cache-control']]).toEqual([
+        name,
+        200,
+        'ok\n',
+        'no-store',
+      ]);
+    }
+  });
+
   it('revalidates what changes on deploy and caches content-hashed files for a year', async () => {
     const checks: [string, number, string][] = [
       ['shell', port('shell'), '/'],

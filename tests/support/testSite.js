@@ -3,6 +3,7 @@
 //
 // Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 130 apart:
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
+//   B+42..B+46 a site, B+47 its metrics, B+48 a remote that is down (operations.test)
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), and with a
 //   longer fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx)
@@ -18,6 +19,7 @@ const { buildIfNeeded } = require('@nativegtm/server/buildIfNeeded');
 const { startSite } = require('@nativegtm/server/startSite');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { portsFrom } = require('@nativegtm/contract/ports');
+const { createLogger } = require('@nativegtm/server/observability/logger');
 
 /**
  * @param {{ base?: number, log?: (line: string) => void }} [options]  base: the shell's port, the remotes' after it
@@ -33,7 +35,9 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   let site;
   try {
-    site = await startSite(deployables, { ports, remotesFile });
+    // Quiet unless asked: LOG_LEVEL=info npm test shows the test site's request and fragment lines.
+    const logger = process.env.LOG_LEVEL ? createLogger({ level: process.env.LOG_LEVEL }) : undefined;
+    site = await startSite(deployables, { ports, remotesFile, logger });
   } catch (error) {
     remove();
     throw error;

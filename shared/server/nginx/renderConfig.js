@@ -6,6 +6,7 @@ const path = require('node:path');
 const { deployables } = require('../deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('../securityHeaders');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('../siteMeta');
+const { HEALTH_PATH } = require('../healthPaths');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   composeParts,
@@ -306,6 +307,9 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     `listen ${listenHost ? `${listenHost}:` : ''}${port};`,
     `root ${quote(root)};`,
     'index index.html;',
+    '',
+    '# For load balancers: this server answers (the built-in server answers the same).',
+    textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
     '',
     host
       ? shellLocations({ root, ...shell, documentHeaders, revalidate })

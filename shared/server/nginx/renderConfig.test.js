@@ -105,6 +105,16 @@ describe('the rendered nginx configuration', () => {
     }
   });
 
+  it('answers /healthz with "ok" on every server, never cached', () => {
+    const servers = config.split(/^\s*server \{$/m).slice(1);
+    expect(servers).toHaveLength(1 + pages.length);
+    for (const server of servers) {
+      expect(server).toContain('location = /healthz {');
+      expect(served(server, '/healthz')).toBe('ok\n');
+    }
+    expect(config).toContain('add_header Cache-Control "no-store" always;');
+  });
+
   it('leaves a remote missing from remotes.json out, and its origin out of the CSP', () => {
     const { jobs, ...others } = remotes;
     const without = render({ remotes: others });

@@ -1,0 +1,49 @@
+// Turns what the fragment cache reports into metrics and log lines. Every fetch is counted; a failure is logged when
+// a file starts failing or fails for another reason, then at most every `repeatLogMs` with how many failures the
+// lines in between left out: a remote that is down is refetched several times a second, and one line per fetch would
+// bury everything else in the log.
+
+/** @typedef {import('./metrics').Metrics} Metrics */
+/** @typedef {import('./logger').Logger} Logger */
+
+/**
+ * @param {{ metrics?: Metrics, logger: Logger, repeatLogMs?: number, now?: () => number }} options
+ * @returns {import('../fragmentCache').CacheEvents}
+ */
+function fragmentEvents({ metrics, logger, repeatLogMs = 10_000, now = Date.now }) {
+  /** Per failing URL: the reason and time of the last line logged, the failures left out since, all its failures. */
+  /** @type {Map<string, { reason: string, at: number, unlogged: number, total: number }>} */
+  const failing = new Map();
+  return {
+    fetched({ url, label, seconds, outcome }) {
+      metrics?.fragmentFetched(label, seconds, outcome);
+      const last = failing.get(url);
+      if (outcome === 'ok') {
+        if (last) {
+          logger.info({ remote: label, url, failures: last.total }, 'fragment fetched again');
+          failing.delete(url);
+        }
+        return;
+      }
+      const time = now();
+      const total = (last?.total ?? 0) + 1;
+      if (last && last.reason === outcome && time - last.at < repeatLogMs) {
+        Object.assign(last, { unlogged: last.unlogged + 1, total });
+        return;
+      }
+      logger.warn(
+        { remote: label, url, reason: outcome, ms: Math.round(seconds * 1000), unlogged: last?.unlogged ?? 0 },
+        'fragment failed',
+      );
+      failing.delete(url);
+      // Bounded: URLs name builds, and a build nobody asks for any more is never fetched again to clear its entry.
+      if (failing.size >= 256) failing.delete(/** @type {string} */ (failing.keys().next().value));
+      failing.set(url, { reason: outcome, at: time, unlogged: 0, total });
+    },
+    hit(label) {
+      metrics?.fragmentCacheHit(label);
+    },
+  };
+}
+
+module.exports = { fragmentEvents };

@@ -1,0 +1,118 @@
+// What the servers count, in the Prometheus text format (prom-client). One registry per process, never the library's
+// global one, so several sites in one process (the tests) do not add into each other. Labels are bounded: a route
+// label is a page route or one of a few fixed names, never the requested path.
+const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = require('prom-client');
+
+/** Seconds; fragments come from loopback or a nearby node, so the low buckets carry the detail. */
+const FRAGMENT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const DOCUMENT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * @typedef {'timeout' | 'unreachable' | 'status' | 'rejected'} FragmentFailure
+ *   timeout: no answer within the fragment timeout; unreachable: refused, reset or not resolvable; status: an answer
+ *   other than 200; rejected: a 200 that is not the file asked for (another build's, an error page)
+ */
+
+function createMetrics() {
+  const registry = new Registry();
+  // Memory, CPU, event-loop delay, handles: what an operator checks first on a slow node.
+  collectDefaultMetrics({ register: registry, prefix: 'nativegtm_' });
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'nativegtm_http_requests_total',
+    help: 'Requests answered, by deployable, route (a page route or a fixed name such as "asset") and status.',
+    labelNames: /** @type {const} */ (['server', 'route', 'status']),
+    registers,
+  });
+  const documentSeconds = new Histogram({
+    name: 'nativegtm_document_duration_seconds',
+    help: 'Time to compose a document, from request to the composed HTML, by route.',
+    labelNames: /** @type {const} */ (['route']),
+    buckets: DOCUMENT_BUCKETS,
+    registers,
+  });
+  const fragmentSeconds = new Histogram({
+    name: 'nativegtm_fragment_fetch_duration_seconds',
+    help: "Time of one fetch of a page's server-rendered file from its remote, by remote and outcome.",
+    labelNames: /** @type {const} */ (['remote', 'outcome']),
+    buckets: FRAGMENT_BUCKETS,
+    registers,
+  });
+  const fragmentTimeouts = new Counter({
+    name: 'nativegtm_fragment_timeouts_total',
+    help: 'Fragment fetches that got no answer within the fragment timeout, by remote.',
+    labelNames: /** @type {const} */ (['remote']),
+    registers,
+  });
+  const fragmentFailures = new Counter({
+    name: 'nativegtm_fragment_failures_total',
+    help: 'Fragment fetches that failed, by remote and reason (timeout, unreachable, status, rejected).',
+    labelNames: /** @type {const} */ (['remote', 'reason']),
+    registers,
+  });
+  const fragmentCacheHits = new Counter({
+    name: 'nativegtm_fragment_cache_hits_total',
+    help: 'Fragments a document got from the cache, without a fetch, by remote.',
+    labelNames: /** @type {const} */ (['remote']),
+    registers,
+  });
+  const remoteBuild = new Gauge({
+    name: 'nativegtm_remote_build_info',
+    help: 'The build of each remote whose manifest the document server read last (1 for that build).',
+    labelNames: /** @type {const} */ (['remote', 'build']),
+    registers,
+  });
+
+  /** @type {Map<string, string>} */
+  const liveBuilds = new Map();
+
+  return {
+    registry,
+    /**
+     * @param {string} server
+     * @param {string} route
+     * @param {number} status
+     */
+    request(server, route, status) {
+      requests.inc({ server, route, status: String(status) });
+    },
+    /**
+     * @param {string} route
+     * @param {number} seconds
+     */
+    document(route, seconds) {
+      documentSeconds.observe({ route }, seconds);
+    },
+    /**
+     * @param {string} remote
+     * @param {number} seconds
+     * @param {'ok' | FragmentFailure} outcome
+     */
+    fragmentFetched(remote, seconds, outcome) {
+      fragmentSeconds.observe({ remote, outcome }, seconds);
+      if (outcome === 'ok') return;
+      fragmentFailures.inc({ remote, reason: outcome });
+      if (outcome === 'timeout') fragmentTimeouts.inc({ remote });
+    },
+    /** @param {string} remote */
+    fragmentCacheHit(remote) {
+      fragmentCacheHits.inc({ remote });
+    },
+    /**
+     * @param {string} remote
+     * @param {string} build
+     */
+    liveBuild(remote, build) {
+      const previous = liveBuilds.get(remote);
+      if (previous === build) return;
+      if (previous !== undefined) remoteBuild.remove({ remote, build: previous });
+      remoteBuild.set({ remote, build }, 1);
+      liveBuilds.set(remote, build);
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createMetrics>} Metrics */
+
+module.exports = { createMetrics };

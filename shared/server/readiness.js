@@ -1,0 +1,90 @@
+// The shell's /readyz: whether this node can compose every page now. remotes.json must be readable and each page's
+// remote must answer its mf-manifest.json (the file every visitor's browser loads first). Each probe is bounded by
+// `timeoutMs`, and one answer serves every probe for `maxAgeMs`, so a public /readyz cannot be used to make the node
+// fetch from the remotes at the rate of the requests.
+const fs = require('node:fs');
+const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
+
+/**
+ * @typedef {{ ready: boolean, ms?: number, build?: string, error?: string }} RemoteReadiness
+ * @typedef {{ ready: boolean, remotesJson: 'ok' | 'unreadable', remotes: Record<string, RemoteReadiness> }}
+ *   Readiness
+ */
+
+/**
+ * @param {{ remotesFile: string, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
+ *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number }} options
+ *   remoteNames: the remotes of the site's pages; builds: the live build of each remote, as the documents last read it
+ * @returns {() => Promise<Readiness>}
+ */
+function createReadiness({
+  remotesFile,
+  remoteNames,
+  builds = () => new Map(),
+  timeoutMs = 1000,
+  maxAgeMs = 1000,
+  fetch: fetchImpl = fetch,
+  now = Date.now,
+}) {
+  /** @type {{ at: number, answer: Promise<Readiness> } | undefined} */
+  let last;
+
+  /**
+   * @param {string} url
+   * @returns {Promise<RemoteReadiness>}
+   */
+  async function probe(url) {
+    const started = performance.now();
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    try {
+      const response = await fetchImpl(url, { redirect: 'manual', signal: timeout.signal });
+      const ms = Math.round(performance.now() - started);
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return { ready: false, ms, error: `answered ${response.status}` };
+      }
+      JSON.parse(await response.text());
+      return { ready: true, ms };
+    } catch (error) {
+      if (timeout.signal.aborted) return { ready: false, error: `no answer within ${timeoutMs} ms` };
+      return { ready: false, error: error instanceof SyntaxError ? 'not JSON' : 'unreachable' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** @returns {Promise<Readiness>} */
+  async function check() {
+    let text;
+    try {
+      text = fs.readFileSync(remotesFile, 'utf8');
+    } catch {
+      return { ready: false, remotesJson: 'unreadable', remotes: {} };
+    }
+    const entries = /** @type {Partial<Record<string, string>>} */ (readRemotesConfig(text));
+    const live = builds();
+    const results = await Promise.all(
+      remoteNames.map(async (name) => {
+        const url = entries[name];
+        /** @type {RemoteReadiness} */
+        const result = url ? await probe(url) : { ready: false, error: 'no valid entry in remotes.json' };
+        const build = live.get(name);
+        return /** @type {const} */ ([name, build ? { ...result, build } : result]);
+      }),
+    );
+    return {
+      ready: results.every(([, result]) => result.ready),
+      remotesJson: 'ok',
+      remotes: Object.fromEntries(results),
+    };
+  }
+
+  return () => {
+    const time = now();
+    if (!last || time - last.at > maxAgeMs) last = { at: time, answer: check() };
+    return last.answer;
+  };
+}
+
+module.exports = { createReadiness };

@@ -1,0 +1,109 @@
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { createReadiness } = require('./readiness');
+
+/** Remotes on one server: /up answers a manifest, /broken an error, /junk not JSON, /hang never. */
+/** @type {http.Server} */
+let server;
+let origin = '';
+let requests = 0;
+/** @type {string} */
+let folder;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    requests += 1;
+    if (req.url === '/up/mf-manifest.json') return res.end('{"id":"jobs"}');
+    if (req.url === '/junk/mf-manifest.json') return res.end('<html>');
+    if (req.url === '/hang/mf-manifest.json') return;
+    res.statusCode = 502;
+    res.end('bad gateway');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-readiness-'));
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+beforeEach(() => {
+  requests = 0;
+});
+
+/** @param {Record<string, string> | string} remotes */
+function remotesFile(remotes) {
+  const file = path.join(folder, `remotes-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, typeof remotes === 'string' ? remotes : JSON.stringify(remotes));
+  return file;
+}
+
+describe('the readiness of the shell', () => {
+  it('is ready when every remote answers its manifest, with the time and live build of each', async () => {
+    const readiness = createReadiness({
+      remotesFile: remotesFile({ jobs: `${origin}/up/mf-manifest.json`, employers: `${origin}/up/mf-manifest.json` }),
+      remoteNames: ['jobs', 'employers'],
+      builds: () => new Map([['jobs', '0123abcd']]),
+    });
+    expect(await readiness()).toEqual({
+      ready: true,
+      remotesJson: 'ok',
+      remotes: {
+        jobs: { ready: true, ms: expect.any(Number), build: '0123abcd' },
+        employers: { ready: true, ms: expect.any(Number) },
+      },
+    });
+  });
+
+  it('is not ready, saying why for each remote, when one fails, hangs, answers junk or is missing', async () => {
+    const readiness = createReadiness({
+      remotesFile: remotesFile({
+        jobs: `${origin}/broken/mf-manifest.json`,
+        employers: `${origin}/hang/mf-manifest.json`,
+        candidates: `${origin}/junk/mf-manifest.json`,
+        comingSoon: 'ftp://nowhere/mf-manifest.json',
+      }),
+      remoteNames: ['jobs', 'employers', 'candidates', 'comingSoon'],
+      timeoutMs: 200,
+    });
+    const answer = await readiness();
+    expect(answer.ready).toBe(false);
+    expect(answer.remotes).toEqual({
+      jobs: { ready: false, ms: expect.any(Number), error: 'answered 502' },
+      employers: { ready: false, error: 'no answer within 200 ms' },
+      candidates: { ready: false, error: 'not JSON' },
+      comingSoon: { ready: false, error: 'no valid entry in remotes.json' },
+    });
+  });
+
+  it('is not ready without a readable remotes.json, and takes junk in it for no remotes', async () => {
+    const missing = createReadiness({ remotesFile: path.join(folder, 'none.json'), remoteNames: ['jobs'] });
+    expect(await missing()).toEqual({ ready: false, remotesJson: 'unreadable', remotes: {} });
+    const junk = createReadiness({ remotesFile: remotesFile('{not json'), remoteNames: ['jobs'] });
+    expect(await junk()).toEqual({
+      ready: false,
+      remotesJson: 'ok',
+      remotes: { jobs: { ready: false, error: 'no valid entry in remotes.json' } },
+    });
+  });
+
+  it('answers every probe within maxAge from one check, so probes cannot drive fetches to the remotes', async () => {
+    let time = 0;
+    const readiness = createReadiness({
+      remotesFile: remotesFile({ jobs: `${origin}/up/mf-manifest.json` }),
+      remoteNames: ['jobs'],
+      maxAgeMs: 1000,
+      now: () => time,
+    });
+    await Promise.all([readiness(), readiness(), readiness()]);
+    time = 900;
+    await readiness();
+    expect(requests).toBe(1);
+    time = 1001;
+    await readiness();
+    expect(requests).toBe(2);
+  });
+});

@@ -1,0 +1,118 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deployables } from '@nativegtm/server/deployables';
+import { startSite } from '@nativegtm/server/startSite';
+import { createMetrics } from '@nativegtm/server/observability/metrics';
+import { startMetricsServer } from '@nativegtm/server/observability/metricsServer';
+import { captureLogs } from '@nativegtm/server/observability/logCapture';
+import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
+import { portsFrom } from '@nativegtm/contract/ports';
+import { fragmentPaths } from '@nativegtm/contract/fragments';
+import { rawGet } from '../support/rawGet';
+import { eventually } from '../support/eventually';
+import { ports as testPorts } from '../support/site';
+
+// What an operator sees of the built-in server: health, readiness, metrics and logs, with one remote down (jobs'
+// remotes.json entry points at a port nothing listens on).
+
+const base = testPorts.shell! + 42;
+const ports = portsFrom(base);
+const metricsPort = base + 5;
+const downPort = base + 6;
+const folder = mkdtempSync(join(tmpdir(), 'nativegtm-operations-'));
+const logs = captureLogs();
+const metrics = createMetrics();
+let stop: (() => Promise<unknown>) | undefined;
+
+/** The build id the remote's ssr/manifest.json names. */
+const buildOf = (pkg: string) =>
+  JSON.parse(readFileSync(join(deployables.find((d) => d.name === pkg)!.dir, 'dist', fragmentPaths.manifest), 'utf8'))
+    .buildId as string;
+
+beforeAll(async () => {
+  const remotesFile = join(folder, 'remotes.json');
+  const remotes = shippedRemotes({ portOf: (page) => ports[page.package]! });
+  writeFileSync(remotesFile, JSON.stringify({ ...remotes, jobs: `http://localhost:${downPort}/mf-manifest.json` }));
+  const site = await startSite(deployables, { ports, remotesFile, logger: logs.logger, metrics });
+  const server = await startMetricsServer(metrics, { port: metricsPort });
+  stop = () => Promise.all([site.stop(), server.stop()]);
+});
+afterAll(async () => {
+  await stop?.();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the built-in server, for its operators', () => {
+  it('answers /healthz on the shell and every remote', async () => {
+    for (const port of Object.values(ports)) {
+      const response = await rawGet(port, '/healthz');
+      expect([port, response.status, response.body]).toEqual([port, 200, 'ok\n']);
+    }
+  });
+
+  it('is not ready while a remote is down, and says which and why', async () => {
+    await rawGet(base, '/employers');
+    const response = await rawGet(base, '/readyz');
+    expect(response.status).toBe(503);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const body = JSON.parse(response.body);
+    expect(body).toMatchObject({
+      ready: false,
+      remotesJson: 'ok',
+      remotes: {
+        jobs: { ready: false, error: 'unreachable' },
+        employers: { ready: true, build: buildOf('employers-mfe') },
+        candidates: { ready: true },
+        comingSoon: { ready: true },
+      },
+    });
+  });
+
+  it('counts requests, documents and fragments by remote, and shows the live build of each remote', async () => {
+    await rawGet(base, '/featured-jobs');
+    await rawGet(base, '/employers');
+    await rawGet(base, '/no/such/page');
+    const text = await eventually(
+      async () => (await rawGet(metricsPort, '/metrics')).body,
+      (body) => /nativegtm_fragment_failures_total\{remote="jobs",reason="unreachable"\} [1-9]/.test(body),
+      { what: 'the metrics' },
+    );
+    expect(text).toMatch(/nativegtm_http_requests_total\{server="shell",route="\/employers",status="200"\} [2-9]/);
+    expect(text).toMatch(/nativegtm_http_requests_total\{server="shell",route="not-found",status="404"\} 1/);
+    expect(text).toMatch(/nativegtm_document_duration_seconds_count\{route="\/featured-jobs"\} 1/);
+    expect(text).toMatch(/nativegtm_fragment_fetch_duration_seconds_count\{remote="employers",outcome="ok"\} [1-9]/);
+    expect(text).toContain(`nativegtm_remote_build_info{remote="employers",build="${buildOf('employers-mfe')}"} 1`);
+  });
+
+  it('keeps its metrics off the public origin', async () => {
+    const response = await rawGet(base, '/metrics');
+    expect(response.status).toBe(404);
+    expect(response.body).not.toContain('nativegtm_');
+  });
+
+  it('logs each request as JSON with the id it sends back, and each failing fragment with its remote', async () => {
+    const response = await rawGet(base, '/coming-soon', { 'X-Request-Id': 'probe-1' });
+    expect(response.headers['x-request-id']).toBe('probe-1');
+    const line = await eventually(
+      async () => logs.lines.find((entry) => entry.reqId === 'probe-1'),
+      (entry) => entry !== undefined,
+      { what: 'the request line' },
+    );
+    expect(line).toMatchObject({
+      msg: 'request',
+      server: 'shell',
+      url: '/coming-soon',
+      route: '/coming-soon',
+      status: 200,
+    });
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'fragment failed',
+        remote: 'jobs',
+        reason: 'unreachable',
+        url: `http://localhost:${downPort}/ssr/manifest.json`,
+      }),
+    );
+  });
+});
