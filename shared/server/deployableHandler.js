@@ -11,6 +11,8 @@ const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
 const { requestTarget } = require('./requestTarget');
 const { createReadiness } = require('./readiness');
+const { createReportsEndpoint } = require('./reportsEndpoint');
+const { REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
@@ -99,6 +101,8 @@ function createDeployableHandler({
       metrics,
       ...compose,
     });
+  // Browsers report to the origin of the documents: the shell's.
+  const reports = composer && createReportsEndpoint({ logger, metrics });
   const readiness =
     composer &&
     createReadiness({
@@ -178,6 +182,10 @@ function createDeployableHandler({
         res.statusCode = 204;
         return res.end();
       }
+    }
+    if (reports && req.url === REPORTS_PATH) {
+      observed.route('reports');
+      return reports(req, res, observed);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       observed.route('method-not-allowed');

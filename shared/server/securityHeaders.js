@@ -1,6 +1,7 @@
 // Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
 const { fileReader } = require('./fileReader');
 const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
+const { CSP_ENDPOINT_NAME, REPORTS_PATH } = require('@nativegtm/contract/reports');
 
 /** Features the site never uses, switched off for the page and anything it embeds. */
 const PERMISSIONS_POLICY = [
@@ -47,7 +48,9 @@ function remoteOriginsFromFile(file) {
 
 /**
  * No 'unsafe-inline' or 'unsafe-eval' anywhere: the build emits no inline script and CSS only as files. Scripts,
- * styles and fetches may come from this origin and the remotes' origins, nothing else.
+ * styles and fetches may come from this origin and the remotes' origins, nothing else. Violations are reported to the
+ * site's own origin: `report-to` for browsers with the Reporting API, `report-uri` for the others (a browser that
+ * knows report-to ignores report-uri).
  */
 /** @param {string[]} [origins] */
 function contentSecurityPolicy(origins = []) {
@@ -63,6 +66,8 @@ function contentSecurityPolicy(origins = []) {
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    `report-uri ${REPORTS_PATH}`,
+    `report-to ${CSP_ENDPOINT_NAME}`,
   ].join('; ');
 }
 
@@ -74,6 +79,7 @@ function htmlHeaders(origins) {
   return {
     'Content-Security-Policy': contentSecurityPolicy(origins),
     'Permissions-Policy': PERMISSIONS_POLICY,
+    'Reporting-Endpoints': `${CSP_ENDPOINT_NAME}="${REPORTS_PATH}"`,
   };
 }
 

@@ -9,6 +9,8 @@ import { captureLogs } from '@nativegtm/server/observability/logCapture';
 import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { fragmentPaths } from '@nativegtm/contract/fragments';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { rawGet } from '../support/rawGet';
 import { eventually } from '../support/eventually';
 import { ports as testPorts } from '../support/site';
@@ -24,6 +26,8 @@ const folder = mkdtempSync(join(tmpdir(), 'nativegtm-operations-'));
 const logs = captureLogs();
 const metrics = createMetrics();
 let stop: (() => Promise<unknown>) | undefined;
+let browser: Browser | undefined;
+jest.setTimeout(120_000);
 
 /** The build id the remote's ssr/manifest.json names. */
 const buildOf = (pkg: string) =>
@@ -39,6 +43,7 @@ beforeAll(async () => {
   stop = () => Promise.all([site.stop(), server.stop()]);
 });
 afterAll(async () => {
+  await browser?.close();
   await stop?.();
   rmSync(folder, { recursive: true, force: true });
 });
@@ -114,5 +119,27 @@ describe('the built-in server, for its operators', () => {
         url: `http://localhost:${downPort}/ssr/manifest.json`,
       }),
     );
+  });
+});
+
+describe('reports from browsers, for the operators', () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  it("logs and counts the shell's report of a remote that failed to load, with the route", async () => {
+    const page = await browser!.newPage();
+    await page.goto(`http://localhost:${base}/featured-jobs`);
+    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+    const line = await eventually(
+      async () => logs.lines.find((entry) => entry.msg === 'browser report'),
+      (entry) => entry !== undefined,
+      { timeoutMs: 10_000, what: 'the report line' },
+    );
+    expect(line!.report).toMatchObject({ type: 'remote-failure', remote: 'jobs', route: '/featured-jobs' });
+    expect((await rawGet(metricsPort, '/metrics')).body).toMatch(
+      /nativegtm_browser_reports_total\{type="remote-failure",outcome="accepted"\} [1-9]/,
+    );
+    await page.close();
   });
 });

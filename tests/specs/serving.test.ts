@@ -129,6 +129,27 @@ describe.each([
     }
   });
 
+  it('takes browser reports on the shell within limits, answering with an empty status', async () => {
+    const post = async (body: string, type = 'application/json') => {
+      const response = await fetch(`http://127.0.0.1:${port('shell')}/_reports`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': type },
+      });
+      return [response.status, await response.text()];
+    };
+    const violation = JSON.stringify({
+      'csp-report': {
+        'document-uri': 'http://localhost/',
+        'violated-directive': 'script-src',
+        'blocked-uri': 'inline',
+      },
+    });
+    expect(await post(violation, 'application/csp-report')).toEqual([204, '']);
+    expect(await post('x'.repeat(17 * 1024))).toEqual([413, expect.any(String)]);
+    expect((await rawGet(port('shell'), '/_reports')).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('revalidates what changes on deploy and caches content-hashed files for a year', async () => {
     const checks: [string, number, string][] = [
       ['shell', port('shell'), '/'],
@@ -187,6 +208,8 @@ describe.each([
       expect(directives['object-src']).toEqual(["'none'"]);
       expect(directives['base-uri']).toEqual(["'self'"]);
       expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect([directives['report-uri'], directives['report-to']]).toEqual([['/_reports'], ['csp']]);
+      expect(response.headers['reporting-endpoints']).toBe('csp="/_reports"');
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');

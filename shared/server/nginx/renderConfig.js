@@ -7,6 +7,7 @@ const { deployables } = require('../deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('../securityHeaders');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('../siteMeta');
 const { HEALTH_PATH } = require('../healthPaths');
+const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   composeParts,
@@ -277,6 +278,17 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
     "# A failed include: an empty body, so SSI prints the template's fallback block.",
     block(`location = ${EMPTY_INCLUDE}`, ['internal;', 'return 204;']),
     '',
+    '# Browser reports (CSP violations, remotes that failed): accepted within limits and dropped. The built-in',
+    '# server logs and counts them; nginx has no place to keep them (its access log has the requests).',
+    block(`location = ${REPORTS_PATH}`, [
+      `client_max_body_size ${MAX_REPORT_BYTES / 1024}k;`,
+      'limit_req zone=nativegtm_reports burst=20 nodelay;',
+      'limit_req_status 429;',
+      headerLines({ ...revalidate, 'Cache-Control': 'no-store' }),
+      block('limit_except POST', ['deny all;']),
+      'return 204;',
+    ]),
+    '',
     textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
     '',
     textLocation(
@@ -388,6 +400,8 @@ function renderNginxConfig({
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
       (kind) => `${kind}_temp_path ${quote(path.join(prefix, kind))};`,
     ),
+    '# Browser reports: one a second per client address on average, 20 at once (the built-in server allows the same).',
+    'limit_req_zone $binary_remote_addr zone=nativegtm_reports:1m rate=1r/s;',
     '# Empty, for proxy_pass URIs that must be sent as they are (with a variable in it, nginx adds no query).',
     block('map $uri $nativegtm_no_args', ['default "";']),
     '',

@@ -115,6 +115,15 @@ describe('the rendered nginx configuration', () => {
     expect(config).toContain('add_header Cache-Control "no-store" always;');
   });
 
+  it('takes browser reports on the shell with the built-in limits: 16 KB, a burst of 20, one a second', () => {
+    const location = config.slice(config.indexOf('location = /_reports {'));
+    expect(location).toMatch(
+      /^location = \/_reports \{\s+client_max_body_size 16k;\s+limit_req zone=nativegtm_reports burst=20 nodelay;/,
+    );
+    expect(config).toContain('limit_req_zone $binary_remote_addr zone=nativegtm_reports:1m rate=1r/s;');
+    expect(config).toContain('add_header Reporting-Endpoints "csp=\\"/_reports\\"" always;');
+  });
+
   it('leaves a remote missing from remotes.json out, and its origin out of the CSP', () => {
     const { jobs, ...others } = remotes;
     const without = render({ remotes: others });

@@ -63,6 +63,12 @@ function createMetrics() {
     labelNames: /** @type {const} */ (['remote', 'build']),
     registers,
   });
+  const reports = new Counter({
+    name: 'nativegtm_browser_reports_total',
+    help: 'Reports from browsers, by type (csp-violation, remote-failure) and whether they were accepted.',
+    labelNames: /** @type {const} */ (['type', 'outcome']),
+    registers,
+  });
 
   /** @type {Map<string, string>} */
   const liveBuilds = new Map();
@@ -109,6 +115,13 @@ function createMetrics() {
       if (previous !== undefined) remoteBuild.remove({ remote, build: previous });
       remoteBuild.set({ remote, build }, 1);
       liveBuilds.set(remote, build);
+    },
+    /**
+     * @param {string} type
+     * @param {'accepted' | 'rejected'} outcome
+     */
+    report(type, outcome) {
+      reports.inc({ type, outcome });
     },
   };
 }

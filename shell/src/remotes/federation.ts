@@ -1,6 +1,7 @@
 import { getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { getRemotesConfig } from './remotesConfig';
-import { createPageLoader } from './pageLoader';
+import { createPageLoader, RemoteLoadError } from './pageLoader';
+import { reportRemoteFailure } from './reportRemoteFailure';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -38,4 +39,8 @@ export const pageLoader = createPageLoader({
   },
   getConfig: () => getRemotesConfig().then(watchInDevelopment),
   timeoutMs: configuredTimeout(),
+  log: (message, error) => {
+    console.error(message, error);
+    if (error instanceof RemoteLoadError) reportRemoteFailure(error.remote, error);
+  },
 });

@@ -1,0 +1,86 @@
+// POST /_reports on the shell's origin: CSP violation reports and the shell's reports of a remote that failed
+// (@nativegtm/contract/reports). Anyone can post here, so the endpoint is built for abuse: bodies over
+// MAX_REPORT_BYTES are refused unread, each client address gets a small budget of reports (a token bucket), the answer
+// is always an empty status (input is never echoed), and what is logged is only the known fields, cut short.
+const { MAX_REPORT_BYTES, parseReports } = require('@nativegtm/contract/reports');
+
+/** @typedef {import('./observability/logger').Logger} Logger */
+/** @typedef {import('./observability/metrics').Metrics} Metrics */
+
+/** Client addresses remembered at most: an attacker with many addresses cannot grow memory without bound. */
+const MAX_CLIENTS = 10_000;
+
+/**
+ * @param {{ logger: Logger, metrics?: Metrics, burst?: number, perMinute?: number, now?: () => number }} options
+ *   burst: reports a client may send at once; perMinute: how fast its budget refills
+ */
+function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, now = Date.now }) {
+  /** @type {Map<string, { tokens: number, at: number }>} */
+  const clients = new Map();
+
+  /** @param {string} client */
+  function allowed(client) {
+    const time = now();
+    const last = clients.get(client) ?? { tokens: burst, at: time };
+    const tokens = Math.min(burst, last.tokens + ((time - last.at) / 60_000) * perMinute);
+    clients.delete(client);
+    if (clients.size >= MAX_CLIENTS) clients.delete(/** @type {string} */ (clients.keys().next().value));
+    clients.set(client, { tokens: Math.max(0, tokens - 1), at: time });
+    return tokens >= 1;
+  }
+
+  /**
+   * @param {import('node:http').ServerResponse} res
+   * @param {number} status
+   * @param {Record<string, string>} [headers]
+   */
+  function answer(res, status, headers = {}) {
+    res.statusCode = status;
+    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.end();
+  }
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {{ id: string }} observed
+   */
+  return function receive(req, res, observed) {
+    if (req.method !== 'POST') return answer(res, 405, { Allow: 'POST' });
+    // Closes the connection after a refusal: the rest of the body is not read.
+    const refuse = (/** @type {number} */ status, /** @type {Record<string, string>} */ headers = {}) => {
+      metrics?.report('unknown', 'rejected');
+      answer(res, status, { ...headers, Connection: 'close' });
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_REPORT_BYTES) return refuse(413);
+    if (!allowed(req.socket.remoteAddress ?? '')) return refuse(429, { 'Retry-After': '60' });
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    req.on('data', (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size > MAX_REPORT_BYTES) {
+        req.removeAllListeners('data');
+        req.removeAllListeners('end');
+        refuse(413);
+        req.resume();
+      } else chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      const reports = parseReports(String(req.headers['content-type'] ?? ''), Buffer.concat(chunks).toString('utf8'));
+      if (!reports) {
+        metrics?.report('unknown', 'rejected');
+        return answer(res, 400);
+      }
+      for (const report of reports) {
+        metrics?.report(report.type, 'accepted');
+        logger.warn({ reqId: observed.id, report }, 'browser report');
+      }
+      answer(res, 204);
+    });
+  };
+}
+
+module.exports = { createReportsEndpoint };

@@ -1,0 +1,24 @@
+import { REPORTS_PATH, remoteFailureReport } from '@nativegtm/contract/reports';
+
+/**
+ * Tells the site's server that a remote failed for this visitor (its load, or its page while rendering), so the
+ * operators see what only this browser's console would otherwise know. A beacon: sent even as the visitor leaves,
+ * never waited for, and nothing happens when the browser has none or refuses it. The build is the one whose
+ * server-rendered HTML the document holds, when it holds that remote's.
+ */
+export function reportRemoteFailure(remote: string, error: unknown): void {
+  const build = [...document.querySelectorAll<HTMLElement>('[data-remote]')].find(
+    (element) => element.dataset.remote === remote,
+  )?.dataset.build;
+  const report = remoteFailureReport({
+    remote,
+    build,
+    route: location.pathname,
+    message: error instanceof Error ? error.message : String(error),
+  });
+  try {
+    navigator.sendBeacon?.(REPORTS_PATH, new Blob([JSON.stringify(report)], { type: 'application/json' }));
+  } catch {
+    // A beacon the browser refuses (too large, a policy) is not worth a second failure.
+  }
+}
