@@ -18,8 +18,12 @@ function paramsOf(text) {
   return Object.fromEntries([...text.matchAll(PARAM)].map((match) => [match[1], match[2]]));
 }
 
-/** @typedef {{ text: string } | { virtual: string, stub?: string } | { echo: string }} TemplatePart */
-/** @typedef {{ parts: TemplatePart[], blocks: Record<string, string> }} Template */
+/**
+ * stub: the text of the block the include names, as defined before it (nginx reads a template in one pass, so a later
+ * block of the same name is another include's, and a block defined after the include is none).
+ * @typedef {{ text: string } | { virtual: string, stub?: string } | { echo: string }} TemplatePart
+ */
+/** @typedef {{ parts: TemplatePart[] }} Template */
 
 /**
  * Splits a template into text and includes once, so composing a document is a join.
@@ -54,12 +58,13 @@ function parseTemplate(html) {
     } else {
       if (block) throw new Error('SSI: include inside a block');
       parts.push({ text });
-      parts.push({ virtual: /** @type {string} */ (params.virtual), stub: params.stub });
+      const stub = params.stub === undefined ? undefined : blocks[params.stub];
+      parts.push({ virtual: /** @type {string} */ (params.virtual), stub });
     }
   }
   if (block) throw new Error(`SSI: block "${block.name}" is not closed`);
   parts.push({ text: html.slice(last) });
-  return { parts: parts.filter((part) => !('text' in part) || part.text !== ''), blocks };
+  return { parts: parts.filter((part) => !('text' in part) || part.text !== '') };
 }
 
 /**
@@ -77,7 +82,7 @@ async function compose(template, variables, resolve = async () => '') {
       if ('text' in part) return part.text;
       if ('echo' in part) return escapeHtml(variables[part.echo] ?? '');
       const html = await resolve(substitute(part.virtual));
-      return html === '' && part.stub ? (template.blocks[part.stub] ?? '') : html;
+      return html === '' ? (part.stub ?? '') : html;
     }),
   );
   return pieces.join('');

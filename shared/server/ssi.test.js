@@ -28,6 +28,15 @@ describe('the SSI subset', () => {
     expect(html).toBe('<head><meta></head><body><meta><a href="x"></a></body>');
   });
 
+  it('prints the block of that name defined before each include, as nginx reads a template in one pass', async () => {
+    const redefined = parseTemplate(
+      '<!--# include virtual="/a" stub="s" -->' +
+        '<!--# block name="s" -->first<!--# endblock --><!--# include virtual="/b" stub="s" -->' +
+        '<!--# block name="s" -->second<!--# endblock --><!--# include virtual="/c" stub="s" -->',
+    );
+    expect(await compose(redefined, {})).toBe('firstsecond');
+  });
+
   it('rejects templates it would compose wrongly', () => {
     expect(() => parseTemplate('<!--# block name="a" --><!--# block name="b" -->')).toThrow(/nested/);
     expect(() => parseTemplate('<!--# endblock -->')).toThrow(/without block/);
