@@ -2,6 +2,10 @@
 // without waiting for idle keep-alive connections.
 const http = require('node:http');
 
+/** How long a client may take to send its request's headers, and its whole request (nginx's configuration too). */
+const HEADER_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /**
  * @typedef {import('node:http').RequestListener & { close: () => void }} ClosableHandler
  *   a request handler with work of its own to stop when its server closes (e.g. a background refresh)
@@ -12,7 +16,16 @@ const http = require('node:http');
  * @param {ClosableHandler} handler
  */
 function createHttpServer(handler) {
-  const server = http.createServer(handler);
+  const server = http.createServer(
+    {
+      // A client that trickles its request in (a slow sender, on purpose or not) holds a socket: it gets 408 once
+      // its headers take longer than HEADER_TIMEOUT_MS, checked every second rather than Node's default 30.
+      headersTimeout: HEADER_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
+    },
+    handler,
+  );
   server.once('close', handler.close);
   // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
   return server;
@@ -73,4 +86,4 @@ function close(server) {
   });
 }
 
-module.exports = { createHttpServer, listen, close, PortInUseError };
+module.exports = { createHttpServer, listen, close, PortInUseError, HEADER_TIMEOUT_MS, REQUEST_TIMEOUT_MS };

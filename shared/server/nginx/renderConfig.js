@@ -7,6 +7,7 @@ const { deployables } = require('../deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('../securityHeaders');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('../siteMeta');
 const { HEALTH_PATH } = require('../healthPaths');
+const { HEADER_TIMEOUT_MS } = require('../httpServer');
 const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
@@ -320,6 +321,12 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     `root ${quote(root)};`,
     'index index.html;',
     '',
+    "# nginx's 501 for a transfer coding it does not know is about the client's request: 400, as the built-in server",
+    '# answers, so only faults of the site are 5xx. (Its 505 for an unknown HTTP version cannot be mapped: nginx',
+    '# answers it before the request can be redirected.)',
+    'error_page 501 =400 @bad_request;',
+    block('location @bad_request', ['default_type text/plain;', 'return 400 "Bad request\\n";']),
+    '',
     '# For load balancers: this server answers (the built-in server answers the same).',
     textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
     '',
@@ -395,6 +402,9 @@ function renderNginxConfig({
     'access_log off;',
     'server_tokens off;',
     'sendfile on;',
+    '# A client that trickles its request in holds a connection: 408 after as long as the built-in server allows.',
+    `client_header_timeout ${HEADER_TIMEOUT_MS / 1000}s;`,
+    `client_body_timeout ${HEADER_TIMEOUT_MS / 1000}s;`,
     'gzip_static on;',
     'gzip_vary on;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
