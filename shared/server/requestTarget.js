@@ -23,7 +23,12 @@ function requestTarget(target) {
     }
   }
   const queryAt = text.indexOf('?');
-  const rawPath = (queryAt === -1 ? text : text.slice(0, queryAt)).replace(/\\/g, '%5C').replace(/\/{2,}/g, '/');
+  // Tabs and line breaks are characters of the path too: URL parsers drop them, which would join the slashes around
+  // them into a "//" read as a host name, after the runs of slashes were made one.
+  const rawPath = (queryAt === -1 ? text : text.slice(0, queryAt))
+    .replace(/\\/g, '%5C')
+    .replace(/[\t\n\r]/g, (char) => encodeURIComponent(char))
+    .replace(/\/{2,}/g, '/');
   let pathname;
   try {
     pathname = new URL(rawPath, 'http://document.invalid').pathname;

@@ -11,6 +11,8 @@ describe('requestTarget: a request line target read as nginx reads it', () => {
     ['/\\employers', '/\\employers', ''],
     ['/\\', '/\\', ''],
     ['/%', '/%', ''],
+    ['/\t/employers?q', '/\t/employers', '?q'],
+    ['/\n//employers', '/\n/employers', ''],
     ['http://elsewhere.example/employers?q', '/employers', '?q'],
   ])('reads %j as path %j and query %j', (target, pathname, search) => {
     expect(requestTarget(target)).toEqual({ pathname, search });
