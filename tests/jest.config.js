@@ -2,6 +2,7 @@
 // `npm start` (on test ports, so a running `npm start` is not disturbed) and drive Chromium with playwright-core;
 // engines.test.ts also drives Firefox and WebKit (support/engines/).
 const path = require('node:path');
+const { FUZZ_SEED } = require('@nativegtm/build/jest');
 
 module.exports = {
   displayName: 'integration',
@@ -10,6 +11,7 @@ module.exports = {
   testMatch: ['<rootDir>/specs/**/*.test.ts'],
   globalSetup: '<rootDir>/support/globalSetup.js',
   globalTeardown: '<rootDir>/support/globalTeardown.js',
+  setupFiles: [FUZZ_SEED],
   setupFilesAfterEnv: ['<rootDir>/support/setup.ts'],
   transform: {
     '^.+\\.ts$': [

@@ -1,6 +1,9 @@
 // The jest project settings every package uses for its unit and component tests (jsdom, TypeScript, CSS Modules).
 const path = require('node:path');
 
+/** Generated tests draw the same cases every run (fuzzSeed.js). */
+const FUZZ_SEED = path.join(__dirname, 'fuzzSeed.js');
+
 /**
  * A package of browser code (the design system, the shell, the page remotes): its tests in src/, in jsdom.
  * @param {{ packageDir: string, displayName: string }} options
@@ -12,6 +15,7 @@ function createJestProject({ packageDir, displayName }) {
     testEnvironment: path.join(__dirname, 'jestEnvironment.js'),
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+    setupFiles: [FUZZ_SEED],
     setupFilesAfterEnv: [path.join(__dirname, 'jestSetup.ts')],
     transform: {
       '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
@@ -37,7 +41,8 @@ function createNodeJestProject({ packageDir, displayName }) {
     roots: ['<rootDir>'],
     testMatch: ['**/*.test.js'],
     testPathIgnorePatterns: ['/node_modules/'],
+    setupFiles: [FUZZ_SEED],
   };
 }
 
-module.exports = { createJestProject, createNodeJestProject };
+module.exports = { createJestProject, createNodeJestProject, FUZZ_SEED };
