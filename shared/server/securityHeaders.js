@@ -2,6 +2,7 @@
 const { fileReader } = require('./fileReader');
 const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
 const { CSP_ENDPOINT_NAME, REPORTS_PATH } = require('@nativegtm/contract/reports');
+const { trustedTypesDirectives } = require('@nativegtm/contract/trustedTypes');
 
 /** Features the site never uses, switched off for the page and anything it embeds. */
 const PERMISSIONS_POLICY = [
@@ -66,6 +67,8 @@ function contentSecurityPolicy(origins = []) {
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    // Script URLs only through the site's own named policies (@nativegtm/contract/trustedTypes).
+    ...trustedTypesDirectives(),
     `report-uri ${REPORTS_PATH}`,
     `report-to ${CSP_ENDPOINT_NAME}`,
   ].join('; ');

@@ -134,4 +134,23 @@ describe('paint-first boot script', () => {
     jest.advanceTimersByTime(0);
     expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
   });
+
+  it('sets each script URL through its own Trusted Types policy, which passes only the URLs its tag lists', () => {
+    /** @type {{ name: string, rules: { createScriptURL: (url: string) => string } }[]} */
+    const created = [];
+    const trustedTypes = {
+      /** @param {string} name @param {{ createScriptURL: (url: string) => string }} rules */
+      createPolicy: (name, rules) => (created.push({ name, rules }), rules),
+    };
+    Object.assign(window, { trustedTypes });
+    try {
+      boot({ serverPage: false });
+      expect(created.map(({ name }) => name)).toEqual(['nativegtm-boot']);
+      expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+      const [{ rules }] = /** @type {[(typeof created)[0]]} */ (created);
+      expect(() => rules.createScriptURL('https://evil.example/x.js')).toThrow(/Not a script this document lists/);
+    } finally {
+      Reflect.deleteProperty(window, 'trustedTypes');
+    }
+  });
 });

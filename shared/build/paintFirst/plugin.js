@@ -5,6 +5,7 @@ const path = require('node:path');
 const { createHash } = require('node:crypto');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
+const { trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 
 const BOOT_SOURCE = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
 // Named like the rest of the build's hashed files, so the servers cache it as immutable (@nativegtm/contract/assetNames).
@@ -39,6 +40,8 @@ class PaintFirstPlugin {
             src: `${compilation.outputOptions.publicPath}${BOOT_FILE}`,
             'data-scripts': scripts.join(' '),
             ...(this.fetches.length > 0 ? { 'data-fetches': this.fetches.join(' ') } : {}),
+            // boot.js is served as it is (no bundler): the name of its Trusted Types policy comes with its tag.
+            'data-trusted-types-policy': trustedTypesPolicies.boot,
           },
           meta: { plugin: 'PaintFirstPlugin' },
         });

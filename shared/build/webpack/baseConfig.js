@@ -7,6 +7,7 @@ const CompressionPlugin = require('compression-webpack-plugin');
 const { DefinePlugin } = require('webpack');
 const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
+const { trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 const { rule: pagesLoaderRule } = require('../pagesLoader');
 const { tsRule, cssModules } = require('./rules');
 const { newBuildId } = require('./buildId');
@@ -71,6 +72,9 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
       assetModuleFilename: `[name].${CONTENT_HASH}[ext]`,
       clean: true,
       uniqueName: path.basename(packageDir),
+      // The chunk loader sets script.src through this policy: the documents enforce Trusted Types. 'stop': a policy
+      // the CSP refuses fails the load where it happens, rather than handing a plain string to the sink.
+      trustedTypes: { policyName: trustedTypesPolicies.webpack, onPolicyCreationFailure: 'stop' },
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],

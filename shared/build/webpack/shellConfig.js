@@ -44,7 +44,12 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
       // The shell is the one container that carries the federation runtime: this plugin publishes it on a global
       // (_FEDERATION_RUNTIME_CORE) for the remotes, which are built with externalRuntime. (It replaces
       // experiments.provideExternalRuntime, which bundles a second, CommonJS copy of the runtime: see the file.)
-      runtimePlugins: [path.join(packageDir, 'src/remotes/provideFederationRuntime.ts')],
+      // trustedScriptUrls: the scripts this runtime adds (remote entries, preloaded chunks) get their src through
+      // the shell's Trusted Types policy, which the documents enforce.
+      runtimePlugins: [
+        path.join(packageDir, 'src/remotes/provideFederationRuntime.ts'),
+        path.join(packageDir, 'src/remotes/trustedScriptUrls.ts'),
+      ],
       // Browser-only: drops the runtime's Node.js script loading.
       experiments: { optimization: { target: 'web' } },
     }),
