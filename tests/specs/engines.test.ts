@@ -135,15 +135,22 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
           });
         }
 
-        const content = await tab().evaluate(() => ({
-          links: document.querySelectorAll('a[href]').length,
-          text: document.body.innerText.length,
-          // The design tokens are applied, and every stylesheet of the document (the shell's, the page's) loaded.
-          tokens: getComputedStyle(document.documentElement).getPropertyValue('--font-family-sans').trim() !== '',
-          stylesheets: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
-            (link) => link.sheet !== null,
-          ),
-        }));
+        const readContent = () =>
+          tab().evaluate(() => ({
+            links: document.querySelectorAll('a[href]').length,
+            text: document.body.innerText.length,
+            // The design tokens are applied, and every stylesheet of the document (the shell's, the page's) loaded.
+            tokens: getComputedStyle(document.documentElement).getPropertyValue('--font-family-sans').trim() !== '',
+            stylesheets: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+              (link) => link.sheet !== null,
+            ),
+          }));
+        // Stylesheets of pages prefetched once idle are added at any moment and load a little later: wait until
+        // every one has loaded (the expectations below then say what did not).
+        await eventually(readContent, (value) => value.stylesheets.every(Boolean), { timeoutMs: 5000 }).catch(
+          () => undefined,
+        );
+        const content = await readContent();
         expect(content.links).toBeGreaterThan(2);
         expect(content.text).toBeGreaterThan(200);
         expect(content.tokens).toBe(true);
