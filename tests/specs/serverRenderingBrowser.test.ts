@@ -168,7 +168,7 @@ describe.each(targets.servers)('in the browser, %s', (name, start) => {
   });
 
   it('renders afresh, without a hydration error, when the HTML comes from another build than the JavaScript', async () => {
-    await targets.setJobs('old-html', 'page');
+    await targets.setJobs(target, 'old-html', 'page');
     const path = '/featured-jobs?function=product-management';
     // nginx pastes what the remote answers: the browser gets the older build's HTML and must not hydrate it. The
     // built-in server checks the build itself and leaves it out: the browser renders the page on its own.
@@ -187,7 +187,7 @@ describe.each(targets.servers)('in the browser, %s', (name, start) => {
   it.each([['down'], ['hang'], ['error']] as const)(
     'boots the page in the browser when its remote answers %s for its HTML: loading, then the page; other pages keep their HTML',
     async (mode) => {
-      await targets.setJobs(mode);
+      await targets.setJobs(target, mode);
       const { page, errors } = await openPage();
       // The remote's code arrives late: the loading state shows meanwhile.
       const code = gate();
@@ -207,7 +207,7 @@ describe.each(targets.servers)('in the browser, %s', (name, start) => {
   );
 
   it('falls back to the client flow for a remote that is down with its code: loading, then the error screen', async () => {
-    await targets.setJobs('error');
+    await targets.setJobs(target, 'error');
     const { page } = await openPage();
     // The remote's code is down too, after a moment.
     const code = gate();

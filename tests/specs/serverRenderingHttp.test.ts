@@ -127,7 +127,7 @@ describe.each(targets.servers)('%s', (_name, start) => {
   });
 
   it('sends the document without the HTML of a remote that hangs, within the fragment timeout; other pages keep theirs', async () => {
-    await targets.setJobs('hang');
+    await targets.setJobs(target, 'hang');
     const started = Date.now();
     const response = await get('/featured-jobs');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -145,7 +145,7 @@ describe.each(targets.servers)('%s', (_name, start) => {
     // Ports B+15..B+19 (built-in) and B+25..B+29 (nginx): see the port plan in tests/support/testSite.js.
     const slow = await start(1200, -55);
     try {
-      await targets.setJobs('hang');
+      await targets.setJobs(target, 'hang');
       const started = Date.now();
       const response = await rawGet(slow.port, '/featured-jobs');
       const elapsed = Date.now() - started;
@@ -170,7 +170,7 @@ describe.each(targets.servers)('%s', (_name, start) => {
   ] as const)(
     'never pastes anything from a remote that answers %s (%s of its server files) into the document',
     async (mode, scope, query) => {
-      await targets.setJobs(mode, scope);
+      await targets.setJobs(target, mode, scope);
       const started = Date.now();
       const response = await get(`/featured-jobs${query}`);
       expect(Date.now() - started).toBeLessThan(2000);

@@ -8,6 +8,10 @@ import { close, listen } from '@nativegtm/server/httpServer';
 import { startSite } from '@nativegtm/server/startSite';
 import { startFaultyRemote, type FaultMode, type FaultScope } from './faultyRemote';
 import { startNginx } from './nginxServer';
+import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/server/nginx/fragmentCaching';
+
+/** The built-in server keeps a fragment (or its failure) for 500 ms (fragmentCache.js). */
+const BUILT_IN_SETTLE_MS = 600;
 
 // What the server-rendering specs share: the two servers under test (the built-in one and nginx with the generated
 // configuration), each with the jobs remote replaced by a faulty one the test steers, and helpers to read HTML.
@@ -18,6 +22,8 @@ const remotes = deployables.filter((d) => d.role === 'remote');
 
 export interface Target {
   port: number;
+  /** How long after a remote changes this server's documents may still show what it answered before. */
+  settleMs: number;
   url: (path: string) => string;
   stop: () => Promise<unknown>;
 }
@@ -81,7 +87,12 @@ export function serverRenderingTargets(base: number) {
       await site.stop();
       remotesFile.remove();
     };
-    return { port: ports.shell!, url: (path) => `http://localhost:${ports.shell}${path}`, stop };
+    return {
+      port: ports.shell!,
+      settleMs: BUILT_IN_SETTLE_MS,
+      url: (path) => `http://localhost:${ports.shell}${path}`,
+      stop,
+    };
   };
 
   const nginx: StartTarget = async (fragmentTimeoutMs = 400, portOffset = 0) => {
@@ -96,7 +107,12 @@ export function serverRenderingTargets(base: number) {
       await server.stop();
       remotesFile.remove();
     };
-    return { port: ports.shell!, url: (path) => `http://127.0.0.1:${ports.shell}${path}`, stop };
+    return {
+      port: ports.shell!,
+      settleMs: NGINX_FRAGMENT_MAX_AGE_MS + 100,
+      url: (path) => `http://127.0.0.1:${ports.shell}${path}`,
+      stop,
+    };
   };
 
   beforeAll(async () => {
@@ -119,10 +135,10 @@ export function serverRenderingTargets(base: number) {
     get faulty() {
       return faultyRemote();
     },
-    /** The built-in server keeps a fragment (or its failure) for 500 ms: wait that out after changing the remote. */
-    async setJobs(mode: FaultMode, scope: FaultScope = 'all'): Promise<void> {
+    /** Changes the jobs remote, then waits until `target` can no longer answer from what it kept of it before. */
+    async setJobs(target: Target, mode: FaultMode, scope: FaultScope = 'all'): Promise<void> {
       faultyRemote().setMode(mode, scope);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await new Promise((resolve) => setTimeout(resolve, target.settleMs));
     },
   };
 }

@@ -7,6 +7,7 @@
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), and with a
 //   longer fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx)
+//   B+85..B+89 nginx, B+91 its jobs remote (nginxFragmentCache.test)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
 //   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test)

@@ -21,6 +21,7 @@ const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fra
 const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
+const { FRAGMENT_CACHE_CONTROL, FAILURE_MEMORY_S } = require('./fragmentCaching');
 
 /** @typedef {import('../deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
@@ -30,6 +31,12 @@ const { block } = require('./indent');
  * @typedef {{ remote: string, route: string, base: URL, upstream: string, maps: string, key: string,
  *   undecidable: string | undefined }} RemotePlan
  */
+
+/** The relay's upstream name, and the variable holding the Cache-Control it adds to a good answer. */
+const RELAY_UPSTREAM = 'nativegtm_fragment_relay';
+const FRAGMENT_CACHE_CONTROL_VARIABLE = 'nativegtm_fragment_cache_control';
+/** How much longer than the fragment timeout an include waits for the relay's own answer to a timeout. */
+const RELAY_MARGIN_MS = 100;
 
 /**
  * Every status an include can answer but 200 (nginx's error_page takes 300-599; 499 is its own code for a client
@@ -131,21 +138,19 @@ function upstreamBlock(plan) {
 }
 
 /**
- * What every include of a remote shares: fetched from the remote's origin (nothing else: no redirect is followed),
- * within the fragment timeout; any failure (refused, timeout, error status, redirect) becomes an empty 200, so SSI
- * prints the template's fallback instead of an error page.
+ * How the fragment relay fetches from a remote: from the remote's origin (nothing else: no redirect is followed),
+ * within the fragment timeout, with none of the visitor's headers.
  * @param {RemotePlan} plan
  * @param {number} timeoutMs
  */
-function includeSettings(plan, timeoutMs) {
+function remoteFetchSettings(plan, timeoutMs) {
   const https = plan.base.protocol === 'https:';
   return [
-    'internal;',
     'proxy_http_version 1.1;',
     "# None of the visitor's headers (Cookie, Authorization, Range, If-None-Match…) go to a remote: an include is",
     '# the same request for every visitor.',
     'proxy_pass_request_headers off;',
-    "# Connections to the remote are kept open for the next include (the upstream's keepalive).",
+    "# Connections to the remote are kept open for the next fetch (the upstream's keepalive).",
     'proxy_set_header Connection "";',
     `proxy_set_header Host ${quote(plan.base.host)};`,
     'proxy_set_header Accept-Encoding "";',
@@ -159,8 +164,11 @@ function includeSettings(plan, timeoutMs) {
     'proxy_next_upstream_tries 2;',
     `proxy_next_upstream_timeout ${timeoutMs}ms;`,
     'proxy_redirect off;',
-    'proxy_intercept_errors on;',
-    `error_page ${INTERCEPTED_STATUSES} =200 ${EMPTY_INCLUDE};`,
+    "# The copy's lifetime is the site's rule (FRAGMENT_CACHE_CONTROL), not the remote's headers.",
+    ...['Cache-Control', 'Expires', 'Set-Cookie', 'Vary', 'ETag', 'Last-Modified'].map(
+      (header) => `proxy_hide_header ${header};`,
+    ),
+    `add_header Cache-Control $${FRAGMENT_CACHE_CONTROL_VARIABLE};`,
     ...(https
       ? [
           'proxy_ssl_server_name on;',
@@ -173,16 +181,53 @@ function includeSettings(plan, timeoutMs) {
 }
 
 /**
+ * What every include of a remote shares: answered from nginx's fragment cache, filled through the relay (the
+ * remote's files with the site's cache lifetime); any failure (refused, timeout, error status, redirect) becomes an
+ * empty 200, so SSI prints the template's fallback instead of an error page.
+ * @param {string} key the file's cache key, also its path on the relay
+ * @param {number} timeoutMs
+ */
+function includeSettings(key, timeoutMs) {
+  // The relay gives up at the fragment timeout and answers 504; the include waits a little longer for that answer,
+  // so a timeout is an error response nginx can remember like any other.
+  const waitMs = timeoutMs + RELAY_MARGIN_MS;
+  return [
+    'internal;',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_pass_request_headers off;',
+    'proxy_pass_request_body off;',
+    `proxy_connect_timeout ${waitMs}ms;`,
+    `proxy_send_timeout ${waitMs}ms;`,
+    `proxy_read_timeout ${waitMs}ms;`,
+    'proxy_cache nativegtm_fragments;',
+    `proxy_cache_key ${quote(key)};`,
+    '# A good copy lives as FRAGMENT_CACHE_CONTROL says (the relay adds it): served fresh for a second, then for',
+    '# a second more while one request refreshes it in the background. A failure is remembered for a second, so a',
+    '# hanging remote costs one timeout a second, not one per document.',
+    'proxy_cache_background_update on;',
+    `proxy_cache_valid any ${FAILURE_MEMORY_S}s;`,
+    '# A file not in the cache yet is fetched once, however many documents ask for it at the same moment.',
+    'proxy_cache_lock on;',
+    `proxy_cache_lock_timeout ${waitMs}ms;`,
+    `proxy_cache_lock_age ${waitMs}ms;`,
+    'proxy_intercept_errors on;',
+    `error_page ${INTERCEPTED_STATUSES} =200 ${EMPTY_INCLUDE};`,
+  ].join('\n');
+}
+
+/**
  * The includes of one remote: its head and its page's HTML.
  * @param {RemotePlan} plan
  * @param {number} timeoutMs
  */
 function remoteIncludeLocations(plan, timeoutMs) {
-  const scheme = plan.base.protocol.slice(0, -1);
   /** @param {string} file */
-  const proxy = (file) => `${scheme}://${plan.upstream}${plan.base.pathname}${file}`;
+  const key = (file) => `/${plan.remote}/${file}`;
+  /** @param {string} file */
+  const proxy = (file) => `http://${RELAY_UPSTREAM}${key(file)}`;
   const head = block(`location = ${composePath(composeParts.pageHead, plan.remote)}`, [
-    includeSettings(plan, timeoutMs),
+    includeSettings(key(fragmentPaths.head), timeoutMs),
     `proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};`,
     "# The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run",
     "# over the template's fallback block when the include fails, and garble it.)",
@@ -191,7 +236,7 @@ function remoteIncludeLocations(plan, timeoutMs) {
     'ssi_types text/html;',
   ]);
   const body = block(`location = ${composePath(composeParts.pageBody, plan.remote)}`, [
-    includeSettings(plan, timeoutMs),
+    includeSettings(key(fragmentPaths.body(plan.key)), timeoutMs),
     plan.undecidable &&
       [
         '# A query only decoding could read: no server HTML, the page renders in the browser (pageVariant).',
@@ -201,6 +246,29 @@ function remoteIncludeLocations(plan, timeoutMs) {
     `proxy_pass ${quote(proxy(fragmentPaths.body(plan.key)) + '$nativegtm_no_args')};`,
   ]);
   return `${head}\n\n${body}`;
+}
+
+/**
+ * The fragment relay: a server on a socket in nginx's prefix, reachable by nothing but this configuration, that
+ * fetches a remote's files and gives them the site's cache lifetime. (nginx takes the time a copy may be served
+ * stale while it is refreshed only from the response's Cache-Control, so it is set here, between the remote and the
+ * cache.)
+ * @param {string} socket
+ * @param {RemotePlan[]} plans
+ * @param {number} timeoutMs
+ */
+function relayServer(socket, plans, timeoutMs) {
+  return `# The fragment relay (see the include locations)\n${block('server', [
+    `listen ${quote(`unix:${socket}`)};`,
+    ...plans.map((plan) => {
+      const scheme = plan.base.protocol.slice(0, -1);
+      return block(`location /${plan.remote}/`, [
+        remoteFetchSettings(plan, timeoutMs),
+        `proxy_pass ${quote(`${scheme}://${plan.upstream}${plan.base.pathname}`)};`,
+      ]);
+    }),
+    block('location /', ['return 404;']),
+  ])}`;
 }
 
 /**
@@ -383,6 +451,7 @@ function renderNginxConfig({
     .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
     .filter((plan) => plan !== undefined);
   const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs };
+  const relaySocket = path.join(prefix, 'fragment-relay.sock');
   const servers = deployables.map((deployable) =>
     serverBlock({
       deployable,
@@ -415,13 +484,21 @@ function renderNginxConfig({
     '# Empty, for proxy_pass URIs that must be sent as they are (with a variable in it, nginx adds no query).',
     block('map $uri $nativegtm_no_args', ['default "";']),
     '',
+    "# Remotes' server-rendered files, kept by every worker's shared cache (see the include locations).",
+    `proxy_cache_path ${quote(path.join(prefix, 'fragments'))} levels=1 keys_zone=nativegtm_fragments:1m max_size=64m inactive=30s use_temp_path=off;`,
+    block(`map $status $${FRAGMENT_CACHE_CONTROL_VARIABLE}`, [`200 ${quote(FRAGMENT_CACHE_CONTROL)};`, 'default "";']),
+    block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, 'keepalive 16;']),
+    '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
     ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),
     servers.join('\n\n'),
+    '',
+    relayServer(relaySocket, plans, fragmentTimeoutMs),
   ]);
   return `${[
     '# Generated by @nativegtm/server (npm run nginx:config): edit remotes.json and regenerate rather than editing this file.',
-    'worker_processes 1;',
+    '# One worker per core: documents are composed by whichever worker takes the connection.',
+    'worker_processes auto;',
     'worker_rlimit_nofile 8192;',
     `pid ${quote(path.join(prefix, 'nginx.pid'))};`,
     `error_log ${quote(path.join(prefix, 'error.log'))} warn;`,

@@ -62,10 +62,36 @@ describe('the rendered nginx configuration', () => {
       expect(config).toContain(`location = /_compose/page-head/${remote} {`);
       expect(config).toContain(`location = /_compose/page-body/${remote} {`);
     }
-    expect(config).toContain('proxy_read_timeout 400ms;');
-    expect(config).toContain('proxy_pass "https://nativegtm_jobs/team/ssr/head.html$nativegtm_no_args";');
-    expect(config).toContain('proxy_ssl_verify on;');
+    expect(config).toContain('proxy_pass "http://nativegtm_fragment_relay/jobs/ssr/head.html$nativegtm_no_args";');
     expect(config).toMatch(/error_page 300 301 .* 599 =200 \/_compose\/empty;/);
+    // The relay, on a socket in the prefix: each remote's files from its origin and path, within the timeout.
+    const relay = config.slice(config.indexOf('# The fragment relay'));
+    expect(relay).toContain(`listen "unix:${path.join(dir, 'fragment-relay.sock')}";`);
+    expect(relay).toMatch(/location \/jobs\/ \{[^}]*proxy_read_timeout 400ms;[^}]*proxy_ssl_verify on;/);
+    expect(relay).toContain('proxy_pass "https://nativegtm_jobs/team/";');
+    expect(relay).toContain('proxy_pass "http://nativegtm_candidates/";');
+  });
+
+  it("caches every include in one shared cache, keyed by the remote's file, and lets no remote set its lifetime", () => {
+    expect(config).toContain(
+      `proxy_cache_path "${path.join(dir, 'fragments')}" levels=1 keys_zone=nativegtm_fragments:1m`,
+    );
+    expect(config).toContain('proxy_cache_key "/jobs/ssr/head.html";');
+    expect(config).toContain('proxy_cache_key "/jobs/ssr/body/${nativegtm_jobs_0}.html";');
+    const includes = config.split('location = /_compose/page-').slice(1);
+    expect(includes).toHaveLength(2 * Object.keys(remotes).length + 2);
+    for (const include of includes.filter(
+      (text) => !text.startsWith('head/not-found') && !text.startsWith('body/not-found'),
+    )) {
+      const settings = include.slice(0, include.indexOf('proxy_pass '));
+      expect(settings).toContain('proxy_cache nativegtm_fragments;');
+      expect(settings).toContain('proxy_cache_background_update on;');
+      // The relay's timeout and 100 ms for its answer.
+      expect(settings).toContain('proxy_read_timeout 500ms;');
+    }
+    expect(config).toContain('"max-age=1, stale-while-revalidate=1";');
+    expect(config).toContain('proxy_hide_header Cache-Control;');
+    expect(config).toContain('worker_processes auto;');
   });
 
   it("picks the jobs page's variant with maps over its raw query", () => {
@@ -73,7 +99,7 @@ describe('the rendered nginx configuration', () => {
     expect(config).toMatch(/"~\(\^\|&\)function=\(\?<ngtm\d_0>sales\|marketing\)\(&\|\$\)" \$ngtm\d_0;/);
     expect(config).toContain('map $args $nativegtm_jobs_undecidable {');
     expect(config).toContain(
-      'proxy_pass "https://nativegtm_jobs/team/ssr/body/${nativegtm_jobs_0}.html$nativegtm_no_args";',
+      'proxy_pass "http://nativegtm_fragment_relay/jobs/ssr/body/${nativegtm_jobs_0}.html$nativegtm_no_args";',
     );
   });
 
@@ -106,7 +132,11 @@ describe('the rendered nginx configuration', () => {
   });
 
   it('answers /healthz with "ok" on every server, never cached', () => {
-    const servers = config.split(/^\s*server \{$/m).slice(1);
+    const relay = config.indexOf('# The fragment relay');
+    const servers = config
+      .slice(0, relay)
+      .split(/^\s*server \{$/m)
+      .slice(1);
     expect(servers).toHaveLength(1 + pages.length);
     for (const server of servers) {
       expect(server).toContain('location = /healthz {');

@@ -1,0 +1,120 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { portsFrom } from '@nativegtm/contract/ports';
+import { deployables } from '@nativegtm/server/deployables';
+import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/server/nginx/fragmentCaching';
+import { startFaultyRemote } from '../support/faultyRemote';
+import { startNginx } from '../support/nginxServer';
+import { rawGet } from '../support/rawGet';
+import { ports as testPorts } from '../support/site';
+
+// nginx keeps the remotes' server-rendered files in its cache (nginx/fragmentCaching.js): a document costs no round
+// trip to a remote in the steady state, while a changed, failing or hanging remote still shows in new documents
+// within a bound, and no document waits longer than the fragment timeout.
+
+jest.setTimeout(60_000);
+
+// Ports B+85..B+89 (nginx) and B+91 (the jobs remote): see the port plan in tests/support/testSite.js.
+const ports = portsFrom(testPorts.shell! + 85);
+const TIMEOUT_MS = 400;
+/** What a document may take on a busy 2-core machine, beyond the fragment timeout and the relay's margin. */
+const SLACK_MS = 600;
+const remotes = deployables.filter((d) => d.role === 'remote');
+
+let remote: Awaited<ReturnType<typeof startFaultyRemote>>;
+let nginx: Awaited<ReturnType<typeof startNginx>>;
+let folder: string;
+
+beforeAll(async () => {
+  const jobs = deployables.find((d) => d.remote === 'jobs')!;
+  remote = await startFaultyRemote(join(jobs.dir, 'dist'), testPorts.shell! + 91, 'http://127.0.0.1:9');
+  folder = mkdtempSync(join(tmpdir(), 'nativegtm-fragment-cache-'));
+  chmodSync(folder, 0o755);
+  const remotesFile = join(folder, 'remotes.json');
+  const entries = remotes.map((d) => [
+    d.remote,
+    d.remote === 'jobs' ? `${remote.url}/mf-manifest.json` : `http://127.0.0.1:${ports[d.name]}/mf-manifest.json`,
+  ]);
+  writeFileSync(remotesFile, JSON.stringify(Object.fromEntries(entries)));
+  nginx = await startNginx({ ports, remotesFile, fragmentTimeoutMs: TIMEOUT_MS });
+});
+
+afterAll(async () => {
+  await nginx?.stop();
+  await remote?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  remote.setMode('up');
+  await new Promise((resolve) => setTimeout(resolve, NGINX_FRAGMENT_MAX_AGE_MS + 100));
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A document of the jobs page: how long it took, and the build its page HTML says it is of (none: no HTML). */
+async function document() {
+  const started = Date.now();
+  const response = await rawGet(ports.shell!, '/featured-jobs');
+  const build = /data-remote="jobs" data-build="([^"]+)"/.exec(response.body)?.[1];
+  return { status: response.status, ms: Date.now() - started, build };
+}
+
+/**
+ * Asks for a document every 50 ms, as steady traffic does, until `done` holds of one; every document must answer 200
+ * within the fragment timeout. Resolves how long it took from the first request.
+ */
+async function untilDocument(done: (doc: Awaited<ReturnType<typeof document>>) => boolean, boundMs: number) {
+  const started = Date.now();
+  for (;;) {
+    const doc = await document();
+    expect(doc.status).toBe(200);
+    expect(doc.ms).toBeLessThan(TIMEOUT_MS + 100 + SLACK_MS);
+    if (done(doc)) return Date.now() - started;
+    if (Date.now() - started > boundMs + SLACK_MS) throw new Error(`still ${JSON.stringify(doc)} after ${boundMs} ms`);
+    await pause(50);
+  }
+}
+
+describe('nginx with the generated configuration, its fragment cache', () => {
+  it('answers a burst of documents from its copies: at most one fetch of each file a second', async () => {
+    const first = await document();
+    expect(first.build).toBeDefined();
+    remote.seen.length = 0;
+    const started = Date.now();
+    for (let index = 0; index < 60; index += 1) {
+      expect((await document()).build).toBe(first.build);
+    }
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const fetches = remote.seen.filter((request) => request.url.startsWith('/ssr/')).length;
+    // Two files (head and page HTML), each fetched at most once a second, and once more at the edges.
+    expect(fetches).toBeLessThanOrEqual(2 * (seconds + 1));
+  });
+
+  it('shows a redeployed page in new documents within its bound under steady traffic', async () => {
+    const before = (await document()).build;
+    remote.setMode('old-html');
+    const took = await untilDocument((doc) => doc.build === 'an-older-build', NGINX_FRAGMENT_MAX_AGE_MS);
+    expect(before).not.toBe('an-older-build');
+    expect(took).toBeLessThanOrEqual(NGINX_FRAGMENT_MAX_AGE_MS);
+  });
+
+  it.each(['down', 'hang', 'error'] as const)(
+    'leaves out the HTML of a remote that is %s within its bound, and shows it again once the remote is back',
+    async (mode) => {
+      expect((await document()).build).toBeDefined();
+      remote.setMode(mode);
+      await untilDocument((doc) => doc.build === undefined, NGINX_FRAGMENT_MAX_AGE_MS);
+      if (mode === 'hang') {
+        // A failure is remembered: a hanging remote is asked about once a second, not once per document.
+        remote.seen.length = 0;
+        const started = Date.now();
+        await untilDocument(() => Date.now() - started > 2000, 3000);
+        expect(remote.seen.length).toBeLessThanOrEqual(2 * 4);
+      }
+      remote.setMode('up');
+      await untilDocument((doc) => doc.build !== undefined, NGINX_FRAGMENT_MAX_AGE_MS);
+    },
+  );
+});
