@@ -129,6 +129,7 @@ function createDeployableHandler({
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
+      res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('The page could not be composed.\n');
     }

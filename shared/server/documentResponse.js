@@ -1,6 +1,8 @@
 // The response of a composed document: compressed when the client accepts it (unlike the static files, a document
-// has no precompressed copy on disk), and always revalidated, since it is composed afresh for each request.
+// has no precompressed copy on disk), with the caching rules and validator of documentCaching.js, and "not modified"
+// to a client (a CDN, a browser) that already holds the same text.
 const zlib = require('node:zlib');
+const { documentCacheControl, documentEtag, matchesIfNoneMatch } = require('./documentCaching');
 
 /**
  * Compressed documents by content: the same page is composed from the same files many times a second.
@@ -29,7 +31,7 @@ function compressed(html, encoding) {
 }
 
 /**
- * Sends a composed document, compressed when the client accepts it.
+ * Sends a composed document, compressed when the client accepts it, or 304 when the client's copy is the same text.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {{ status: number, html: string }} document
@@ -38,9 +40,16 @@ function compressed(html, encoding) {
 function sendDocument(req, res, { status, html }, headers) {
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Cache-Control', documentCacheControl(status));
   res.setHeader('Vary', 'Accept-Encoding');
+  const etag = documentEtag(html);
+  res.setHeader('ETag', etag);
+  if (status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
   const accepted = String(req.headers['accept-encoding'] ?? '');
   const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
   const body = encoding ? compressed(html, encoding) : Buffer.from(html);

@@ -8,6 +8,7 @@ import { eventually } from '../support/eventually';
 import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';
 import { pages, ports as builtInPorts } from '../support/site';
+import { NOT_FOUND_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '@nativegtm/server/documentCaching';
 
 /** One way of serving the five dist/ folders: the built-in server (npm start) or nginx with the generated config. */
 interface Target {
@@ -152,8 +153,6 @@ describe.each([
 
   it('revalidates what changes on deploy and caches content-hashed files for a year', async () => {
     const checks: [string, number, string][] = [
-      ['shell', port('shell'), '/'],
-      ['shell', port('shell'), '/featured-jobs'],
       ['shell', port('shell'), '/remotes.json'],
       ['jobs', port('jobs-mfe'), '/mf-manifest.json'],
       ['jobs', port('jobs-mfe'), '/remoteEntry.js'],
@@ -168,6 +167,34 @@ describe.each([
     expect(script).toBeDefined();
     const hashed = await rawGet(port('shell'), script!);
     expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('lets a CDN keep documents briefly and serve them stale while it refetches; browsers revalidate', async () => {
+    for (const path of ['/', '/featured-jobs', '/featured-jobs?function=product-marketing']) {
+      const response = await rawGet(port('shell'), path);
+      expect([path, response.status, response.headers['cache-control']]).toEqual([path, 200, PAGE_CACHE_CONTROL]);
+    }
+    const missing = await rawGet(port('shell'), '/no/such/page');
+    expect([missing.status, missing.headers['cache-control']]).toEqual([404, NOT_FOUND_CACHE_CONTROL]);
+    // Nothing personal is ever in a document a shared cache may keep.
+    expect(missing.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers "not modified" to a client that holds the same document (the built-in server; nginx has no validator)', async () => {
+    const first = await rawGet(port('shell'), '/employers');
+    const etag = first.headers.etag as string | undefined;
+    if (target.host === '127.0.0.1') {
+      // nginx's SSI output carries no validator: a CDN fetches the whole document again once its copy is stale.
+      expect(etag).toBeUndefined();
+      return;
+    }
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect((await rawGet(port('shell'), '/employers')).headers.etag).toBe(etag);
+    expect((await rawGet(port('shell'), '/')).headers.etag).not.toBe(etag);
+    const revalidated = await rawGet(port('shell'), '/employers', { 'If-None-Match': `"other", ${etag}` });
+    expect([revalidated.status, revalidated.body, revalidated.headers.etag]).toEqual([304, '', etag]);
+    expect(revalidated.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
+    expect((await rawGet(port('shell'), '/employers', { 'If-None-Match': '"other"' })).status).toBe(200);
   });
 
   it('serves JavaScript, CSS, HTML and JSON compressed', async () => {

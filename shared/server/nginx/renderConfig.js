@@ -21,6 +21,7 @@ const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fra
 const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
+const { documentCacheControl } = require('../documentCaching');
 const { FRAGMENT_CACHE_CONTROL, FAILURE_MEMORY_S } = require('./fragmentCaching');
 
 /** @typedef {import('../deployables').Deployable} Deployable */
@@ -315,13 +316,22 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
   const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
   return [
     "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
+    '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
     ...plans.map((plan) =>
-      documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, documentHeaders),
+      documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, {
+        ...documentHeaders,
+        'Cache-Control': documentCacheControl(200),
+      }),
     ),
     '',
     "# Unknown paths: HTTP 404 with the shell's own 404 screen, composed the same way.",
     block('location /', notFound),
-    documentLocation(`location = ${NOT_FOUND_DOCUMENT}`, NOT_FOUND_SCREEN, documentHeaders, true),
+    documentLocation(
+      `location = ${NOT_FOUND_DOCUMENT}`,
+      NOT_FOUND_SCREEN,
+      { ...documentHeaders, 'Cache-Control': documentCacheControl(404) },
+      true,
+    ),
     '',
     '# The template is never served as it is.',
     block('location = /index.html', notFound),

@@ -1,0 +1,55 @@
+// How long a composed document may be kept, by a CDN in front of the site and by browsers, and its validator. One
+// rule for both servers: the built-in one (documentResponse.js) and the nginx configuration (nginx/renderConfig.js).
+//
+// A document is the same for every visitor (nothing personal: no cookie is read, the CSP comes from remotes.json),
+// so a shared cache may keep it for a few seconds and serve it stale while it fetches the next: the origin then
+// composes each page a few times a minute per CDN node, whatever the traffic, and a deploy still shows within
+// seconds without a purge. Browsers always revalidate (max-age=0), so a visitor who reloads sees the live site.
+const { createHash } = require('node:crypto');
+
+/** A page: 5 s at a shared cache, then served stale for up to 30 s while it is fetched again. */
+const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidate=30';
+
+/** The 404 document: briefly, so a path that a deploy adds does not answer 404 for long. */
+const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=5';
+
+/** Anything else (an error): never kept. */
+const UNCACHEABLE = 'no-store';
+
+/**
+ * The Cache-Control of a document answered with `status`.
+ * @param {number} status
+ */
+function documentCacheControl(status) {
+  if (status === 200) return PAGE_CACHE_CONTROL;
+  if (status === 404) return NOT_FOUND_CACHE_CONTROL;
+  return UNCACHEABLE;
+}
+
+/**
+ * A validator of the document's text: weak, since the same text is sent in several encodings (gzip, br, none).
+ * @param {string} html
+ */
+function documentEtag(html) {
+  return `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Whether an If-None-Match header names the validator (RFC 9110 13.1.2: weak comparison, a list or "*").
+ * @param {string | undefined} header
+ * @param {string} etag
+ */
+function matchesIfNoneMatch(header, etag) {
+  if (!header) return false;
+  const opaque = (/** @type {string} */ tag) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+module.exports = {
+  NOT_FOUND_CACHE_CONTROL,
+  PAGE_CACHE_CONTROL,
+  documentCacheControl,
+  documentEtag,
+  matchesIfNoneMatch,
+};
