@@ -1,6 +1,13 @@
 // The HTTP side of the site's servers, whatever they answer: each listens on exactly its own port, and shuts down
 // without waiting for idle keep-alive connections.
 const http = require('node:http');
+const net = require('node:net');
+
+/** Servers that are draining (see drain()). */
+const draining = new WeakSet();
+
+/** How long a draining server waits for its last requests before it ends the connections that hold them. */
+const DRAIN_GRACE_MS = 10_000;
 
 /** How long a client may take to send its request's headers, and its whole request (nginx's configuration too). */
 const HEADER_TIMEOUT_MS = 10_000;
@@ -24,7 +31,11 @@ function createHttpServer(handler) {
       requestTimeout: REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: 1000,
     },
-    handler,
+    (req, res) => {
+      // A draining server ends each kept-alive connection after its next answer, so clients move to another server.
+      if (draining.has(server)) res.setHeader('Connection', 'close');
+      handler(req, res);
+    },
   );
   server.once('close', handler.close);
   // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
@@ -86,4 +97,36 @@ function close(server) {
   });
 }
 
-module.exports = { createHttpServer, listen, close, PortInUseError, HEADER_TIMEOUT_MS, REQUEST_TIMEOUT_MS };
+/**
+ * Stops taking connections and lets every request under way finish, for a restart that fails no request: kept-alive
+ * connections are not cut between two requests (a client may be sending the next one at that moment) but end after
+ * their next answer (`Connection: close`), or when they have been idle for the keep-alive timeout. Connections
+ * still open after `graceMs` are ended.
+ * @param {import('node:http').Server} server
+ * @param {number} [graceMs]
+ * @returns {Promise<void>}
+ */
+function drain(server, graceMs = DRAIN_GRACE_MS) {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    draining.add(server);
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    // net.Server's close, not http.Server's: the latter also ends idle kept-alive connections at once.
+    net.Server.prototype.close.call(server, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+module.exports = {
+  createHttpServer,
+  listen,
+  close,
+  drain,
+  DRAIN_GRACE_MS,
+  PortInUseError,
+  HEADER_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+};

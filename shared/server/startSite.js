@@ -2,7 +2,7 @@
 // integration tests, so the tests exercise exactly what visitors get.
 const path = require('node:path');
 const { createDeployableServer } = require('./deployableHandler');
-const { listen, close } = require('./httpServer');
+const { listen, close, drain } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 
 /**
@@ -47,6 +47,8 @@ async function startSite(
   return {
     servers: running,
     stop: () => Promise.all(running.map(({ server }) => close(server))),
+    /** Stops taking connections and resolves once every request under way has been answered (httpServer.drain). */
+    drain: () => Promise.all(running.map(({ server }) => drain(server))),
   };
 }
 

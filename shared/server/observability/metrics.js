@@ -61,6 +61,8 @@ function createMetrics() {
     name: 'nativegtm_remote_build_info',
     help: 'The build of each remote whose manifest the document server read last (1 for that build).',
     labelNames: /** @type {const} */ (['remote', 'build']),
+    // Summed over the workers of a cluster, it would read N: every worker that saw the build says 1.
+    aggregator: 'max',
     registers,
   });
   const reports = new Counter({

@@ -7,7 +7,8 @@ const DEFAULT_METRICS_HOST = '127.0.0.1';
 const DEFAULT_METRICS_PORT = 9464;
 
 /**
- * @param {import('./metrics').Metrics} metrics
+ * @param {{ registry: { metrics: () => Promise<string>, contentType: string } }} metrics
+ *   what is served: one process's metrics (metrics.js), or every worker's summed up (cluster/primary.js)
  * @param {{ host?: string, port?: number }} [options]
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
