@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { portsFrom } from '@nativegtm/contract/ports';
-import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
 import { REPORTS_PATH } from '@nativegtm/contract/reports';
+import { startNpmStart } from '../support/npmStart';
 import { rawExchange } from '../support/rawExchange';
 import { ports as testPorts } from '../support/site';
 
@@ -18,67 +14,9 @@ jest.setTimeout(120_000);
 const base = testPorts.shell! + 130;
 const ports = portsFrom(base);
 const metricsPort = base + 5;
-const repoRoot = resolve(__dirname, '../..');
-const folder = mkdtempSync(join(tmpdir(), 'nativegtm-cluster-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-interface LogLine {
-  msg: string;
-  pid: number;
-  workers?: number[];
-}
-
-/** `npm start`'s command with the test's ports, two workers; resolves once it says it runs. */
-async function startCluster() {
-  const remotesFile = join(folder, 'remotes.json');
-  writeFileSync(remotesFile, JSON.stringify(shippedRemotes({ portOf: (page) => ports[page.package]! })));
-  const child = spawn(process.execPath, ['shared/server/commands/start.js'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT_BASE: String(base),
-      REMOTES_FILE: remotesFile,
-      METRICS_PORT: String(metricsPort),
-      WEB_CONCURRENCY: '2',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: LogLine[] = [];
-  let output = '';
-  let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    const complete = pending.split('\n');
-    pending = complete.pop()!;
-    for (const line of complete) {
-      output += `${line}\n`;
-      try {
-        lines.push(JSON.parse(line) as LogLine);
-      } catch {
-        // Not a log line (a build's output): kept in `output` only.
-      }
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  /** The first log line whose message starts with `text`, once it is written. */
-  const line = async (text: string, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = lines.find((entry) => entry.msg.startsWith(text));
-      if (found) return found;
-      if (Date.now() > deadline || child.exitCode !== null) {
-        throw new Error(`no log line "${text}" within ${timeoutMs} ms:\n${output}`);
-      }
-      await new Promise((done) => setTimeout(done, 50));
-    }
-  };
-  const running = await line('NativeGTM is running');
-  return { child, lines, line, exited, workers: running.workers!, output: () => output };
-}
+/** `npm start` with the test's ports and two workers. */
+const startCluster = () => startNpmStart({ base, metricsPort, workers: 2 });
 
 /** GETs `path` on the shell with a kept-alive agent; resolves the status, or the error's code. */
 function get(agent: Agent, path: string): Promise<number | string> {
