@@ -5,29 +5,40 @@ const zlib = require('node:zlib');
 const { documentCacheControl, documentEtag, matchesIfNoneMatch } = require('./documentCaching');
 
 /**
- * Compressed documents by content: the same page is composed from the same files many times a second.
- * @type {Map<string, Buffer>}
+ * What is sent of a document, by its text: its validator and its bytes in each encoding, made once. The same page is
+ * composed from the same files many times a second, and hashing and compressing it per request was most of a
+ * document's cost under load.
+ * @typedef {{ etag: string, identity: Buffer, br?: Buffer, gzip?: Buffer }} Encoded
+ * @type {Map<string, Encoded>}
  */
-const compressedCache = new Map();
+const encodedCache = new Map();
 
 /**
  * @param {string} html
+ * @returns {Encoded}
+ */
+function encodedDocument(html) {
+  let encoded = encodedCache.get(html);
+  if (!encoded) {
+    encoded = { etag: documentEtag(html), identity: Buffer.from(html) };
+    // Full, so there is a first key: the oldest entry goes.
+    if (encodedCache.size >= 64) encodedCache.delete(/** @type {string} */ (encodedCache.keys().next().value));
+    encodedCache.set(html, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * @param {Encoded} encoded
  * @param {'br' | 'gzip'} encoding
  * @returns {Buffer}
  */
-function compressed(html, encoding) {
-  const key = `${encoding}\n${html}`;
-  let body = compressedCache.get(key);
-  if (!body) {
-    body =
-      encoding === 'br'
-        ? zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
-        : zlib.gzipSync(html, { level: 6 });
-    // Full, so there is a first key: the oldest entry goes.
-    if (compressedCache.size >= 64) compressedCache.delete(/** @type {string} */ (compressedCache.keys().next().value));
-    compressedCache.set(key, body);
-  }
-  return body;
+function compressed(encoded, encoding) {
+  encoded[encoding] ??=
+    encoding === 'br'
+      ? zlib.brotliCompressSync(encoded.identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+      : zlib.gzipSync(encoded.identity, { level: 6 });
+  return encoded[encoding];
 }
 
 /**
@@ -42,7 +53,8 @@ function sendDocument(req, res, { status, html }, headers) {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Cache-Control', documentCacheControl(status));
   res.setHeader('Vary', 'Accept-Encoding');
-  const etag = documentEtag(html);
+  const encoded = encodedDocument(html);
+  const { etag } = encoded;
   res.setHeader('ETag', etag);
   if (status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
     res.statusCode = 304;
@@ -52,7 +64,7 @@ function sendDocument(req, res, { status, html }, headers) {
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   const accepted = String(req.headers['accept-encoding'] ?? '');
   const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
-  const body = encoding ? compressed(html, encoding) : Buffer.from(html);
+  const body = encoding ? compressed(encoded, encoding) : encoded.identity;
   if (encoding) res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);

@@ -40,7 +40,8 @@ function remoteOrigins(entries) {
 const readRemotesFile = fileReader(readRemotesConfig);
 
 /**
- * remotes.json as it is at the moment of the request, so an operator's edit changes the policy at once.
+ * remotes.json as it is on disk (looked at within the last 200 ms: fileReader.js), so an operator's edit changes the
+ * policy at once.
  * @param {string} file
  */
 function remoteOriginsFromFile(file) {
