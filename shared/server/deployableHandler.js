@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const sirv = require('sirv');
-const { COMMON_HEADERS, htmlHeaders, remoteOriginsFromFile } = require('./securityHeaders');
+const { COMMON_HEADERS, htmlHeaders, htmlHeadersFromFile } = require('./securityHeaders');
 const { createDocumentComposer } = require('./documentComposer');
 const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
@@ -80,7 +80,7 @@ function createDeployableHandler({
     setHeaders(res, pathname) {
       res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
       if (isDocument(pathname)) {
-        const headers = htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []);
+        const headers = remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]);
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       }
     },
@@ -125,7 +125,7 @@ function createDeployableHandler({
       observed.route(label);
       metrics?.document(label, (performance.now() - started) / 1000);
       // Without a remotes.json (a composing server that is not the shell's), no remote's origin is allowed.
-      sendDocument(req, res, document, htmlHeaders(remotesFile ? remoteOriginsFromFile(remotesFile) : []));
+      sendDocument(req, res, document, remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]));
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;

@@ -40,12 +40,22 @@ function remoteOrigins(entries) {
 const readRemotesFile = fileReader(readRemotesConfig);
 
 /**
- * remotes.json as it is on disk (looked at within the last 200 ms: fileReader.js), so an operator's edit changes the
- * policy at once.
- * @param {string} file
+ * The headers of the shell's HTML responses for remotes.json as it is on disk: made once per version of the file
+ * (fileReader gives the same object until it changes), not per response.
+ * @type {WeakMap<object, Record<string, string>>}
  */
-function remoteOriginsFromFile(file) {
-  return remoteOrigins(readRemotesFile(file) ?? {});
+const headersByRemotes = new WeakMap();
+const NO_REMOTES = {};
+
+/** @param {string} file */
+function htmlHeadersFromFile(file) {
+  const remotes = readRemotesFile(file) ?? NO_REMOTES;
+  let headers = headersByRemotes.get(remotes);
+  if (!headers) {
+    headers = htmlHeaders(remoteOrigins(remotes));
+    headersByRemotes.set(remotes, headers);
+  }
+  return headers;
 }
 
 /**
@@ -92,6 +102,6 @@ module.exports = {
   PERMISSIONS_POLICY,
   contentSecurityPolicy,
   htmlHeaders,
+  htmlHeadersFromFile,
   remoteOrigins,
-  remoteOriginsFromFile,
 };
