@@ -22,6 +22,9 @@ const { normalizeRoutePath } = require('@nativegtm/contract/routes');
 const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm/contract/composePaths');
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
+/** How long a composed document is reused for the same request target, and for how many targets at most. */
+const DOCUMENT_REUSE_MS = 100;
+const MAX_REUSED = 256;
 
 /** @typedef {import('@nativegtm/contract/fragments').PageManifest} PageManifest */
 /** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
@@ -32,10 +35,12 @@ const NOT_FOUND = NOT_FOUND_SCREEN;
 
 /**
  * @param {{ root: string, remotesFile: string, routes: { route: string, remote: string }[], origin: string,
- *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, events?: import('./fragmentCache').CacheEvents,
+ *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number,
+ *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; routes: which remote renders which page; origin: the site's public origin, for
- *   absolute URLs (never taken from the request); events: told of each fragment fetch and cache hit, by remote;
+ *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
+ *   request target; events: told of each fragment fetch and cache hit, by remote;
  *   metrics: where the live build of each remote is shown.
  */
 function createDocumentComposer({
@@ -45,6 +50,7 @@ function createDocumentComposer({
   origin,
   fragmentTimeoutMs = 400,
   fragmentMaxAgeMs = 500,
+  reuseMs = DOCUMENT_REUSE_MS,
   events,
   metrics,
 }) {
@@ -196,6 +202,31 @@ function createDocumentComposer({
     return { status: route ? 200 : 404, html, route: route?.route };
   }
 
+  /**
+   * Documents composed lately, by request target: a target asked for again within `reuseMs` gets the same document
+   * (or waits for the same composition) instead of being composed again. Under load that is most requests; a change
+   * of a remote then shows reuseMs later at most.
+   * @type {Map<string, { at: number, document: ReturnType<typeof render> }>}
+   */
+  const recent = new Map();
+
+  /** @param {string} url the request's path and query */
+  function renderReusing(url) {
+    const time = Date.now();
+    const reused = recent.get(url);
+    if (reused && time - reused.at < reuseMs) return reused.document;
+    const document = render(url);
+    // Full, so there is a first key: the oldest entry goes.
+    if (recent.size >= MAX_REUSED) recent.delete(/** @type {string} */ (recent.keys().next().value));
+    const entry = { at: time, document };
+    recent.set(url, entry);
+    // A composition that failed is not handed to anyone else.
+    document.catch(() => {
+      if (recent.get(url) === entry) recent.delete(url);
+    });
+    return document;
+  }
+
   /** The build each remote's manifest named when a document last read it. */
   function liveBuilds() {
     /** @type {Map<string, string>} */
@@ -205,7 +236,7 @@ function createDocumentComposer({
   }
 
   return {
-    render,
+    render: renderReusing,
     liveBuilds,
     close: fragments.close,
     robotsTxt: () => robotsTxt(origin),
@@ -217,4 +248,4 @@ function createDocumentComposer({
   };
 }
 
-module.exports = { createDocumentComposer };
+module.exports = { createDocumentComposer, DOCUMENT_REUSE_MS };
