@@ -5,8 +5,8 @@
 // into bench-results/, and exits non-zero when a budget is missed. See docs/performance.md.
 //
 // Environment: BENCH_RUNS (5), BENCH_PAINT_RUNS (41: loads per route and build for the paint times), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
-// monolith's Lighthouse runs), BENCH_PORT_BASE (4650: composed on 4650-4654, monolith on 4660), BENCH_OUT
-// (bench-results), CHROME_PATH.
+// monolith's Lighthouse runs), BENCH_LOAD_MS (4000: each load figure's duration, three rounds), BENCH_PORT_BASE (4650: composed on
+// 4650-4654, monolith on 4660, nginx on 4670-4674, npm start on 4680-4685), BENCH_OUT (bench-results), CHROME_PATH.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -25,6 +25,7 @@ const { variantKey } = require('@nativegtm/contract/pageVariant');
 const { siteHead, DEFAULT_ORIGIN } = require('@nativegtm/server/siteMeta');
 const { startTestSite } = require('../support/testSite');
 const { startNginx } = require('../support/nginxServer');
+const { startNpmStart } = require('../support/npmStart');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { locateTool } = require('../support/systemTools');
@@ -76,8 +77,12 @@ const settings = {
   lighthouseRuns: envNumber('BENCH_LIGHTHOUSE_RUNS', 3),
   lighthouseMonolith: envNumber('BENCH_LIGHTHOUSE_MONOLITH', 1) > 0,
   portBase: envNumber('BENCH_PORT_BASE', 4650),
+  loadMs: envNumber('BENCH_LOAD_MS', 4000),
   out: path.resolve(repoRoot, process.env.BENCH_OUT || 'bench-results'),
 };
+/** Connections of the load figures, and how many rounds of them (each BENCH_LOAD_MS per target). */
+const LOAD_CONNECTIONS = 100;
+const LOAD_ROUNDS = 3;
 const CHROME_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -260,9 +265,44 @@ async function measureServer(origin, site) {
 }
 
 /**
+ * The shell's static file closest in size to the documents, as nginx sends both without compression: the reference
+ * the load budgets are ratios of.
+ * @param {number} documentBytes
+ */
+function staticFileLike(documentBytes) {
+  const shell = /** @type {import('@nativegtm/server/deployables').Deployable} */ (
+    deployables.find((d) => d.role === 'host')
+  );
+  const dist = path.join(shell.dir, 'dist');
+  const files = fs
+    .readdirSync(dist)
+    .filter((name) => /\.[0-9a-f]{10}\.(js|css)$/.test(name))
+    .map((name) => ({ path: `/${name}`, bytes: fs.statSync(path.join(dist, name)).size }));
+  const closest = files.reduce((best, file) =>
+    Math.abs(file.bytes - documentBytes) < Math.abs(best.bytes - documentBytes) ? file : best,
+  );
+  return closest;
+}
+
+/**
+ * @param {string} origin
+ * @param {string[]} paths
+ * @returns {Promise<import('./load').CannonResult>}
+ */
+async function cannon(origin, paths) {
+  const urls = paths.map((route) => `${origin}${route}`);
+  return /** @type {import('./load').CannonResult} */ (
+    await probe(['cannon', String(LOAD_CONNECTIONS), String(settings.loadMs), ...urls])
+  );
+}
+
+/**
  * The same measures against nginx with the generated configuration (ports portBase+20..+24), serving the five
- * dist/ folders and composing documents from its own remote servers, as a single-host deployment does. nginx keeps
- * no copy of fragments: every document makes its two includes. Skipped, with a line saying so, without nginx.
+ * dist/ folders and composing documents from its own remote servers, as a single-host deployment does; then the
+ * load figures the budgets judge (docs/performance.md): a static file and the documents from that nginx, and the
+ * documents from `npm start` (portBase+30..+35), each at 100 connections in turn. Skipped, with a line saying so,
+ * without nginx.
+ * @returns {Promise<{ nginxServer: import('./report').ServerCost, load: import('./report').LoadFigures } | undefined>}
  */
 async function measureNginx() {
   let nginx;
@@ -283,9 +323,45 @@ async function measureNginx() {
       shippedRemotes({ host: '127.0.0.1', portOf: (page) => /** @type {number} */ (ports[page.package]) }),
     ),
   );
+  const paths = routes.map((route) => route.path);
   try {
     nginx = await startNginx({ ports, remotesFile });
-    return await measureServer(`http://127.0.0.1:${ports.shell}`);
+    const origin = `http://127.0.0.1:${ports.shell}`;
+    const nginxServer = await measureServer(origin);
+    const sizes = await Promise.all(
+      paths.map(async (route) => (await (await fetch(`${origin}${route}`)).arrayBuffer()).byteLength),
+    );
+    const documentBytes = Math.round(sizes.reduce((sum, size) => sum + size, 0) / sizes.length);
+    const staticFile = staticFileLike(documentBytes);
+    log('  load: npm start (a worker per core) starts beside nginx…');
+    const site = await startNpmStart({ base: settings.portBase + 30, metricsPort: settings.portBase + 35 });
+    /** @type {{ static: import('./load').CannonResult[], nginx: import('./load').CannonResult[], builtIn: import('./load').CannonResult[] }} */
+    const rounds = { static: [], nginx: [], builtIn: [] };
+    try {
+      // In rounds, the three one after the other, so that a machine that gets busier or quieter during the run moves
+      // all three alike; each ratio is then taken per round.
+      for (let round = 0; round < LOAD_ROUNDS; round += 1) {
+        log(
+          `  load, round ${round + 1}/${LOAD_ROUNDS}: ${staticFile.path} (${staticFile.bytes} bytes) from nginx, ` +
+            `the documents (${documentBytes} bytes on average) from nginx, then from npm start`,
+        );
+        rounds.static.push(await cannon(origin, [staticFile.path]));
+        rounds.nginx.push(await cannon(origin, paths));
+        rounds.builtIn.push(await cannon(`http://127.0.0.1:${site.ports.shell}`, paths));
+      }
+    } finally {
+      await site.stop();
+    }
+    return {
+      nginxServer,
+      load: {
+        connections: LOAD_CONNECTIONS,
+        seconds: settings.loadMs / 1000,
+        documentBytes,
+        staticFile,
+        ...rounds,
+      },
+    };
   } finally {
     await nginx?.stop();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -329,8 +405,9 @@ async function main() {
       `remotes asked ${server.fragmentRequestsPerSecond?.toFixed(1)} times a second for fragments; ` +
       `${Math.round(server.rate.requestsPerSecond)} requests/s`,
   );
-  log('Server cost of nginx with the generated configuration…');
-  const nginxServer = await measureNginx();
+  log('Server cost of nginx with the generated configuration, and the load figures…');
+  const measuredNginx = await measureNginx();
+  const nginxServer = measuredNginx?.nginxServer;
   if (nginxServer) {
     log(
       `  ${JSON.stringify(nginxServer.ttfb)}; one a second ${JSON.stringify(nginxServer.quietTtfb)}; ` +
@@ -452,6 +529,7 @@ async function main() {
     settings,
     server,
     nginxServer,
+    load: measuredNginx?.load,
     routes: routes.map((route) => ({
       path: route.path,
       composed: summarizeVisits(visits[route.path].composed, paints[route.path].composed),

@@ -7,8 +7,12 @@
 //     it here, not above; the document server keeps a page fresh for 30 s after it was asked for)
 //   node tests/bench/load.js rate <connections> <ms> <url>… : page requests per second with that many keep-alive
 //     connections, each requesting the URLs in turn for <ms>; counts answers with the expected status only
+//   node tests/bench/load.js cannon <connections> <ms> <url>… : the same load from autocannon (an HTTP client fast
+//     enough not to be the bottleneck against nginx), after a second of warm-up: requests/s, latency percentiles,
+//     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are.
 // Prints one JSON object.
 const http = require('node:http');
+const autocannon = require('autocannon');
 
 /** @param {number} sockets */
 const agent = (sockets) => new http.Agent({ keepAlive: true, maxSockets: sockets });
@@ -124,10 +128,39 @@ async function rate(connections, durationMs, urls) {
   return { requestsPerSecond: ok / seconds, ok, failed, connections, seconds };
 }
 
+/**
+ * @param {number} connections
+ * @param {number} durationMs
+ * @param {string[]} urls all on one origin
+ */
+async function cannon(connections, durationMs, urls) {
+  const origin = new URL(/** @type {string} */ (urls[0])).origin;
+  const requests = urls.map((url) => ({ method: /** @type {const} */ ('GET'), path: new URL(url).pathname }));
+  /** @param {number} seconds */
+  const run = (seconds) => autocannon({ url: origin, connections, duration: seconds, requests });
+  await run(1);
+  const result = await run(durationMs / 1000);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
+    connections,
+    seconds: durationMs / 1000,
+  };
+}
+
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
   /** @type {Record<string, (urls: string[]) => Promise<object>>} */
-  const modes = { ttfb, 'quiet-ttfb': quietTtfb, rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)) };
+  const modes = {
+    ttfb,
+    'quiet-ttfb': quietTtfb,
+    rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)),
+    cannon: () => cannon(Number(args[0]), Number(args[1]), args.slice(2)),
+  };
   const run = mode === undefined ? undefined : modes[mode];
   if (!run) throw new Error(`load.js: no mode ${mode}; the modes are ${Object.keys(modes).join(', ')}.`);
   const result = await run(args);
@@ -137,6 +170,7 @@ async function main() {
 /** @typedef {Awaited<ReturnType<typeof ttfb>>} TtfbResult  by URL */
 /** @typedef {Awaited<ReturnType<typeof quietTtfb>>} QuietTtfbResult  by URL */
 /** @typedef {Awaited<ReturnType<typeof rate>>} RateResult */
+/** @typedef {Awaited<ReturnType<typeof cannon>>} CannonResult */
 
 main().catch((error) => {
   console.error(error);

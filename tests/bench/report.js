@@ -18,6 +18,25 @@
  */
 
 /**
+ * One load figure (load.js cannon): requests/s, latency percentiles in ms, failures.
+ * @typedef {{ requestsPerSecond: number, p50: number, p99: number, errors: number, non2xx: number }} Load
+ */
+
+/**
+ * The load figures of one run (bench.js measureNginx), in rounds; in each, one after the other at `connections` for
+ * `seconds`: a static file of about the documents' size from nginx, the documents from that nginx, the documents from
+ * `npm start`. Index i of each list is round i.
+ * @typedef {object} LoadFigures
+ * @property {number} connections
+ * @property {number} seconds
+ * @property {number} documentBytes  the documents' average size, as sent (no compression)
+ * @property {{ path: string, bytes: number }} staticFile
+ * @property {Load[]} static
+ * @property {Load[]} nginx
+ * @property {Load[]} builtIn
+ */
+
+/**
  * What the budgets read of one build of one route: a VisitSummary has it all.
  * @typedef {object} BuildFigures
  * @property {number | null} jsBytes
@@ -52,6 +71,7 @@
  * @property {{ from: string, to: string, composed: { median: number | null } }[]} navigations
  * @property {ServerCost} [server]  the built-in one
  * @property {ServerCost} [nginxServer]
+ * @property {LoadFigures} [load]  measured when nginx is installed
  */
 
 /** @typedef {{ name: string, value: string, limit: string, met: boolean }} Budget */
@@ -75,6 +95,7 @@
  * @property {{ runs: number, paintRuns?: number, lighthouseRuns: number }} settings
  * @property {ServerCost} server
  * @property {ServerCost} [nginxServer]  measured when nginx is installed
+ * @property {LoadFigures} [load]  measured when nginx is installed
  * @property {RouteReport[]} routes
  * @property {{ from: string, to: string, composed: NavigationTimes, monolith: NavigationTimes }[]} navigations
  * @property {Budget[]} budgets
@@ -82,10 +103,26 @@
 
 const KB = 1000;
 
+/**
+ * What composition adds to each route's first-load JavaScript over the monolith (gzip bytes, composed minus monolith),
+ * at its floor: the federation runtime and the remote's entry, measured on 2026-11-25 after the work to shrink them
+ * (docs/performance.md). The monolith loads every page; a composed route loads the shell and one page, so the figure
+ * differs by route.
+ * @type {Record<string, number>}
+ */
+const JS_OVERHEAD_FLOOR = {
+  '/': 35_117,
+  '/employers': 35_169,
+  '/featured-jobs': 36_190,
+  '/coming-soon': 33_935,
+};
+
 /** The budgets of the composed site (first visit, empty cache). See docs/performance.md. */
 const BUDGETS = {
   homeJsBytes: 160 * KB,
-  jsRatio: 1.15,
+  // What composition adds to a route's first-load JavaScript over the monolith may grow 2 KB over its measured floor
+  // (JS_OVERHEAD_FLOOR), no more.
+  jsOverheadMarginBytes: 2 * KB,
   // Pages arrive rendered (server composition): the composed site must paint well before the client-rendered monolith,
   // and cost little against a monolith that is pre-rendered too.
   lcpRatio: 0.75,
@@ -96,7 +133,11 @@ const BUDGETS = {
   navigationMs: 100,
   // Server cost of composing documents (loopback), for the built-in server and for nginx.
   ttfbMs: 15,
-  requestsPerSecond: 2000,
+  // Under load (100 connections, one run), against a static file of the documents' size from the same nginx:
+  // documents must cost little more than files to serve.
+  nginxLoadRatio: 0.5,
+  nginxP99Ms: 25,
+  builtInLoadRatio: 0.45,
 };
 
 /**
@@ -334,13 +375,18 @@ function evaluateBudgets(result) {
     for (const name of ['react', 'react-dom', 'federation-runtime']) {
       check(`${route.path}: ${name} loaded once`, `${packages[name] ?? 0}x`, '1x', packages[name] === 1);
     }
-    const jsRatio = ratio(route.composed.jsBytes, route.monolith.jsBytes);
+    const overhead =
+      route.composed.jsBytes === null || route.monolith.jsBytes === null
+        ? null
+        : route.composed.jsBytes - route.monolith.jsBytes;
     const lcpRatio = ratio(route.composed.lcp, route.monolith.lcp);
+    const floor = JS_OVERHEAD_FLOOR[route.path];
+    const limit = floor === undefined ? null : floor + BUDGETS.jsOverheadMarginBytes;
     check(
-      `${route.path}: JS composed/monolith`,
-      fmtRatio(jsRatio),
-      `<= ${BUDGETS.jsRatio}`,
-      jsRatio !== null && jsRatio <= BUDGETS.jsRatio,
+      `${route.path}: JS composed minus monolith`,
+      fmtKB(overhead),
+      `<= ${fmtKB(limit)} (floor ${fmtKB(floor)} + ${fmtKB(BUDGETS.jsOverheadMarginBytes)})`,
+      overhead !== null && limit !== null && overhead <= limit,
     );
     check(
       `${route.path}: LCP composed/monolith`,
@@ -392,14 +438,8 @@ function evaluateBudgets(result) {
         );
       }
     }
-    const { requestsPerSecond, connections } = server.rate;
-    check(
-      `page requests/s with ${connections} connections (${label})`,
-      fmtNumber(requestsPerSecond),
-      `>= ${BUDGETS.requestsPerSecond}`,
-      requestsPerSecond >= BUDGETS.requestsPerSecond,
-    );
   }
+  if (result.load) checks.push(...loadBudgets(result.load));
   for (const navigation of result.navigations) {
     const { median: painted } = navigation.composed;
     check(
@@ -411,6 +451,96 @@ function evaluateBudgets(result) {
   }
   return checks;
 }
+
+/**
+ * One target's figures over the rounds: the median of each, failures summed, and its requests/s as a ratio of the
+ * static file's in the same round (the median of the rounds' ratios).
+ * @param {Load[]} rounds
+ * @param {Load[]} staticRounds
+ */
+function overRounds(rounds, staticRounds) {
+  const pick = (/** @type {(load: Load) => number} */ read) => median(rounds.map(read)) ?? Number.NaN;
+  return {
+    requestsPerSecond: pick((load) => load.requestsPerSecond),
+    ratio:
+      median(rounds.map((load, index) => load.requestsPerSecond / (staticRounds[index]?.requestsPerSecond ?? NaN))) ??
+      Number.NaN,
+    p50: pick((load) => load.p50),
+    p99: pick((load) => load.p99),
+    failures: rounds.reduce((sum, load) => sum + load.errors + load.non2xx, 0),
+  };
+}
+
+/**
+ * The load budgets: each server's documents as a ratio of the static file's requests/s in the same round, nginx's
+ * p99, no failure anywhere.
+ * @param {LoadFigures} load
+ * @returns {Budget[]}
+ */
+function loadBudgets(load) {
+  const at = `${load.connections} connections`;
+  const nginx = overRounds(load.nginx, load.static);
+  const builtIn = overRounds(load.builtIn, load.static);
+  /** @type {[string, ReturnType<typeof overRounds>][]} */
+  const all = [
+    ['static file (nginx)', overRounds(load.static, load.static)],
+    ['documents (nginx)', nginx],
+    ['documents (npm start)', builtIn],
+  ];
+  return [
+    {
+      name: `documents/static file requests/s, nginx, ${at}`,
+      value: fmtRatio(nginx.ratio),
+      limit: `>= ${BUDGETS.nginxLoadRatio}`,
+      met: nginx.ratio >= BUDGETS.nginxLoadRatio,
+    },
+    {
+      name: `documents p99, nginx, ${at}`,
+      value: `${nginx.p99} ms`,
+      limit: `<= ${BUDGETS.nginxP99Ms} ms`,
+      met: nginx.p99 <= BUDGETS.nginxP99Ms,
+    },
+    {
+      name: `documents (npm start)/static file (nginx) requests/s, ${at}`,
+      value: fmtRatio(builtIn.ratio),
+      limit: `>= ${BUDGETS.builtInLoadRatio}`,
+      met: builtIn.ratio >= BUDGETS.builtInLoadRatio,
+    },
+    ...all.map(([label, figures]) => ({
+      name: `errors and non-2xx answers, ${label}`,
+      value: String(figures.failures),
+      limit: '0',
+      met: figures.failures === 0,
+    })),
+  ];
+}
+
+/**
+ * The load figures as rows, medians over the rounds: what was measured, requests/s, ratio, p50, p99, failures.
+ * @param {LoadFigures} load
+ * @returns {string[][]}
+ */
+function loadRows(load) {
+  /** @type {[string, Load[]][]} */
+  const all = [
+    [`static file ${load.staticFile.path} (${fmtKB(load.staticFile.bytes)}), nginx`, load.static],
+    [`documents (${fmtKB(load.documentBytes)} on average), nginx`, load.nginx],
+    ['documents, npm start (a worker per core)', load.builtIn],
+  ];
+  return all.map(([label, rounds]) => {
+    const figures = overRounds(rounds, load.static);
+    return [
+      label,
+      fmtNumber(figures.requestsPerSecond),
+      `${fmtRatio(figures.ratio)}x`,
+      `${figures.p50} ms`,
+      `${figures.p99} ms`,
+      String(figures.failures),
+    ];
+  });
+}
+
+const LOAD_HEADER = ['', 'requests/s', 'of the static file', 'p50', 'p99', 'errors'];
 
 /** @param {number | null | undefined} bytes */
 function fmtKB(bytes) {
@@ -554,6 +684,13 @@ function renderText(result) {
             'while each page was asked for once a second'),
     );
   }
+  if (result.load) {
+    parts.push(
+      `\nUnder load, ${result.load.connections} connections, ${result.load.static.length} rounds of ` +
+        `${result.load.seconds} s each (medians):\n` +
+        textTable(LOAD_HEADER, loadRows(result.load)),
+    );
+  }
   parts.push(
     `\nBudgets:\n${result.budgets
       .map((b) => `  ${b.met ? 'ok    ' : 'MISSED'} ${b.name}: ${b.value} (budget ${b.limit})`)
@@ -600,6 +737,10 @@ function renderMarkdown(result) {
       ),
     );
   }
+  if (result.load) {
+    parts.push('', `## Under load (${result.load.connections} connections, ${result.load.seconds} s each)`, '');
+    parts.push(markdownTable(LOAD_HEADER, loadRows(result.load)));
+  }
   parts.push('', '## Budgets', '');
   parts.push(
     markdownTable(
@@ -612,6 +753,7 @@ function renderMarkdown(result) {
 
 module.exports = {
   BUDGETS,
+  JS_OVERHEAD_FLOOR,
   median,
   summarizeVisits,
   summarizeLighthouse,

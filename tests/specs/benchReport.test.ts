@@ -1,5 +1,5 @@
 // The statistics `npm run bench` judges its budgets with (tests/bench/report.js): plain functions, no browser.
-import { evaluateBudgets, median, ratioInterval } from '../bench/report';
+import { evaluateBudgets, JS_OVERHEAD_FLOOR, median, ratioInterval } from '../bench/report';
 
 describe('the bench report', () => {
   it('takes the median of the numbers only', () => {
@@ -46,7 +46,7 @@ describe('the bench report', () => {
     );
   });
 
-  it('judges the server budgets for every server measured: the built-in one, and nginx when it ran', () => {
+  it('judges the time to first byte of every server measured: the built-in one, and nginx when it ran', () => {
     const server = (ms: number, requestsPerSecond: number) => ({
       ttfb: { '/': ms },
       quietTtfb: { '/': ms },
@@ -57,21 +57,82 @@ describe('the bench report', () => {
     const home = { path: '/', composed: build, monolith: build };
     const serverBudgets = (result: object) =>
       evaluateBudgets({ routes: [home], navigations: [], ...result })
-        .filter((budget) => /time to first byte|requests\/s/.test(budget.name))
+        .filter((budget) => /time to first byte/.test(budget.name))
         .map((budget) => `${budget.name}: ${budget.met ? 'met' : 'missed'}`);
     expect(serverBudgets({ server: server(0.4, 12000) })).toEqual([
       '/: time to first byte, back to back (built-in server): met',
       '/: time to first byte, one a second (built-in server): met',
-      'page requests/s with 100 connections (built-in server): met',
     ]);
     // The first request is printed, not judged; a slow nginx misses its own budgets.
     expect(serverBudgets({ server: server(0.4, 12000), nginxServer: server(20, 1500) })).toEqual([
       '/: time to first byte, back to back (built-in server): met',
       '/: time to first byte, one a second (built-in server): met',
-      'page requests/s with 100 connections (built-in server): met',
       '/: time to first byte, back to back (nginx): missed',
       '/: time to first byte, one a second (nginx): missed',
-      'page requests/s with 100 connections (nginx): missed',
     ]);
+  });
+
+  it('judges the load figures as ratios of the static file measured in the same run, and any failure', () => {
+    const figures = (requestsPerSecond: number, p99 = 10, errors = 0) => ({
+      requestsPerSecond,
+      p50: 5,
+      p99,
+      errors,
+      non2xx: 0,
+    });
+    const load = (nginx: number, builtIn: number, p99 = 10, errors = 0) => ({
+      connections: 100,
+      seconds: 8,
+      documentBytes: 15_000,
+      staticFile: { path: '/a.0123456789.js', bytes: 15_300 },
+      // Three rounds; the machine was twice as busy in the second, which moved every target alike.
+      static: [figures(10_000), figures(5_000), figures(10_000)],
+      nginx: [figures(nginx, p99), figures(nginx / 2, 99), figures(nginx, p99)],
+      builtIn: [figures(builtIn, 10, errors), figures(builtIn / 2), figures(builtIn)],
+    });
+    const judged = (result: object) =>
+      evaluateBudgets({ routes: [], navigations: [], ...result })
+        .filter((budget) => /documents|static file/.test(budget.name))
+        .map((budget) => `${budget.name}: ${budget.value} ${budget.met ? 'met' : 'missed'}`);
+    // Without nginx, no load figure and no load budget.
+    expect(judged({})).toEqual([]);
+    expect(judged({ load: load(5000, 4500) })).toEqual([
+      'documents/static file requests/s, nginx, 100 connections: 0.50 met',
+      'documents p99, nginx, 100 connections: 10 ms met',
+      'documents (npm start)/static file (nginx) requests/s, 100 connections: 0.45 met',
+      'errors and non-2xx answers, static file (nginx): 0 met',
+      'errors and non-2xx answers, documents (nginx): 0 met',
+      'errors and non-2xx answers, documents (npm start): 0 met',
+    ]);
+    expect(judged({ load: load(4999, 4400, 26, 1) })).toEqual([
+      'documents/static file requests/s, nginx, 100 connections: 0.50 missed',
+      'documents p99, nginx, 100 connections: 26 ms missed',
+      'documents (npm start)/static file (nginx) requests/s, 100 connections: 0.44 missed',
+      'errors and non-2xx answers, static file (nginx): 0 met',
+      'errors and non-2xx answers, documents (nginx): 0 met',
+      'errors and non-2xx answers, documents (npm start): 1 missed',
+    ]);
+  });
+
+  it("lets each route's JavaScript overhead over the monolith grow 2 KB over its measured floor, no more", () => {
+    const route = (path: string, overhead: number) => ({
+      path,
+      composed: { jsBytes: 100_000 + overhead, lcp: 100, cls: 0, packages: {} },
+      monolith: { jsBytes: 100_000, lcp: 200, cls: 0, packages: {} },
+    });
+    const judged = (overhead: number) =>
+      evaluateBudgets({ routes: [route('/employers', overhead)], navigations: [] }).find((budget) =>
+        budget.name.includes('JS composed minus monolith'),
+      )!;
+    const floor = JS_OVERHEAD_FLOOR['/employers']!;
+    expect(judged(floor + 2000).met).toBe(true);
+    expect(judged(floor + 2001).met).toBe(false);
+    expect(judged(floor + 2001).limit).toContain('floor');
+    // A route with no measured floor cannot meet it.
+    expect(
+      evaluateBudgets({ routes: [route('/new-page', 0)], navigations: [] }).find((budget) =>
+        budget.name.includes('JS composed minus monolith'),
+      )!.met,
+    ).toBe(false);
   });
 });

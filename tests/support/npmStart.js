@@ -46,6 +46,8 @@ async function startNpmStart({ base, metricsPort, workers }) {
     const complete = pending.split('\n');
     pending = /** @type {string} */ (complete.pop());
     for (const line of complete) {
+      // One line per request: neither read nor kept, so that a load on the server costs this process little.
+      if (line.endsWith('"msg":"request"}')) continue;
       output += `${line}\n`;
       try {
         lines.push(JSON.parse(line));
