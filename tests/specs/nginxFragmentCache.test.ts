@@ -92,12 +92,14 @@ describe('nginx with the generated configuration, its fragment cache', () => {
     expect(fetches).toBeLessThanOrEqual(2 * (seconds + 1));
   });
 
-  it('shows a redeployed page in new documents within its bound under steady traffic', async () => {
+  it('shows a redeployed page in new documents within about a second under steady traffic', async () => {
     const before = (await document()).build;
     remote.setMode('old-html');
     const took = await untilDocument((doc) => doc.build === 'an-older-build', NGINX_FRAGMENT_MAX_AGE_MS);
     expect(before).not.toBe('an-older-build');
-    expect(took).toBeLessThanOrEqual(NGINX_FRAGMENT_MAX_AGE_MS);
+    // The rest of the second its copy was fetched in, then one document serves the copy while it is refreshed: a
+    // second, the refresh and the 50 ms between two documents, with room for a busy machine.
+    expect(took).toBeLessThanOrEqual(1500);
   });
 
   it.each(['down', 'hang', 'error'] as const)(

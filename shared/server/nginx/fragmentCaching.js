@@ -1,22 +1,28 @@
-// How long nginx keeps a remote's server-rendered files. nginx counts a copy's lifetime in whole seconds from the
-// start of the second it was fetched in, so these are the shortest lifetimes it can keep. (The built-in server keeps
-// its copies 500 ms: fragmentCache.js.)
+// How long nginx keeps a remote's server-rendered files (the include locations and the fragment relay in
+// renderConfig.js). nginx counts a copy's lifetime in whole seconds, and takes the time a copy may be served stale
+// while it is refreshed only from the response's Cache-Control: so the relay gives every answer, good or failed, these
+// headers. (The built-in server keeps its copies 500 ms: fragmentCache.js.)
+//
+// A copy is fresh until the end of the second it was fetched in (X-Accel-Expires names that second, the Unix time
+// of CURRENT_SECOND_VARIABLE), then served for one more second while one request refreshes it in the background. Under steady traffic a change of a remote (a redeploy, a failure, a recovery) shows in new
+// documents about a second after it happened; after a quiet spell the first document fetches afresh.
 
-/** Seconds a good copy is fresh, then seconds it may still be served while one request refreshes it. */
-const FRESH_S = 1;
+/** Seconds a copy may be served while it is refreshed, once its second is over. */
 const STALE_WHILE_REFRESHING_S = 1;
 
-/** Given to a good copy by the fragment relay: nginx takes the stale period only from a response's Cache-Control. */
-const FRAGMENT_CACHE_CONTROL = `max-age=${FRESH_S}, stale-while-revalidate=${STALE_WHILE_REFRESHING_S}`;
+/** An nginx variable of the current Unix time in whole seconds ($msec without its fraction: a map in http {}). */
+const CURRENT_SECOND_VARIABLE = 'nativegtm_second';
 
-/** How long a failed fetch (an error status, a redirect, a refusal, a timeout) is answered from memory, in seconds. */
-const FAILURE_MEMORY_S = 1;
+/** The headers the relay adds to every answer of a remote, in this order (nginx reads Cache-Control first). */
+const FRAGMENT_CACHE_HEADERS = /** @type {const} */ ([
+  ['Cache-Control', `stale-while-revalidate=${STALE_WHILE_REFRESHING_S}`],
+  ['X-Accel-Expires', `@$${CURRENT_SECOND_VARIABLE}`],
+]);
 
 /**
- * The longest a document may show what a remote answered before it changed (a redeploy, a remote going down or
- * coming back): the lifetimes above, and up to a second of rounding. Under steady traffic a change shows sooner, once
- * the copy turns stale: about 1-2 s.
+ * The longest a document may show what a remote answered before it changed: the second the copy was fetched in,
+ * the stale second, and the refresh itself (within the fragment timeout, 400 ms by default).
  */
-const NGINX_FRAGMENT_MAX_AGE_MS = (Math.max(FRESH_S + STALE_WHILE_REFRESHING_S, FAILURE_MEMORY_S) + 1) * 1000;
+const NGINX_FRAGMENT_MAX_AGE_MS = (1 + STALE_WHILE_REFRESHING_S) * 1000 + 500;
 
-module.exports = { FRAGMENT_CACHE_CONTROL, FAILURE_MEMORY_S, NGINX_FRAGMENT_MAX_AGE_MS };
+module.exports = { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS, NGINX_FRAGMENT_MAX_AGE_MS };

@@ -22,7 +22,7 @@ const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contra
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
 const { documentCacheControl } = require('../documentCaching');
-const { FRAGMENT_CACHE_CONTROL, FAILURE_MEMORY_S } = require('./fragmentCaching');
+const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
 
 /** @typedef {import('../deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
@@ -33,9 +33,8 @@ const { FRAGMENT_CACHE_CONTROL, FAILURE_MEMORY_S } = require('./fragmentCaching'
  *   undecidable: string | undefined }} RemotePlan
  */
 
-/** The relay's upstream name, and the variable holding the Cache-Control it adds to a good answer. */
+/** The relay's upstream name. */
 const RELAY_UPSTREAM = 'nativegtm_fragment_relay';
-const FRAGMENT_CACHE_CONTROL_VARIABLE = 'nativegtm_fragment_cache_control';
 /** How much longer than the fragment timeout an include waits for the relay's own answer to a timeout. */
 const RELAY_MARGIN_MS = 100;
 
@@ -165,11 +164,11 @@ function remoteFetchSettings(plan, timeoutMs) {
     'proxy_next_upstream_tries 2;',
     `proxy_next_upstream_timeout ${timeoutMs}ms;`,
     'proxy_redirect off;',
-    "# The copy's lifetime is the site's rule (FRAGMENT_CACHE_CONTROL), not the remote's headers.",
-    ...['Cache-Control', 'Expires', 'Set-Cookie', 'Vary', 'ETag', 'Last-Modified'].map(
+    "# The copy's lifetime is the site's rule (fragmentCaching.js), not the remote's headers.",
+    ...['Cache-Control', 'Expires', 'Set-Cookie', 'Vary', 'ETag', 'Last-Modified', 'X-Accel-Expires'].map(
       (header) => `proxy_hide_header ${header};`,
     ),
-    `add_header Cache-Control $${FRAGMENT_CACHE_CONTROL_VARIABLE};`,
+    ...FRAGMENT_CACHE_HEADERS.map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
     ...(https
       ? [
           'proxy_ssl_server_name on;',
@@ -203,11 +202,10 @@ function includeSettings(key, timeoutMs) {
     `proxy_read_timeout ${waitMs}ms;`,
     'proxy_cache nativegtm_fragments;',
     `proxy_cache_key ${quote(key)};`,
-    '# A good copy lives as FRAGMENT_CACHE_CONTROL says (the relay adds it): served fresh for a second, then for',
-    '# a second more while one request refreshes it in the background. A failure is remembered for a second, so a',
-    '# hanging remote costs one timeout a second, not one per document.',
+    "# Each answer, good or failed, lives as the relay's headers say (fragmentCaching.js): fresh until the end of the",
+    '# second it was fetched in, then served one second more while one request refreshes it in the background. A',
+    '# failure is remembered the same way, so a hanging remote costs one timeout a second, not one per document.',
     'proxy_cache_background_update on;',
-    `proxy_cache_valid any ${FAILURE_MEMORY_S}s;`,
     '# A file not in the cache yet is fetched once, however many documents ask for it at the same moment.',
     'proxy_cache_lock on;',
     `proxy_cache_lock_timeout ${waitMs}ms;`,
@@ -496,7 +494,7 @@ function renderNginxConfig({
     '',
     "# Remotes' server-rendered files, kept by every worker's shared cache (see the include locations).",
     `proxy_cache_path ${quote(path.join(prefix, 'fragments'))} levels=1 keys_zone=nativegtm_fragments:1m max_size=64m inactive=30s use_temp_path=off;`,
-    block(`map $status $${FRAGMENT_CACHE_CONTROL_VARIABLE}`, [`200 ${quote(FRAGMENT_CACHE_CONTROL)};`, 'default "";']),
+    block(`map $msec $${CURRENT_SECOND_VARIABLE}`, [`"~^(?<second>[0-9]+)" $second;`]),
     block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, 'keepalive 16;']),
     '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),

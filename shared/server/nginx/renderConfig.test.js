@@ -89,7 +89,9 @@ describe('the rendered nginx configuration', () => {
       // The relay's timeout and 100 ms for its answer.
       expect(settings).toContain('proxy_read_timeout 500ms;');
     }
-    expect(config).toContain('"max-age=1, stale-while-revalidate=1";');
+    expect(config).toContain('add_header Cache-Control "stale-while-revalidate=1" always;');
+    expect(config).toContain('add_header X-Accel-Expires "@$nativegtm_second" always;');
+    expect(config).toContain('map $msec $nativegtm_second {');
     expect(config).toContain('proxy_hide_header Cache-Control;');
     expect(config).toContain('worker_processes auto;');
   });
