@@ -164,11 +164,14 @@ function remoteFetchSettings(plan, timeoutMs) {
     'proxy_next_upstream_tries 2;',
     `proxy_next_upstream_timeout ${timeoutMs}ms;`,
     'proxy_redirect off;',
-    "# The copy's lifetime is the site's rule (fragmentCaching.js), not the remote's headers.",
+    "# The copy's lifetime is the site's rule (fragmentCaching.js, added by the server block), not the remote's.",
     ...['Cache-Control', 'Expires', 'Set-Cookie', 'Vary', 'ETag', 'Last-Modified', 'X-Accel-Expires'].map(
       (header) => `proxy_hide_header ${header};`,
     ),
-    ...FRAGMENT_CACHE_HEADERS.map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
+    '# Any failure (an error status, a redirect, a refusal, a timeout) is an empty answer, kept and refreshed like a',
+    '# good one (see the relay server).',
+    'proxy_intercept_errors on;',
+    `error_page ${INTERCEPTED_STATUSES} = @failed;`,
     ...(https
       ? [
           'proxy_ssl_server_name on;',
@@ -206,10 +209,10 @@ function includeSettings(key, timeoutMs) {
     '# second it was fetched in, then served one second more while one request refreshes it in the background. A',
     '# failure is remembered the same way, so a hanging remote costs one timeout a second, not one per document.',
     'proxy_cache_background_update on;',
-    '# A file not in the cache yet is fetched once, however many documents ask for it at the same moment.',
-    'proxy_cache_lock on;',
-    `proxy_cache_lock_timeout ${waitMs}ms;`,
-    `proxy_cache_lock_age ${waitMs}ms;`,
+    "# No cache lock: a request waiting for nginx's lock checks it every 500 ms, and a document waits for its",
+    '# includes, background refreshes included, so under load documents took up to 500 ms. Without it, the few',
+    '# documents that find a copy expired at the same moment each fetch it (1 ms through the relay on loopback).',
+    'proxy_cache_lock off;',
     'proxy_intercept_errors on;',
     `error_page ${INTERCEPTED_STATUSES} =200 ${EMPTY_INCLUDE};`,
   ].join('\n');
@@ -259,6 +262,12 @@ function remoteIncludeLocations(plan, timeoutMs) {
 function relayServer(socket, plans, timeoutMs) {
   return `# The fragment relay (see the include locations)\n${block('server', [
     `listen ${quote(`unix:${socket}`)};`,
+    ...FRAGMENT_CACHE_HEADERS.map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
+    '',
+    "# A failed fetch answers an empty 200: the include prints the template's fallback, and the cache keeps the",
+    '# answer and refreshes it in the background like any other. (An error status would be kept by nginx without',
+    '# a stale period: once a second every document would then wait for the cache lock, up to 500 ms.)',
+    block('location @failed', ['default_type text/html;', 'return 200 "";']),
     ...plans.map((plan) => {
       const scheme = plan.base.protocol.slice(0, -1);
       return block(`location /${plan.remote}/`, [
