@@ -12,7 +12,8 @@ const { waitForPort } = require('./waitForPort');
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
  *   roots?: Record<string, string> }} options roots: each package's dist/ folder, when not the checkout's own.
- * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[] }>}
+ * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number }>}
+ *   pid: nginx's master process
  */
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
@@ -48,6 +49,7 @@ async function startNginx(options) {
   return {
     config,
     warnings,
+    pid: /** @type {number} */ (child.pid),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {

@@ -15,16 +15,17 @@ const repoRoot = path.resolve(__dirname, '../..');
 /**
  * Starts the command with the site on `base` (remotes after it) and its metrics on `metricsPort`; resolves once it
  * says it runs.
- * @param {{ base: number, metricsPort: number, workers?: number }} options workers: WEB_CONCURRENCY (one per core
- *   unless given)
+ * @param {{ base: number, metricsPort: number, workers?: number, remotes?: Record<string, string> }} options
+ *   workers: WEB_CONCURRENCY (one per core unless given); remotes: remotes.json entries that replace those of its own
+ *   remotes (a remote served elsewhere)
  */
-async function startNpmStart({ base, metricsPort, workers }) {
+async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {} }) {
   const ports = portsFrom(base);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-npm-start-'));
   const remotesFile = path.join(folder, 'remotes.json');
   // portsFrom has every page's package.
   const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
-  fs.writeFileSync(remotesFile, JSON.stringify(remotes));
+  fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, ...elsewhere }));
   const child = spawn(process.execPath, ['shared/server/commands/start.js'], {
     cwd: repoRoot,
     env: {
@@ -92,6 +93,7 @@ async function startNpmStart({ base, metricsPort, workers }) {
     exited,
     /** The workers' process ids when it started. */
     workers: /** @type {number[]} */ (running.workers),
+    remotesFile,
     /** Ends it as an operator does (SIGTERM: the requests under way finish); resolves its exit code. */
     stop: () => {
       if (child.exitCode === null) child.kill('SIGTERM');
