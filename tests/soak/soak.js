@@ -13,12 +13,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const webpack = require('webpack');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
-const { createRemoteConfig } = require('@nativegtm/build/webpack');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { buildIfNeeded } = require('@nativegtm/server/buildIfNeeded');
+const { buildRemote } = require('../support/buildRemote');
 const { startNginx } = require('../support/nginxServer');
 const { startNpmStart } = require('../support/npmStart');
 const { residentBytes, childrenOf } = require('./processes');
@@ -74,23 +73,7 @@ async function buildSecondRelease() {
   const changed = source.replace('Hire Vetted', 'Hire Proven');
   if (changed === source) throw new Error(`${page} no longer says "Hire Vetted": update the soak's change`);
   fs.writeFileSync(page, changed);
-  const configs = [
-    createRemoteConfig({
-      packageDir,
-      name: /** @type {string} */ (redeployed.remote),
-      title: 'employers',
-      port: 0,
-      outputPath,
-      route: redeployed.route,
-    }),
-  ].flat();
-  await new Promise((resolve, reject) => {
-    webpack(configs, (error, stats) => {
-      if (error) return reject(error);
-      if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
-      return resolve(undefined);
-    });
-  });
+  await buildRemote({ packageDir, name: /** @type {string} */ (redeployed.remote), outputPath });
   return outputPath;
 }
 

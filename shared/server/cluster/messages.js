@@ -7,8 +7,6 @@ const messages = /** @type {const} */ ({
   failed: 'nativegtm:failed',
   /** primary → worker: take no new connections, finish the requests under way, exit. */
   drain: 'nativegtm:drain',
-  /** @param {unknown} message */
-  isDrain: (message) => isMessage(message) && message.type === messages.drain,
 });
 
 /**

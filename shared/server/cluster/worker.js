@@ -5,7 +5,7 @@ const { AggregatorRegistry } = require('prom-client');
 const { deployables } = require('../deployables');
 const { startSite } = require('../startSite');
 const { createMetrics } = require('../observability/metrics');
-const { messages } = require('./messages');
+const { isMessage, messages } = require('./messages');
 
 /**
  * @param {Omit<NonNullable<Parameters<typeof startSite>[1]>, 'metrics'> & {
@@ -38,7 +38,7 @@ async function runWorker(options) {
     process.exit(0);
   };
   process.on('message', (/** @type {unknown} */ message) => {
-    if (messages.isDrain(message)) void drainAndExit();
+    if (isMessage(message) && message.type === messages.drain) void drainAndExit();
   });
   // Ctrl+C reaches every process of the terminal's group; a primary that is gone leaves no one to ask.
   process.on('SIGINT', drainAndExit);

@@ -5,7 +5,7 @@
 // (new code and configuration, no request failed); SIGTERM and Ctrl+C finish the requests under way, then stop.
 const cluster = require('node:cluster');
 const os = require('node:os');
-const { portsFrom } = require('@nativegtm/contract/ports');
+const { portsFrom, SHELL_PORT } = require('@nativegtm/contract/ports');
 const { deployables } = require('../deployables');
 const { buildIfNeeded } = require('../buildIfNeeded');
 const { createLogger } = require('../observability/logger');
@@ -62,12 +62,9 @@ async function primary() {
   process.once('SIGTERM', shutdown);
 }
 
-/** Every deployable's port: from PORT_BASE (the shell's; the remotes after it) when set. */
+/** Every deployable's port: from PORT_BASE (the shell's; the remotes after it, as by default from 3000). */
 function sitePorts() {
-  const base = numberFromEnv('PORT_BASE');
-  return base === undefined
-    ? Object.fromEntries(deployables.map((deployable) => [deployable.name, deployable.port]))
-    : portsFrom(base);
+  return portsFrom(numberFromEnv('PORT_BASE') ?? SHELL_PORT);
 }
 
 function worker() {

@@ -138,6 +138,12 @@ function upstreamBlock(plan) {
 }
 
 /**
+ * Connecting, sending and reading each within `ms`.
+ * @param {number} ms
+ */
+const proxyTimeouts = (ms) => ['connect', 'send', 'read'].map((phase) => `proxy_${phase}_timeout ${ms}ms;`).join('\n');
+
+/**
  * How the fragment relay fetches from a remote: from the remote's origin (nothing else: no redirect is followed),
  * within the fragment timeout, with none of the visitor's headers.
  * @param {RemotePlan} plan
@@ -155,9 +161,7 @@ function remoteFetchSettings(plan, timeoutMs) {
     `proxy_set_header Host ${quote(plan.base.host)};`,
     'proxy_set_header Accept-Encoding "";',
     'proxy_pass_request_body off;',
-    `proxy_connect_timeout ${timeoutMs}ms;`,
-    `proxy_send_timeout ${timeoutMs}ms;`,
-    `proxy_read_timeout ${timeoutMs}ms;`,
+    proxyTimeouts(timeoutMs),
     '# A host name may have several addresses (localhost: ::1 and 127.0.0.1): an address that refuses is followed',
     '# by one more try; a timeout is not (it has used the whole fragment timeout).',
     'proxy_next_upstream error;',
@@ -200,9 +204,7 @@ function includeSettings(key, timeoutMs) {
     'proxy_set_header Connection "";',
     'proxy_pass_request_headers off;',
     'proxy_pass_request_body off;',
-    `proxy_connect_timeout ${waitMs}ms;`,
-    `proxy_send_timeout ${waitMs}ms;`,
-    `proxy_read_timeout ${waitMs}ms;`,
+    proxyTimeouts(waitMs),
     'proxy_cache nativegtm_fragments;',
     `proxy_cache_key ${quote(key)};`,
     "# Each answer, good or failed, lives as the relay's headers say (fragmentCaching.js): fresh until the end of the",

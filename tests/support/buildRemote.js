@@ -1,12 +1,14 @@
-import webpack from 'webpack';
-import { createRemoteConfig } from '@nativegtm/build/webpack';
-import { deployables } from '@nativegtm/server/deployables';
+// Builds a remote with the same configuration as the real ones (production mode), from any package folder, into
+// `outputPath`. Used to deploy test doubles (a broken remote, a changed build of a real one) and by the soak.
+const webpack = require('webpack');
+const { createRemoteConfig } = require('@nativegtm/build/webpack');
+const { deployables } = require('@nativegtm/server/deployables');
 
 /**
- * Builds a remote with the same configuration as the real ones (production mode), from any package folder, into
- * `outputPath`. Used to deploy test doubles: a broken remote, or a changed build of a real one.
+ * @param {{ packageDir: string, name: string, outputPath: string }} options
+ * @returns {Promise<void>}
  */
-export function buildRemote(options: { packageDir: string; name: string; outputPath: string }): Promise<void> {
+function buildRemote(options) {
   // The remote's page route, so its server-rendered HTML is rendered for the URL it will be shown at.
   const route = deployables.find((d) => d.remote === options.name)?.route;
   // Production builds are three compilations: the container and the page alone into outputPath, and the server
@@ -29,3 +31,5 @@ export function buildRemote(options: { packageDir: string; name: string; outputP
     });
   });
 }
+
+module.exports = { buildRemote };
