@@ -2,7 +2,9 @@
 const { createRemoteConfig } = require('@nativegtm/build/webpack');
 
 /**
- * @param {unknown} _env
+ * @param {{ outputPath?: string } | undefined} env webpack's --env: outputPath builds somewhere else than dist/ (a
+ *   release, docs/releasing.md)
  * @param {{ mode?: import('webpack').Configuration['mode'] }} argv webpack's command line (--mode)
  */
-module.exports = (_env, argv) => createRemoteConfig({ packageDir: __dirname, mode: argv.mode || 'production' });
+module.exports = (env, argv) =>
+  createRemoteConfig({ packageDir: __dirname, mode: argv.mode || 'production', outputPath: env?.outputPath });
