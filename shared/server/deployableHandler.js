@@ -18,23 +18,31 @@ const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { observeRequest } = require('./observability/requestLog');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
+const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
+const { createRemoteFiles } = require('./releases/remoteFiles');
+const { createPreviews, previewRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {ReturnType<typeof createDocumentComposer>} DocumentComposer */
 /** @typedef {ReturnType<typeof observeRequest>} Observed */
+/** @typedef {import('./documentComposer').Preview} Preview */
 
 /**
  * @typedef {{ root: string, spa?: boolean, cors?: boolean, files?: Record<string, string>,
  *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number },
  *   name?: string, logger?: import('./observability/logger').Logger,
- *   metrics?: import('./observability/metrics').Metrics }} DeployableOptions
+ *   metrics?: import('./observability/metrics').Metrics,
+ *   releases?: import('./releases/storeLayout').StoreLayout, releasesDir?: string }} DeployableOptions
  *   spa: unknown page routes get index.html (the shell's 404 screen lives in the app); cors: let other origins
  *   (the shell) load the manifest and chunks; files: URL paths served from a file outside root, e.g. a
  *   remotes.json kept with the deployment's configuration rather than in dist/; compose: the shell's documents are
  *   composed with the pages' server-rendered HTML (documentComposer.js), with robots.txt, sitemap.xml and /readyz;
  *   name: the deployable's, in logs and metrics; logger: where request lines go (nowhere unless given); metrics:
- *   where requests, documents and fragments are counted.
+ *   where requests, documents and fragments are counted; releases: a remote's folder in the release store, whose
+ *   live release it serves first (releases/remoteFiles.js); releasesDir: the store, where the shell finds the
+ *   releases it previews (releases/previews.js).
  */
 
 /**
@@ -66,31 +74,57 @@ function createDeployableHandler({
   name = 'site',
   logger = silentLogger(),
   metrics,
+  releases,
+  releasesDir,
 }) {
   // The shell's documents allow scripts from the remotes it is configured to load; a remote's own page, nothing else.
   const remotesFile = spa ? (files['/remotes.json'] ?? path.join(root, 'remotes.json')) : undefined;
-  const serve = sirv(path.resolve(root), {
-    // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
-    // manifest) or an operator's edit of remotes.json is served at once, without a restart.
-    dev: true,
-    etag: true,
-    gzip: true,
-    brotli: true,
-    single: spa && !compose,
-    setHeaders(res, pathname) {
-      res.setHeader('Cache-Control', HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      if (isDocument(pathname)) {
-        const headers = remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]);
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      }
-    },
-    onNoMatch(_req, res) {
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-cache');
-      res.end('Not found\n');
-    },
-  });
+  /**
+   * A static file server on `dir`, with the caching and security headers of every deployable.
+   * @param {string} dir
+   * @param {{ immutable?: boolean, notFound?: boolean }} [options] immutable: the folder never changes (a release),
+   *   so its files are listed once; notFound: answers 404 itself rather than handing the request on
+   */
+  const staticFiles = (dir, { immutable = false, notFound = false } = {}) =>
+    sirv(path.resolve(dir), {
+      // Per-request lookup instead of a file list taken at start-up: a redeployed remote (new hashed chunks, new
+      // manifest) or an operator's edit of remotes.json is served at once, without a restart.
+      dev: !immutable,
+      etag: true,
+      gzip: true,
+      brotli: true,
+      single: spa && !compose,
+      setHeaders(res, pathname) {
+        res.setHeader(
+          'Cache-Control',
+          HASHED_ASSET.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+        if (isDocument(pathname)) {
+          const headers = remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]);
+          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        }
+      },
+      onNoMatch: notFound
+        ? (_req, res) => {
+            res.statusCode = 404;
+            res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+            res.setHeader('Cache-Control', 'no-cache');
+            res.end('Not found\n');
+          }
+        : undefined,
+    });
+  const dist = staticFiles(root, { notFound: true });
+  // A remote with releases in the store serves its live release first (releases/remoteFiles.js).
+  const remoteFiles =
+    releases &&
+    createRemoteFiles({
+      layout: releases,
+      dist,
+      files: staticFiles,
+      onProblem: (problem, keeping) =>
+        logger.error({ remote: name, problem, keeping: keeping ?? 'dist/' }, 'live pointer ignored'),
+    });
+  const serve = remoteFiles ? remoteFiles.serve : dist;
 
   const composer =
     compose &&
@@ -100,6 +134,14 @@ function createDeployableHandler({
       events: fragmentEvents({ metrics, logger }),
       metrics,
       ...compose,
+    });
+  const previews =
+    composer &&
+    releasesDir !== undefined &&
+    createPreviews({
+      storeDir: releasesDir,
+      routes: compose.routes,
+      secure: compose.origin.startsWith('https:'),
     });
   // Browsers report to the origin of the documents: the shell's.
   const reports = composer && createReportsEndpoint({ logger, metrics });
@@ -116,16 +158,18 @@ function createDeployableHandler({
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
    * @param {Observed} observed
+   * @param {Preview | undefined} preview
    */
-  async function serveDocument(composer, req, res, observed) {
+  async function serveDocument(composer, req, res, observed, preview) {
     const started = performance.now();
     try {
-      const document = await composer.render(/** @type {string} */ (req.url));
+      const document = await composer.render(/** @type {string} */ (req.url), preview);
       const label = document.route ?? 'not-found';
       observed.route(label);
       metrics?.document(label, (performance.now() - started) / 1000);
       // Without a remotes.json (a composing server that is not the shell's), no remote's origin is allowed.
-      sendDocument(req, res, document, remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]));
+      const headers = remotesFile ? htmlHeadersFromFile(remotesFile) : htmlHeaders([]);
+      sendDocument(req, res, document, preview ? { ...headers, ...PREVIEW_HEADERS } : headers);
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
@@ -201,10 +245,15 @@ function createDeployableHandler({
       observed.route('healthz');
       return sendText(req, res, 'text/plain', 'ok\n', 'no-store');
     }
-    const override = files[pathname];
+    const preview = previews ? previews.of(req) : undefined;
+    if (previews && pathname.startsWith(PREVIEW_PATH_PREFIX)) {
+      observed.route('preview');
+      return previews.handle(res, pathname);
+    }
+    const override = files[pathname] ?? (preview && pathname === REMOTES_CONFIG_PATH ? remotesFile : undefined);
     if (override) {
       observed.route('config');
-      return sendFile(res, override);
+      return sendFile(res, override, preview);
     }
     if (composer && readiness) {
       if (pathname === READINESS_PATH) {
@@ -221,7 +270,7 @@ function createDeployableHandler({
       }
       // index.html is the template, never served as it is: /index.html is just another unknown page.
       if (!FILE_EXTENSION.test(pathname) || pathname === '/index.html') {
-        return void serveDocument(composer, req, res, observed);
+        return void serveDocument(composer, req, res, observed, preview);
       }
     }
     observed.route('asset');
@@ -245,11 +294,12 @@ function createDeployableHandler({
 }
 
 /**
- * Sends one configuration file, always revalidated (it is edited in place).
+ * Sends one configuration file, always revalidated (it is edited in place); remotes.json as a preview sees it.
  * @param {ServerResponse} res
  * @param {string} file
+ * @param {Preview} [preview]
  */
-function sendFile(res, file) {
+function sendFile(res, file, preview) {
   fs.readFile(file, (error, body) => {
     if (error) {
       res.statusCode = 404;
@@ -257,8 +307,12 @@ function sendFile(res, file) {
       return res.end('Not found\n');
     }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.end(body);
+    if (!preview) {
+      res.setHeader('Cache-Control', 'no-cache');
+      return res.end(body);
+    }
+    for (const [name, value] of Object.entries(PREVIEW_HEADERS)) res.setHeader(name, value);
+    return res.end(previewRemotesJson(body.toString('utf8'), preview));
   });
 }
 

@@ -1,7 +1,8 @@
 // How long a composed document may be kept, by a CDN in front of the site and by browsers, and its validator. One
 // rule for both servers: the built-in one (documentResponse.js) and the nginx configuration (nginx/renderConfig.js).
 //
-// A document is the same for every visitor (nothing personal: no cookie is read, the CSP comes from remotes.json),
+// A document is the same for every visitor (the CSP comes from remotes.json; the one cookie read, a preview's, makes
+// the document personal and uncacheable),
 // so a shared cache may keep it for a few seconds and serve it stale while it fetches the next: the origin then
 // composes each page a few times a minute per CDN node, whatever the traffic, and a deploy still shows within
 // seconds without a purge. Browsers always revalidate (max-age=0), so a visitor who reloads sees the live site.
@@ -12,6 +13,9 @@ const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidat
 
 /** The 404 document: briefly, so a path that a deploy adds does not answer 404 for long. */
 const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=5';
+
+/** A preview of a release (releases/previews.js): that browser's alone, never kept by a shared cache. */
+const PREVIEW_CACHE_CONTROL = 'private, no-store';
 
 /** Anything else (an error): never kept. */
 const UNCACHEABLE = 'no-store';
@@ -48,6 +52,7 @@ function matchesIfNoneMatch(header, etag) {
 
 module.exports = {
   NOT_FOUND_CACHE_CONTROL,
+  PREVIEW_CACHE_CONTROL,
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,

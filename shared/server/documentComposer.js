@@ -20,6 +20,7 @@ const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 const { requestTarget } = require('./requestTarget');
 const { normalizeRoutePath } = require('@nativegtm/contract/routes');
 const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm/contract/composePaths');
+const { releaseFolder } = require('@nativegtm/contract/releases');
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
 /** How long a composed document is reused for the same request target, and for how many targets at most. */
@@ -27,6 +28,7 @@ const DOCUMENT_REUSE_MS = 100;
 const MAX_REUSED = 256;
 
 /** @typedef {import('@nativegtm/contract/fragments').PageManifest} PageManifest */
+/** @typedef {{ remote: string, id: string }} Preview a release shown in place of a remote's live one (releases/) */
 /** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
 /**
  * One document's view of its page's remote: the deadline of its fetches, and the manifest, read once per document.
@@ -61,12 +63,16 @@ function createDocumentComposer({
   const byPath = new Map(routes.map((route) => [route.route, route]));
 
   /**
-   * The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one.
+   * The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one; for a previewed
+   * release, that release's folder on the remote's server.
    * @param {string} remote
+   * @param {Preview | undefined} preview
    */
-  function remoteBase(remote) {
+  function remoteBase(remote, preview) {
     const manifest = /** @type {Partial<Record<string, string>> | undefined} */ (remotes(remotesFile))?.[remote];
-    return manifest ? new URL('./', manifest) : undefined;
+    if (!manifest) return undefined;
+    const base = new URL('./', manifest);
+    return preview?.remote === remote ? new URL(releaseFolder(preview.id), base) : base;
   }
 
   /**
@@ -93,16 +99,20 @@ function createDocumentComposer({
    * @type {Map<string, { text: string, manifest: PageManifest | undefined }>}
    */
   const manifests = new Map();
+  /** The same for previewed releases, apart: they are not what is live. */
+  const previewManifests = new Map();
 
   /**
    * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
    * are slugs (they become regular expressions and file names), or undefined.
    * @param {string} remote
    * @param {string} manifestText
+   * @param {boolean} previewed
    * @returns {PageManifest | undefined}
    */
-  function readManifest(remote, manifestText) {
-    const last = manifests.get(remote);
+  function readManifest(remote, manifestText, previewed) {
+    const known = previewed ? previewManifests : manifests;
+    const last = known.get(remote);
     if (last?.text === manifestText) return last.manifest;
     let manifest;
     try {
@@ -110,8 +120,8 @@ function createDocumentComposer({
     } catch {
       // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
     }
-    manifests.set(remote, { text: manifestText, manifest });
-    if (manifest) metrics?.liveBuild(remote, manifest.buildId);
+    known.set(remote, { text: manifestText, manifest });
+    if (manifest && !previewed) metrics?.liveBuild(remote, manifest.buildId);
     return manifest;
   }
 
@@ -119,13 +129,15 @@ function createDocumentComposer({
    * The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's.
    * @param {string} remote
    * @param {number} deadline
+   * @param {Preview | undefined} preview
    * @returns {Promise<LiveManifest | undefined>}
    */
-  async function pageManifest(remote, deadline) {
-    const base = remoteBase(remote);
+  async function pageManifest(remote, deadline, preview) {
+    const base = remoteBase(remote, preview);
     if (!base) return undefined;
     const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, deadline);
-    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText);
+    const previewed = preview?.remote === remote;
+    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText, previewed);
     return manifest ? { base, manifest } : undefined;
   }
 
@@ -179,10 +191,11 @@ function createDocumentComposer({
 
   /**
    * @param {string} url the request's path and query
+   * @param {Preview} [preview]
    * @returns {Promise<{ status: number, html: string, route: string | undefined }>}
    *   route: the page route the document is for, none for the 404 document
    */
-  async function render(url) {
+  async function render(url, preview) {
     const { pathname, search } = requestTarget(url);
     const route = byPath.get(normalizeRoutePath(pathname));
     const page = route ? route.remote : NOT_FOUND;
@@ -191,7 +204,7 @@ function createDocumentComposer({
     const deadline = Date.now() + fragmentTimeoutMs;
     // Head and body both need the page's manifest: read once per document.
     let manifestOnce;
-    const live = { deadline, manifest: () => (manifestOnce ??= pageManifest(page, deadline)) };
+    const live = { deadline, manifest: () => (manifestOnce ??= pageManifest(page, deadline, preview)) };
     const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
       const include = parseComposePath(virtual);
       if (include?.screen !== page) return '';
@@ -210,19 +223,23 @@ function createDocumentComposer({
    */
   const recent = new Map();
 
-  /** @param {string} url the request's path and query */
-  function renderReusing(url) {
+  /**
+   * @param {string} url the request's path and query
+   * @param {Preview} [preview]
+   */
+  function renderReusing(url, preview) {
     const time = Date.now();
-    const reused = recent.get(url);
+    const key = preview ? `${preview.remote}.${preview.id} ${url}` : url;
+    const reused = recent.get(key);
     if (reused && time - reused.at < reuseMs) return reused.document;
-    const document = render(url);
+    const document = render(url, preview);
     // Full, so there is a first key: the oldest entry goes.
     if (recent.size >= MAX_REUSED) recent.delete(/** @type {string} */ (recent.keys().next().value));
     const entry = { at: time, document };
-    recent.set(url, entry);
+    recent.set(key, entry);
     // A composition that failed is not handed to anyone else.
     document.catch(() => {
-      if (recent.get(url) === entry) recent.delete(url);
+      if (recent.get(key) === entry) recent.delete(key);
     });
     return document;
   }

@@ -46,12 +46,13 @@ function compressed(encoded, encoding) {
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {{ status: number, html: string }} document
- * @param {Record<string, string>} headers the document's own headers (security policy)
+ * @param {Record<string, string>} headers the document's own headers (security policy, a preview's caching)
  */
 function sendDocument(req, res, { status, html }, headers) {
   res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // The document's own headers may say otherwise (a preview is personal).
   res.setHeader('Cache-Control', documentCacheControl(status));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Vary', 'Accept-Encoding');
   const encoded = encodedDocument(html);
   const { etag } = encoded;

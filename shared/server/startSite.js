@@ -4,6 +4,7 @@ const path = require('node:path');
 const { createDeployableServer } = require('./deployableHandler');
 const { listen, close, drain } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
+const { storeLayout } = require('./releases/storeLayout');
 
 /**
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
@@ -11,15 +12,25 @@ const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
  * @param {import('./deployables').Deployable[]} deployables
  * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
  *   fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
- *   metrics?: import('./observability/metrics').Metrics }} [options]
+ *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string }} [options]
  *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
  *   public origin (absolute URLs in documents, robots.txt, sitemap.xml). fragmentTimeoutMs: how long a document
  *   waits for a page's server-rendered HTML before it is sent without it. logger: where request and fragment lines
- *   go (nowhere unless given). metrics: where every server counts (observability/metrics.js).
+ *   go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
+ *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/.
  */
 async function startSite(
   deployables,
-  { ports = {}, roots = {}, remotesFile, origin = DEFAULT_ORIGIN, fragmentTimeoutMs, logger, metrics } = {},
+  {
+    ports = {},
+    roots = {},
+    remotesFile,
+    origin = DEFAULT_ORIGIN,
+    fragmentTimeoutMs,
+    logger,
+    metrics,
+    releasesDir,
+  } = {},
 ) {
   const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
   /** @type {{ deployable: import('./deployables').Deployable, port: number, server: import('node:http').Server }[]} */
@@ -36,6 +47,12 @@ async function startSite(
         name: deployable.name,
         logger,
         metrics,
+        // A root given explicitly is served as it is (the gate's candidate release).
+        ...(releasesDir === undefined || roots[deployable.name]
+          ? {}
+          : deployable.role === 'remote'
+            ? { releases: storeLayout(releasesDir, deployable.remote) }
+            : { releasesDir }),
       });
       await listen(server, port, deployable.name);
       running.push({ deployable, port, server });

@@ -12,6 +12,7 @@ const { createLogger } = require('../observability/logger');
 const { startMetricsServer } = require('../observability/metricsServer');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
+const { defaultStoreDir } = require('../releases/storeLayout');
 
 /**
  * A number from the environment, or undefined when the variable is unset or empty.
@@ -71,6 +72,7 @@ function worker() {
   return runWorker({
     ports: sitePorts(),
     remotesFile: process.env.REMOTES_FILE || undefined,
+    releasesDir: defaultStoreDir(),
     origin: process.env.SITE_ORIGIN || undefined,
     fragmentTimeoutMs: numberFromEnv('FRAGMENT_TIMEOUT_MS'),
     logger: createLogger({ level: process.env.LOG_LEVEL || 'info' }),

@@ -1,0 +1,74 @@
+// Releases of a page remote, as the browser-facing servers and the release commands agree on them: how a release is
+// named, the URL path its files are served under by the remote's server, and the preview cookie that shows one
+// release to one browser. (The store on disk is the servers' business: @nativegtm/server/releases.)
+
+/** A release's id: the first 16 hex digits of the SHA-256 of its files (names and contents). */
+const RELEASE_ID = /^[0-9a-f]{16}$/;
+
+/** Where a remote's server serves one release's files, whatever is live: `<remote base>/releases/<id>/`. */
+const RELEASE_PATH_PREFIX = 'releases/';
+
+/** The cookie that shows one browser a release of one remote in place of the live one: `<remote>.<id>`. */
+const PREVIEW_COOKIE = 'nativegtm_preview';
+
+/** How long a preview lasts in a browser that does not end it. */
+const PREVIEW_MAX_AGE_SECONDS = 3600;
+
+/** The shell path that starts a preview (`/_preview/<remote>/<id>`) or ends it (`/_preview/end`). */
+const PREVIEW_PATH_PREFIX = '/_preview/';
+const PREVIEW_END_PATH = `${PREVIEW_PATH_PREFIX}end`;
+
+/**
+ * @param {string} remote
+ * @param {string} id
+ */
+const previewPath = (remote, id) => `${PREVIEW_PATH_PREFIX}${remote}/${id}`;
+
+/**
+ * The folder of a release's files, relative to the folder of the remote's mf-manifest.json.
+ * @param {string} id
+ */
+const releaseFolder = (id) => `${RELEASE_PATH_PREFIX}${id}/`;
+
+/**
+ * The remote and release a preview cookie's value names, if it is well-formed (whether the release exists is for the
+ * server to check against its store).
+ * @param {string | undefined} value
+ * @param {readonly string[]} remoteNames
+ * @returns {{ remote: string, id: string } | undefined}
+ */
+function parsePreview(value, remoteNames) {
+  if (!value) return undefined;
+  const dot = value.indexOf('.');
+  const remote = value.slice(0, dot);
+  const id = value.slice(dot + 1);
+  if (dot < 1 || !remoteNames.includes(remote) || !RELEASE_ID.test(id)) return undefined;
+  return { remote, id };
+}
+
+/**
+ * The value of the named cookie in a Cookie header (the first one, as browsers send the most specific first).
+ * @param {string | undefined} header
+ * @param {string} name
+ */
+function cookieValue(header, name) {
+  if (!header) return undefined;
+  for (const pair of header.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals > 0 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
+  }
+  return undefined;
+}
+
+module.exports = {
+  RELEASE_ID,
+  RELEASE_PATH_PREFIX,
+  PREVIEW_COOKIE,
+  PREVIEW_MAX_AGE_SECONDS,
+  PREVIEW_PATH_PREFIX,
+  PREVIEW_END_PATH,
+  previewPath,
+  releaseFolder,
+  parsePreview,
+  cookieValue,
+};

@@ -1,0 +1,127 @@
+// Previews on the shell's server: `/_preview/<remote>/<id>` sets a cookie in that browser only, and from then on its
+// documents are composed with that release's HTML and its /remotes.json points the shell's client code at that
+// release's files on the remote's server (/releases/<id>/). A preview can name only a release that is in the store,
+// never an address: the cookie holds a remote's name and a release id, nothing else is read from it. What a preview
+// is served is personal: never kept by a shared cache, never indexed.
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+  PREVIEW_COOKIE,
+  PREVIEW_END_PATH,
+  PREVIEW_MAX_AGE_SECONDS,
+  PREVIEW_PATH_PREFIX,
+  RELEASE_ID,
+  cookieValue,
+  parsePreview,
+  releaseFolder,
+} = require('@nativegtm/contract/releases');
+const { storeLayout } = require('./storeLayout');
+const { PREVIEW_CACHE_CONTROL } = require('../documentCaching');
+
+/** @typedef {import('../documentComposer').Preview} Preview */
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+
+/** A preview's responses are that browser's alone, and never indexed should one reach a crawler. */
+const PREVIEW_HEADERS = { 'Cache-Control': PREVIEW_CACHE_CONTROL, 'X-Robots-Tag': 'noindex' };
+
+/** How long the answer to "is this release in the store" stands. */
+const EXISTS_CHECK_MS = 1000;
+
+/**
+ * @param {{ storeDir: string, routes: { route: string, remote: string }[], secure: boolean }} options
+ *   routes: which page each remote renders (a preview starts on it); secure: the site is served over https (the
+ *   cookie is then Secure)
+ */
+function createPreviews({ storeDir, routes, secure }) {
+  const remoteNames = routes.map((route) => route.remote);
+  /** @type {Map<string, { at: number, exists: boolean }>} */
+  const checked = new Map();
+
+  /**
+   * @param {string} remote
+   * @param {string} id
+   */
+  function inStore(remote, id) {
+    const key = `${remote}.${id}`;
+    const time = Date.now();
+    const known = checked.get(key);
+    if (known && time - known.at < EXISTS_CHECK_MS) return known.exists;
+    const exists = fs.existsSync(path.join(storeLayout(storeDir, remote).release(id), 'mf-manifest.json'));
+    if (checked.size >= 256) checked.clear();
+    checked.set(key, { at: time, exists });
+    return exists;
+  }
+
+  /**
+   * The release this request's browser previews, if its cookie names one that is in the store.
+   * @param {IncomingMessage} req
+   * @returns {Preview | undefined}
+   */
+  function of(req) {
+    const preview = parsePreview(cookieValue(req.headers.cookie, PREVIEW_COOKIE), remoteNames);
+    return preview && inStore(preview.remote, preview.id) ? preview : undefined;
+  }
+
+  /**
+   * `/_preview/<remote>/<id>` starts a preview and opens the remote's page; `/_preview/end` ends it.
+   * @param {ServerResponse} res
+   * @param {string} pathname
+   */
+  function handle(res, pathname) {
+    for (const [name, value] of Object.entries(PREVIEW_HEADERS)) res.setHeader(name, value);
+    const attributes = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+    if (pathname === PREVIEW_END_PATH) {
+      res.setHeader('Set-Cookie', `${PREVIEW_COOKIE}=; Max-Age=0; ${attributes}`);
+      return redirect(res, '/');
+    }
+    const [remote = '', id = ''] = pathname.slice(PREVIEW_PATH_PREFIX.length).split('/');
+    const route = routes.find((candidate) => candidate.remote === remote)?.route;
+    if (!route || !RELEASE_ID.test(id) || !inStore(remote, id)) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      return res.end('No such release to preview.\n');
+    }
+    res.setHeader('Set-Cookie', `${PREVIEW_COOKIE}=${remote}.${id}; Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`);
+    return redirect(res, route);
+  }
+
+  return { of, handle };
+}
+
+/**
+ * @param {ServerResponse} res
+ * @param {string} location
+ */
+function redirect(res, location) {
+  res.statusCode = 303;
+  res.setHeader('Location', location);
+  res.end();
+}
+
+/**
+ * remotes.json's text with the previewed remote's manifest URL moved to that release's folder on the same server.
+ * @param {string} text
+ * @param {Preview} preview
+ */
+function previewRemotesJson(text, preview) {
+  /** @type {unknown} */
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return text;
+  const entries = /** @type {Record<string, unknown>} */ (json);
+  const manifest = entries[preview.remote];
+  if (typeof manifest !== 'string') return text;
+  try {
+    entries[preview.remote] = new URL(`${releaseFolder(preview.id)}mf-manifest.json`, new URL('./', manifest)).href;
+  } catch {
+    return text;
+  }
+  return `${JSON.stringify(entries, null, 2)}\n`;
+}
+
+module.exports = { createPreviews, previewRemotesJson, PREVIEW_HEADERS };

@@ -1,0 +1,69 @@
+// What a remote's server serves when the release store has releases of it: the live release at the remote's root
+// (mf-manifest.json, remoteEntry.js, ssr/, chunks), every content-hashed file of the releases kept (assets/), so a tab
+// that loaded an older release's manifest still finds its chunks, and then the remote's own dist/ (the newcomer's
+// path, and a pointer that names nothing). Any release in the store, live or not, is also served whole under
+// /releases/<id>/: what a preview loads. Without releases this is exactly dist/.
+const fs = require('node:fs');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { liveRelease } = require('./livePointer');
+
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {(req: IncomingMessage, res: ServerResponse, next?: () => void) => void} Serve */
+
+/** `/releases/<id>/<file>`: the release and the file's path inside it. */
+const RELEASE_URL = /^\/releases\/([0-9a-f]{16})(\/[^?]*)(\?.*)?$/;
+/** Releases kept open at once (each holds its file list). */
+const MAX_OPEN_RELEASES = 32;
+
+/**
+ * @param {{ layout: import('./storeLayout').StoreLayout, dist: Serve,
+ *   files: (root: string, options: { immutable: boolean }) => Serve,
+ *   onProblem?: (problem: string, keeping: string | undefined) => void }} options
+ *   dist: the remote's dist/ (answers 404 itself); files: a static file server on a folder (immutable: its files
+ *   never change, so they are listed once)
+ * @returns {{ serve: Serve, live: () => string | undefined }}
+ */
+function createRemoteFiles({ layout, dist, files, onProblem }) {
+  const live = liveRelease(layout, { onProblem });
+  const assets = files(layout.assets, { immutable: false });
+  /** @type {Map<string, Serve>} */
+  const opened = new Map();
+
+  /** @param {string} id */
+  function release(id) {
+    let serve = opened.get(id);
+    if (!serve) {
+      if (opened.size >= MAX_OPEN_RELEASES) opened.delete(/** @type {string} */ (opened.keys().next().value));
+      serve = files(layout.release(id), { immutable: true });
+      opened.set(id, serve);
+    }
+    return serve;
+  }
+
+  /** @type {Serve} */
+  function serve(req, res) {
+    const url = /** @type {string} */ (req.url);
+    const [, named, file, query = ''] = RELEASE_URL.exec(url) ?? [];
+    if (named && file && RELEASE_ID.test(named) && fs.existsSync(layout.release(named))) {
+      req.url = `${file}${query}`;
+      // Only that release's own files: never another's under its name.
+      return release(named)(req, res, () => notFound(res));
+    }
+    const id = live();
+    if (!id) return dist(req, res);
+    return release(id)(req, res, () => assets(req, res, () => dist(req, res)));
+  }
+
+  return { serve, live };
+}
+
+/** @param {ServerResponse} res */
+function notFound(res) {
+  res.statusCode = 404;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end('Not found\n');
+}
+
+module.exports = { createRemoteFiles };

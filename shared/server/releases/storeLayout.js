@@ -1,0 +1,46 @@
+// The release store's layout on disk: one folder per remote, plain files that can be copied to object storage or a
+// CDN as they are (docs/releasing.md). The commands write it; both servers read it.
+//
+//   <store>/<remote>/<id>/               a release's files, exactly as its build wrote them; never changed
+//   <store>/<remote>/assets/<file>       every content-hashed file of the releases kept (hard links): a tab holding
+//                                        an older release's manifest still finds its chunks at the remote's root
+//   <store>/<remote>/records/<id>.json   when and from which commit a release was made, and its hashed files
+//   <store>/<remote>/gates/<id>.json     the last gate run on it
+//   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
+//   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
+//   <store>/<remote>/.lock               held by the command changing this remote's store
+const path = require('node:path');
+const { repoRoot } = require('../deployables');
+
+/** The store: RELEASES_DIR, or releases/ at the repository's root. */
+function defaultStoreDir(env = process.env) {
+  return path.resolve(env.RELEASES_DIR || path.join(repoRoot, 'releases'));
+}
+
+/**
+ * @param {string} storeDir
+ * @param {string} remote
+ */
+function storeLayout(storeDir, remote) {
+  const dir = path.join(storeDir, remote);
+  return {
+    dir,
+    /** @param {string} id */
+    release: (id) => path.join(dir, id),
+    assets: path.join(dir, 'assets'),
+    records: path.join(dir, 'records'),
+    /** @param {string} id */
+    record: (id) => path.join(dir, 'records', `${id}.json`),
+    /** @param {string} id */
+    gate: (id) => path.join(dir, 'gates', `${id}.json`),
+    live: path.join(dir, 'live'),
+    history: path.join(dir, 'history.jsonl'),
+    lock: path.join(dir, '.lock'),
+    /** Where a publish or a build is assembled before it becomes visible (a name no release id can have). */
+    incoming: path.join(dir, '.incoming'),
+  };
+}
+
+/** @typedef {ReturnType<typeof storeLayout>} StoreLayout */
+
+module.exports = { defaultStoreDir, storeLayout };
