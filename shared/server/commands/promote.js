@@ -1,0 +1,36 @@
+// `npm run promote -- <remote> <id> [--skip-gate]`: the gate (the release composed with the live site, checked in
+// headless Chromium), then the release is live on every server reading this store within a second.
+const { parseCommandLine, runCommand } = require('../releases/commandLine');
+const { promote } = require('../releases/operations');
+const { runGate } = require('../releases/gate/runGate');
+
+const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
+
+runCommand(async () => {
+  const { remote, args, options, layout, storeDir } = parseCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    positional: 2,
+    flags: { 'skip-gate': 'boolean' },
+  });
+  const id = /** @type {string} */ (args[0]);
+  const skip = options['skip-gate'] === true;
+  if (skip) {
+    console.error(
+      `WARNING: --skip-gate: release ${id} of ${remote} goes live WITHOUT being checked. Nobody has seen it ` +
+        'hydrate, navigate or load its shared singletons in the live site; a page that throws in the browser or ' +
+        'needs a newer React reaches every visitor. Roll back with: npm run rollback -- ' +
+        remote,
+    );
+  } else {
+    console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
+  }
+  const result = await promote(layout, remote, id, {
+    gate: skip ? null : (releaseDir) => runGate({ storeDir, remote, releaseDir }),
+  });
+  for (const check of result.gate.checks) console.error(`  ✓ ${check.name}`);
+  console.log(
+    result.changed
+      ? `${remote}: release ${id} is live${result.from ? ` (was ${result.from}; npm run rollback -- ${remote} undoes it)` : ''}.`
+      : `${remote}: release ${id} was already live.`,
+  );
+});
