@@ -21,8 +21,19 @@ const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fra
 const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
-const { documentCacheControl } = require('../documentCaching');
+const { headerLines, quote } = require('./syntax');
+const { documentCacheControl, PREVIEW_CACHE_CONTROL } = require('../documentCaching');
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
+const { storeLayout } = require('../releases/storeLayout');
+const {
+  PREVIEWING_VARIABLE,
+  PREVIEW_REMOTES_LOCATION,
+  previewLocations,
+  previewPathVariable,
+  previewRouteMap,
+  releaseMaps,
+  remoteReleaseLocations,
+} = require('./releaseLocations');
 
 /** @typedef {import('../deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
@@ -47,19 +58,6 @@ const RELAY_MARGIN_MS = 100;
 const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
   .filter((status) => status !== 499)
   .join(' ');
-
-/** @param {unknown} value */
-const quote = (value) => `"${String(value).replace(/(["\\])/g, '\\$1')}"`;
-
-/**
- * nginx drops inherited add_header lines as soon as a location has its own, so every location lists them all.
- * @param {Headers} headers
- */
-function headerLines(headers) {
-  return Object.entries(headers)
-    .map(([name, value]) => `add_header ${name} ${quote(value)} always;`)
-    .join('\n');
-}
 
 /**
  * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable. Line breaks
@@ -221,13 +219,15 @@ function includeSettings(key, timeoutMs) {
 }
 
 /**
- * The includes of one remote: its head and its page's HTML.
+ * The includes of one remote: its head and its page's HTML (with releases, of the release a browser previews).
  * @param {RemotePlan} plan
  * @param {number} timeoutMs
+ * @param {boolean} releases
  */
-function remoteIncludeLocations(plan, timeoutMs) {
+function remoteIncludeLocations(plan, timeoutMs, releases) {
+  const previewed = releases ? previewPathVariable(plan.remote) : '';
   /** @param {string} file */
-  const key = (file) => `/${plan.remote}/${file}`;
+  const key = (file) => `/${plan.remote}/${previewed}${file}`;
   /** @param {string} file */
   const proxy = (file) => `http://${RELAY_UPSTREAM}${key(file)}`;
   const head = block(`location = ${composePath(composeParts.pageHead, plan.remote)}`, [
@@ -235,7 +235,7 @@ function remoteIncludeLocations(plan, timeoutMs) {
     `proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};`,
     "# The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run",
     "# over the template's fallback block when the include fails, and garble it.)",
-    `set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href)};`,
+    `set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href + previewed)};`,
     'ssi on;',
     'ssi_types text/html;',
   ]);
@@ -319,9 +319,15 @@ function textLocation(location, type, text, headers) {
 
 /**
  * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
- *   revalidate: Headers }} options
+ *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>> }} options
  */
-function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, revalidate }) {
+function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, revalidate, releasesDir, remotes }) {
+  const releases = releasesDir !== undefined;
+  // A browser that previews a release gets personal documents (releaseLocations.js).
+  const pageCache = releases ? '$nativegtm_page_cache' : documentCacheControl(200);
+  const notFoundCache = releases ? '$nativegtm_not_found_cache' : documentCacheControl(404);
+  /** @type {Headers} */
+  const robots = releases ? { 'X-Robots-Tag': '$nativegtm_robots' } : {};
   const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
   return [
     "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
@@ -329,7 +335,8 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
     ...plans.map((plan) =>
       documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, {
         ...documentHeaders,
-        'Cache-Control': documentCacheControl(200),
+        'Cache-Control': pageCache,
+        ...robots,
       }),
     ),
     '',
@@ -338,14 +345,14 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
     documentLocation(
       `location = ${NOT_FOUND_DOCUMENT}`,
       NOT_FOUND_SCREEN,
-      { ...documentHeaders, 'Cache-Control': documentCacheControl(404) },
+      { ...documentHeaders, 'Cache-Control': notFoundCache, ...robots },
       true,
     ),
     '',
     '# The template is never served as it is.',
     block('location = /index.html', notFound),
     '',
-    ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs)}\n`),
+    ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs, releases)}\n`),
     ...plans.map((plan) =>
       textLocation(composePath(composeParts.siteHead, plan.remote), 'text/html', siteHead(origin, plan.route)),
     ),
@@ -378,6 +385,17 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
     ]),
     '',
     textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
+    ...(releasesDir === undefined
+      ? []
+      : [
+          `\n${previewLocations({
+            store: releasesDir,
+            plans,
+            remotes,
+            secure: origin.startsWith('https:'),
+            base: revalidate,
+          })}`,
+        ]),
     '',
     textLocation(
       '/sitemap.xml',
@@ -394,9 +412,10 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
 /**
  * One deployable's server block.
  * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
- *   remotesFile?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number } }} options
+ *   remotesFile?: string, releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
+ *   remotes: Partial<Record<string, string>> } }} options
  */
-function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, shell }) {
+function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, releasesDir, shell }) {
   const host = deployable.role === 'host';
   /** @type {Headers} */
   const base = { ...COMMON_HEADERS, ...(host ? {} : { 'Access-Control-Allow-Origin': '*' }) };
@@ -418,8 +437,8 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
     '',
     host
-      ? shellLocations({ root, ...shell, documentHeaders, revalidate })
-      : block('location = /index.html', [headerLines(documentHeaders)]),
+      ? shellLocations({ root, ...shell, documentHeaders, revalidate, releasesDir })
+      : releasesDir === undefined && block('location = /index.html', [headerLines(documentHeaders)]),
     '',
     host &&
       [
@@ -428,17 +447,30 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
           'gzip_static off;',
           remotesFile && `alias ${quote(remotesFile)};`,
           headerLines(revalidate),
+          releasesDir !== undefined &&
+            block(`if (${PREVIEWING_VARIABLE})`, [`rewrite ^ ${PREVIEW_REMOTES_LOCATION} last;`]),
         ]),
         '',
       ].join('\n'),
-    block(`location ~ "${HASHED_ASSET.source}"`, [headerLines(immutable), 'try_files $uri @missing;']),
-    '',
-    "# A path with an extension is a file: missing means 404, never the app's HTML.",
-    block(`location ~ "${FILE_EXTENSION.source}"`, [headerLines(revalidate), 'try_files $uri @missing;']),
+    !host && releasesDir !== undefined
+      ? remoteReleaseLocations({
+          store: storeLayout(releasesDir, /** @type {string} */ (deployable.remote)).dir,
+          dist: root,
+          revalidate,
+          documentHeaders,
+        })
+      : [
+          block(`location ~ "${HASHED_ASSET.source}"`, [headerLines(immutable), 'try_files $uri @missing;']),
+          '',
+          "# A path with an extension is a file: missing means 404, never the app's HTML.",
+          block(`location ~ "${FILE_EXTENSION.source}"`, [headerLines(revalidate), 'try_files $uri @missing;']),
+          !host && '',
+          !host && block('location /', [headerLines(documentHeaders), 'try_files $uri $uri/ @missing;']),
+        ]
+          .filter((line) => line !== false)
+          .join('\n'),
     '',
     block('location @missing', ['default_type text/plain;', headerLines(revalidate), 'return 404 "Not found\\n";']),
-    !host && '',
-    !host && block('location /', [headerLines(documentHeaders), 'try_files $uri $uri/ @missing;']),
   ])}`;
 }
 
@@ -446,9 +478,10 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
  * The configuration's text.
  * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
  *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
- *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number }} options
+ *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string }} options
  *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
- *   where the shell's /remotes.json is served from, when not its dist/.
+ *   where the shell's /remotes.json is served from, when not its dist/; releasesDir: the release store
+ *   (releaseLocations.js), none to serve dist/ only.
  * @returns {string}
  */
 function renderNginxConfig({
@@ -462,6 +495,7 @@ function renderNginxConfig({
   origin = DEFAULT_ORIGIN,
   fragmentTimeoutMs = 400,
   mimeTypes = '/etc/nginx/mime.types',
+  releasesDir,
 }) {
   if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
   const origins = remoteOrigins(remotes);
@@ -469,7 +503,7 @@ function renderNginxConfig({
     .filter((d) => d.role === 'remote')
     .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
     .filter((plan) => plan !== undefined);
-  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs };
+  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, remotes };
   const relaySocket = path.join(prefix, 'fragment-relay.sock');
   const servers = deployables.map((deployable) =>
     serverBlock({
@@ -479,6 +513,7 @@ function renderNginxConfig({
       listenHost,
       origins,
       remotesFile: deployable.role === 'host' ? remotesFile : undefined,
+      releasesDir,
       shell,
     }),
   );
@@ -510,6 +545,23 @@ function renderNginxConfig({
     '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
     ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),
+    ...(releasesDir === undefined
+      ? []
+      : [
+          '# Releases and previews (releaseLocations.js).',
+          releaseMaps(plans),
+          previewRouteMap(plans),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_page_cache`, [
+            `"" ${quote(documentCacheControl(200))};`,
+            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+          ]),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_not_found_cache`, [
+            `"" ${quote(documentCacheControl(404))};`,
+            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+          ]),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_robots`, ['"" "";', 'default "noindex";']),
+          '',
+        ]),
     servers.join('\n\n'),
     '',
     relayServer(relaySocket, plans, fragmentTimeoutMs),
