@@ -1,22 +1,24 @@
 #!/usr/bin/env node
 // `npm run nginx:config -- --remotes <file> --origin <url> --prefix <dir> --port-base <n> --out <file>
-//   [--fragment-timeout-ms <n>]`: writes the nginx configuration (to stdout without --out).
+//   [--fragment-timeout-ms <n>] [--releases <dir>]`: writes the nginx configuration (to stdout without --out).
+// --releases: the release store it serves live releases and previews from (default RELEASES_DIR or releases/).
 const fs = require('node:fs');
 const path = require('node:path');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { generateNginxConfig } = require('./generateConfig');
+const { defaultStoreDir } = require('../releases/storeLayout');
 
 const USAGE =
   'usage: npm run nginx:config -- [--remotes <remotes.json>] [--origin <https://…>] [--prefix <dir>] ' +
-  '[--port-base <n>] [--out <file>] [--fragment-timeout-ms <n>]';
+  '[--port-base <n>] [--out <file>] [--fragment-timeout-ms <n>] [--releases <dir>]';
 
-const OPTIONS = ['--remotes', '--origin', '--prefix', '--port-base', '--out', '--fragment-timeout-ms'];
+const OPTIONS = ['--remotes', '--origin', '--prefix', '--port-base', '--out', '--fragment-timeout-ms', '--releases'];
 
 /**
  * The command line's options, checked: every option known and given a value, numbers numeric.
  * @param {string[]} argv the arguments after the script
  * @returns {{ remotesFile?: string, origin?: string, prefix: string, portBase: number, out?: string,
- *   fragmentTimeoutMs?: number }}
+ *   fragmentTimeoutMs?: number, releasesDir: string }}
  */
 function parseArgs(argv) {
   /** @type {Record<string, string>} */
@@ -43,6 +45,7 @@ function parseArgs(argv) {
     portBase: number('--port-base') ?? 3000,
     out: given['--out'],
     fragmentTimeoutMs: number('--fragment-timeout-ms'),
+    releasesDir: given['--releases'] ? path.resolve(given['--releases']) : defaultStoreDir(),
   };
 }
 
@@ -60,6 +63,7 @@ async function main() {
     origin: options.origin ?? process.env.SITE_ORIGIN,
     fragmentTimeoutMs: options.fragmentTimeoutMs,
     prefix: options.prefix,
+    releasesDir: options.releasesDir,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
   if (options.out) fs.writeFileSync(options.out, config);

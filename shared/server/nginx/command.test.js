@@ -2,6 +2,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { parseArgs } = require('./command');
+const { defaultStoreDir } = require('../releases/storeLayout');
 
 describe('npm run nginx:config, its options', () => {
   it('reads every option', () => {
@@ -19,6 +20,8 @@ describe('npm run nginx:config, its options', () => {
         'nginx.conf',
         '--fragment-timeout-ms',
         '300',
+        '--releases',
+        '/srv/releases',
       ]),
     ).toEqual({
       remotesFile: path.resolve('remotes.json'),
@@ -27,11 +30,16 @@ describe('npm run nginx:config, its options', () => {
       portBase: 8000,
       out: 'nginx.conf',
       fragmentTimeoutMs: 300,
+      releasesDir: '/srv/releases',
     });
   });
 
-  it('defaults the port base and the prefix', () => {
-    expect(parseArgs([])).toMatchObject({ portBase: 3000, prefix: '/var/lib/nativegtm-nginx' });
+  it('defaults the port base, the prefix and the release store', () => {
+    expect(parseArgs([])).toMatchObject({
+      portBase: 3000,
+      prefix: '/var/lib/nativegtm-nginx',
+      releasesDir: defaultStoreDir(),
+    });
   });
 
   it.each([

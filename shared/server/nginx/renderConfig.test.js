@@ -163,7 +163,19 @@ describe('the rendered nginx configuration', () => {
     expect(without).not.toContain(new URL(jobs).origin);
   });
 
-  (NGINX ? it : it.skip)('is accepted by nginx -t', () => {
+  it('serves releases only with a store: the live link, the kept hashed files, then dist/', () => {
+    expect(render()).not.toContain('/live');
+    const config = render({ releasesDir: '/srv/releases' });
+    expect(config).toContain('root "/srv/releases/candidates";');
+    expect(config).toContain('try_files /live$uri /assets$uri @dist;');
+    expect(config).toContain('location ~ "^/releases/[0-9a-f]{16}/"');
+    // A previewing browser's includes are fetched from that release, kept apart in the cache, and not shared.
+    expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_preview_path_jobs}ssr/head.html"');
+    expect(config).toMatch(/map \$nativegtm_previewing \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
+  });
+
+  it.each([[undefined], ['store']])('is accepted by nginx -t (release store: %s)', (store) => {
+    if (!NGINX) return;
     const roots = Object.fromEntries(
       ['shell', ...pages.map((page) => page.package)].map((name) => {
         const root = path.join(dir, 'roots', name);
@@ -174,7 +186,7 @@ describe('the rendered nginx configuration', () => {
     // Local upstreams only: nginx -t resolves upstream host names, and this machine may have no DNS.
     const local = { ...remotes, jobs: 'http://127.0.0.1:3003/mf-manifest.json' };
     const file = path.join(dir, 'nginx.conf');
-    fs.writeFileSync(file, render({ remotes: local, roots }));
+    fs.writeFileSync(file, render({ remotes: local, roots, releasesDir: store && path.join(dir, store) }));
     const result = spawnSync(
       /** @type {string} */ (NGINX),
       ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', file],

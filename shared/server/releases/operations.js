@@ -60,7 +60,7 @@ function usableRelease(layout, remote, id) {
  * @param {string} buildDir
  * @param {{ commit: string | null, dirty: boolean }} source
  */
-function publish(layout, remote, buildDir, source) {
+async function publish(layout, remote, buildDir, source) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `release ${remote}`, async () => publishRelease(layout, remote, buildDir, source));
 }
@@ -73,7 +73,7 @@ function publish(layout, remote, buildDir, source) {
  * @param {{ gate: ((releaseDir: string) => Promise<GateResult>) | null, now?: () => Date }} options
  * @returns {Promise<{ gate: GateResult, from: string | undefined, changed: boolean }>}
  */
-function promote(layout, remote, id, { gate, now = () => new Date() }) {
+async function promote(layout, remote, id, { gate, now = () => new Date() }) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `promote ${remote} ${id}`, async () => {
     const releaseDir = usableRelease(layout, remote, id);
@@ -103,7 +103,7 @@ function promote(layout, remote, id, { gate, now = () => new Date() }) {
  * @param {{ now?: () => Date }} [options]
  * @returns {Promise<{ id: string, from: string }>}
  */
-function rollback(layout, remote, { now = () => new Date() } = {}) {
+async function rollback(layout, remote, { now = () => new Date() } = {}) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `rollback ${remote}`, async () => {
     const { live, previous } = liveAndPrevious(layout);
@@ -124,7 +124,7 @@ function rollback(layout, remote, { now = () => new Date() } = {}) {
  * @param {{ keep?: number }} [options]
  * @returns {Promise<{ removed: string[], kept: string[] }>}
  */
-function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
+async function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `prune ${remote}`, async () => {
     const releases = listReleases(layout);

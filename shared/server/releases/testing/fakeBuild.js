@@ -1,0 +1,34 @@
+// A remote's build as small as the release store accepts (mf-manifest.json, ssr/manifest.json, an entry and a hashed
+// chunk), for the store's unit tests: real builds take seconds, and the store only reads these files.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/**
+ * Writes a build of `remote` into a new folder and returns it. `chunk` names its one content-hashed file.
+ * @param {{ remote?: string, buildId?: string, chunk?: string, requiredReact?: string }} [options]
+ */
+function fakeBuild({
+  remote = 'jobs',
+  buildId = 'build-1',
+  chunk = 'page.0123456789.js',
+  requiredReact = '^19.0.0',
+} = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-fake-build-'));
+  const manifest = {
+    name: remote,
+    remoteEntry: { name: 'remoteEntry.js', path: '' },
+    shared: [{ name: 'react', singleton: true, requiredVersion: requiredReact }],
+    exposes: [{ path: './Page', assets: { js: { sync: [chunk], async: [] }, css: { sync: [], async: [] } } }],
+  };
+  fs.mkdirSync(path.join(dir, 'ssr', 'body'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'mf-manifest.json'), JSON.stringify(manifest));
+  fs.writeFileSync(path.join(dir, 'ssr', 'manifest.json'), JSON.stringify({ name: remote, buildId, query: {} }));
+  fs.writeFileSync(path.join(dir, 'ssr', 'body', 'index.html'), `<div data-build="${buildId}"></div>`);
+  fs.writeFileSync(path.join(dir, 'remoteEntry.js'), `/* ${buildId} */`);
+  // Its name stands for its content, as a content hash does.
+  fs.writeFileSync(path.join(dir, chunk), `/* ${chunk} */`);
+  return dir;
+}
+
+module.exports = { fakeBuild };
