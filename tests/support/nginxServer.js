@@ -11,7 +11,8 @@ const { waitForPort } = require('./waitForPort');
 /**
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
- *   roots?: Record<string, string> }} options roots: each package's dist/ folder, when not the checkout's own.
+ *   roots?: Record<string, string>, releasesDir?: string }} options roots: each package's dist/ folder, when not
+ *   the checkout's own; releasesDir: a release store to serve (none by default: dist/ only).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number }>}
  *   pid: nginx's master process
  */

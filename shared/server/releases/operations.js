@@ -117,8 +117,8 @@ async function rollback(layout, remote, { now = () => new Date() } = {}) {
 }
 
 /**
- * Removes the releases older than the newest `keep` (never the live or the previous one), their records, the shared
- * files no kept release names, and what interrupted publishes left.
+ * Removes the releases older than the newest `keep` (never the live one, the previous one, nor the one the last
+ * rollback left), their records, the shared files no kept release names, and what interrupted publishes left.
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {{ keep?: number }} [options]
@@ -128,9 +128,10 @@ async function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `prune ${remote}`, async () => {
     const releases = listReleases(layout);
-    const { live, previous } = liveAndPrevious(layout);
-    const newest = new Set(releases.slice(-keep).map((release) => release.id));
-    const kept = releases.filter((release) => newest.has(release.id) || release.id === live || release.id === previous);
+    const { live, previous, replaced } = liveAndPrevious(layout);
+    const newest = keep > 0 ? releases.slice(-keep) : [];
+    const protectedIds = new Set([live, previous, replaced, ...newest.map((release) => release.id)]);
+    const kept = releases.filter((release) => protectedIds.has(release.id));
     const removed = releases.filter((release) => !kept.includes(release));
     fs.mkdirSync(layout.incoming, { recursive: true });
     for (const release of removed) {

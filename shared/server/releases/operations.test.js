@@ -132,6 +132,14 @@ describe('rollback', () => {
 });
 
 describe('prune', () => {
+  it('keeps the release a rollback left, besides the live one', async () => {
+    const [a, b, c] = [await release('a'), await release('b'), await release('c')];
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    await promote(layout, 'jobs', b, { gate: passing, now });
+    await rollback(layout, 'jobs', { now });
+    expect(await prune(layout, 'jobs', { keep: 0 })).toEqual({ removed: [c], kept: [a, b] });
+  });
+
   it('keeps the newest, the live and the previous release, and the hashed files only they name', async () => {
     const [a, b, c, d, e] = [
       await release('a'),

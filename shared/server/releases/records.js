@@ -134,16 +134,19 @@ function liveStack(history) {
 }
 
 /**
- * The live release and the previous one (what a rollback would make live).
+ * The live release, the previous one (what a rollback would make live), and the one the last change replaced (after
+ * a rollback, the release rolled back from: someone may want it again).
  * @param {StoreLayout} layout
  */
 function liveAndPrevious(layout) {
   const pointer = readLivePointer(layout);
-  const stack = liveStack(readHistory(layout));
+  const history = readHistory(layout);
+  const stack = liveStack(history);
   // The pointer is the truth; the history says what came before it.
   const at = pointer.id ? stack.lastIndexOf(pointer.id) : -1;
   const previous = at > 0 ? stack[at - 1] : undefined;
-  return { live: pointer.id, problem: pointer.problem, previous };
+  const replaced = history[history.length - 1]?.from ?? undefined;
+  return { live: pointer.id, problem: pointer.problem, previous, replaced };
 }
 
 module.exports = {

@@ -1,0 +1,339 @@
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { portsFrom } from '@nativegtm/contract/ports';
+import { pages } from '@nativegtm/contract/pages';
+import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
+import { deployables, repoRoot } from '@nativegtm/server/deployables';
+import { startSite } from '@nativegtm/server/startSite';
+import { buildRemote } from '../support/buildRemote';
+import { launchChromium } from '../support/chromium';
+import { startNginx } from '../support/nginxServer';
+import { rawGet } from '../support/rawGet';
+import { npmRun } from '../support/releaseCommands';
+import { collectConsoleErrors, navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
+
+// Releases as a page team uses them (docs/releasing.md), through the npm scripts, against one store served by both
+// servers at once: the built-in one and nginx with the generated configuration.
+
+jest.setTimeout(240_000);
+
+// Ports B+140..B+144 (the built-in server) and B+145..B+149 (nginx): see tests/support/testSite.js.
+const sitePorts = portsFrom(testPorts.shell! + 140);
+const nginxPorts = portsFrom(testPorts.shell! + 145);
+const servers = [
+  { name: 'the built-in server', port: sitePorts.shell! },
+  { name: 'nginx', port: nginxPorts.shell! },
+];
+const jobs = deployables.find((d) => d.remote === 'jobs')!;
+const jobsPage = pages.find((page) => page.remote === 'jobs')!;
+/** "Live within one second": from the command's exit to a new document, with room for a loaded 2-core machine. */
+const LIVE_BOUND_MS = 1000;
+
+let scratch: string;
+let env: Record<string, string>;
+let site: Awaited<ReturnType<typeof startSite>>;
+let nginx: Awaited<ReturnType<typeof startNginx>>;
+let browser: Browser;
+/** Release ids: the checkout's build, a second build of the page, the same page with a changed index.html, a page
+ * that throws in the browser, and one asking for a newer React than the shell's. */
+const ids = { a: '', b: '', c: '', throwing: '', newerReact: '' };
+const builds = { a: '', b: '' };
+
+const buildIdOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'ssr/manifest.json'), 'utf8')).buildId as string;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function publish(dir: string) {
+  const result = await npmRun('release', ['jobs', '--from', dir], env);
+  expect(result).toMatchObject({ status: 0, lastLine: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  return result.lastLine;
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'nativegtm-releases-'));
+  chmodSync(scratch, 0o755);
+  env = { RELEASES_DIR: join(scratch, 'releases') };
+  const dist = join(jobs.dir, 'dist');
+  await buildRemote({ packageDir: jobs.dir, name: 'jobs', outputPath: join(scratch, 'b') });
+  await buildRemote({
+    packageDir: join(repoRoot, 'tests/fixtures/throwing-page'),
+    name: 'jobs',
+    outputPath: join(scratch, 'throwing'),
+  });
+  cpSync(dist, join(scratch, 'c'), { recursive: true });
+  writeFileSync(join(scratch, 'c/index.html'), `${readFileSync(join(dist, 'index.html'), 'utf8')}<!-- c -->\n`);
+  cpSync(join(scratch, 'b'), join(scratch, 'newer-react'), { recursive: true });
+  const manifestFile = join(scratch, 'newer-react/mf-manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  for (const shared of manifest.shared) if (shared.name === 'react') shared.requiredVersion = '^20.0.0';
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+
+  ids.a = await publish(dist);
+  ids.b = await publish(join(scratch, 'b'));
+  ids.c = await publish(join(scratch, 'c'));
+  ids.throwing = await publish(join(scratch, 'throwing'));
+  ids.newerReact = await publish(join(scratch, 'newer-react'));
+  builds.a = buildIdOf(dist);
+  builds.b = buildIdOf(join(scratch, 'b'));
+
+  const remotesFor = (ports: Record<string, number>, name: string) => {
+    const file = join(scratch, name);
+    writeFileSync(file, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package]! })));
+    return file;
+  };
+  site = await startSite(deployables, {
+    ports: sitePorts,
+    remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
+    releasesDir: env.RELEASES_DIR,
+  });
+  nginx = await startNginx({
+    ports: nginxPorts,
+    remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
+    releasesDir: env.RELEASES_DIR,
+  });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await nginx?.stop();
+  await site?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The build whose HTML a new document of the jobs page carries. */
+async function documentBuild(port: number, headers: Record<string, string> = {}) {
+  const response = await rawGet(port, jobsPage.route, headers);
+  expect(response.status).toBe(200);
+  return /data-remote="jobs" data-build="([^"]+)"/.exec(response.body)?.[1];
+}
+
+/** Asks for a document every 20 ms until it carries `build`; how long that took. */
+async function untilBuild(port: number, build: string) {
+  const started = Date.now();
+  while ((await documentBuild(port)) !== build) {
+    if (Date.now() - started > 5000) throw new Error(`port ${port} still not serving build ${build}`);
+    await pause(20);
+  }
+  return Date.now() - started;
+}
+
+const live = () => readlinkSync(join(env.RELEASES_DIR!, 'jobs/live'));
+
+describe('releases', () => {
+  it('publishes immutable releases that change nothing visitors see', async () => {
+    expect(new Set(Object.values(ids)).size).toBe(5);
+    expect(await npmRun('release', ['jobs', '--from', join(scratch, 'b')], env)).toMatchObject({
+      status: 0,
+      lastLine: ids.b,
+      stdout: expect.stringContaining('already release'),
+    });
+    for (const { port } of servers) expect(await documentBuild(port)).toBe(builds.a);
+  });
+
+  it('promotes a release through the gate, live within a second on both servers, and rolls it back as fast', async () => {
+    const skipped = await npmRun('promote', ['jobs', ids.a, '--skip-gate'], env);
+    expect(skipped).toMatchObject({ status: 0, stderr: expect.stringContaining('WARNING: --skip-gate') });
+
+    const promoted = await npmRun('promote', ['jobs', ids.b], env);
+    expect(promoted.status).toBe(0);
+    for (const check of ['metadata', 'shared singletons', 'server HTML', 'hydration', 'in-app navigation']) {
+      expect(promoted.stderr).toContain(`✓ ${check}`);
+    }
+    for (const { port } of servers) expect(await untilBuild(port, builds.b)).toBeLessThan(LIVE_BOUND_MS);
+    // New client code too: the remote's manifest at its root is the release's, on both servers.
+    for (const ports of [sitePorts, nginxPorts]) {
+      const manifest = await rawGet(ports['jobs-mfe']!, '/ssr/manifest.json');
+      expect(JSON.parse(manifest.body).buildId).toBe(builds.b);
+    }
+
+    const rolledBack = await npmRun('rollback', ['jobs'], env);
+    expect(rolledBack).toMatchObject({ status: 0, stdout: expect.stringContaining(`release ${ids.a} is live again`) });
+    for (const { port } of servers) expect(await untilBuild(port, builds.a)).toBeLessThan(LIVE_BOUND_MS);
+
+    const listed = await npmRun('releases', ['jobs'], env);
+    expect(listed.stdout).toMatch(new RegExp(`^live\\s+${ids.a}\\s+\\S+\\s+(\\S+|-)\\s+.*SKIPPED$`, 'm'));
+    // Rolled back from: no longer live, and the gate's pass recorded.
+    expect(listed.stdout).toMatch(new RegExp(`^\\s+${ids.b}\\s.*passed$`, 'm'));
+  });
+
+  it.each([
+    ['a page that throws only in the browser', 'throwing', /✗ hydration: .*Fixture page failed while rendering/],
+    [
+      'a page that needs a newer shared React',
+      'newerReact',
+      /✗ shared singletons: react: needs \^20\.0\.0, the live shell provides 19\./,
+    ],
+  ] as const)('the gate refuses %s: nothing changes, the release is recorded as failed', async (_, name, failure) => {
+    const before = live();
+    const result = await npmRun('promote', ['jobs', ids[name]], env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/failed the gate; nothing changed/);
+    expect(result.stderr).toMatch(failure);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(live()).toBe(before);
+    expect((await npmRun('releases', ['jobs'], env)).stdout).toMatch(new RegExp(`^\\s+${ids[name]}\\s.*FAILED$`, 'm'));
+  });
+
+  describe.each(servers)('a preview, on $name', ({ port }) => {
+    const origin = `http://127.0.0.1:${port}`;
+
+    it('shows the release to that browser only, server HTML and client code, as it navigates', async () => {
+      const printed = await npmRun('preview', ['jobs', ids.b], { ...env, SITE_ORIGIN: origin });
+      expect(printed).toMatchObject({ status: 0, lastLine: `${origin}/_preview/jobs/${ids.b}` });
+
+      const previewing = await browser.newContext();
+      const page = await previewing.newPage();
+      const errors = collectConsoleErrors(page);
+      const files: string[] = [];
+      page.on('request', (request) => files.push(request.url()));
+      await page.goto(printed.lastLine);
+      expect(new URL(page.url()).pathname).toBe(jobsPage.route);
+      await untilHydrated(page);
+      expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.b);
+      expect(files).toContainEqual(expect.stringContaining(`/releases/${ids.b}/remoteEntry.js`));
+
+      const response = await page.goto(`${origin}${jobsPage.route}`);
+      expect(response?.headers()).toMatchObject({ 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' });
+      expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.b);
+      await navigateInApp(page, '/');
+      await navigateInApp(page, jobsPage.route);
+      await page.waitForFunction((heading) => document.querySelector('h1')?.textContent === heading, jobsPage.heading);
+      expect(errors).toEqual([]);
+
+      // Anyone else, and shared caches, get the live site; canonical links are the same in both.
+      const visitor = await rawGet(port, jobsPage.route);
+      expect(visitor.headers['cache-control']).toMatch(/^public/);
+      expect(await documentBuild(port)).toBe(builds.a);
+      const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+      expect(canonical(await page.content())).toBe(canonical(visitor.body));
+
+      await page.goto(`${origin}/_preview/end`);
+      expect(await page.getAttribute('[data-remote]', 'data-remote')).toBeTruthy();
+      await page.goto(`${origin}${jobsPage.route}`);
+      expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.a);
+      await previewing.close();
+    });
+
+    it('can only name a release that is in the store', async () => {
+      expect((await rawGet(port, '/_preview/jobs/0123456789abcdef')).status).toBe(404);
+      expect((await rawGet(port, '/_preview/jobs/http%3A%2F%2Fevil.example')).status).toBe(404);
+      expect((await rawGet(port, `/_preview/nobody/${ids.b}`)).status).toBe(404);
+      expect((await npmRun('preview', ['jobs', '0123456789abcdef'], env)).stderr).toMatch(
+        /no release 0123456789abcdef/,
+      );
+    });
+  });
+
+  it('ignores a preview cookie naming a release that is not in the store (built-in server)', async () => {
+    const cookie = { Cookie: 'nativegtm_preview=jobs.0123456789abcdef' };
+    const response = await rawGet(sitePorts.shell!, jobsPage.route, cookie);
+    expect(response.headers['cache-control']).toMatch(/^public/);
+    expect(await documentBuild(sitePorts.shell!, cookie)).toBe(builds.a);
+  });
+
+  describe.each(servers)('a tab opened before a promote and a rollback, on $name', ({ port }) => {
+    it('keeps working: the page shows, no request fails', async () => {
+      const context = await browser.newContext();
+      const page: Page = await context.newPage();
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+      const errors = collectConsoleErrors(page);
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await untilHydrated(page);
+      // The shell fetches the other pages' manifests when idle: this tab now holds release a's.
+      await pause(1500);
+
+      expect((await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env)).status).toBe(0);
+      await untilBuild(port, builds.b);
+      await navigateInApp(page, jobsPage.route);
+      await page.waitForFunction((heading) => document.querySelector('h1')?.textContent === heading, jobsPage.heading);
+
+      expect((await npmRun('rollback', ['jobs'], env)).status).toBe(0);
+      await untilBuild(port, builds.a);
+      await navigateInApp(page, '/');
+      await navigateInApp(page, jobsPage.route);
+      await page.waitForFunction((heading) => document.querySelector('h1')?.textContent === heading, jobsPage.heading);
+      expect(await page.$('#status-title')).toBeNull();
+      expect(failed).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+
+  it('lets one of two promotes at once through; the other exits non-zero saying why', async () => {
+    const results = await Promise.all([
+      npmRun('promote', ['jobs', ids.b], env),
+      npmRun('promote', ['jobs', ids.c], env),
+    ]);
+    const winner = results.findIndex((result) => result.status === 0);
+    expect(results.map((result) => result.status).sort()).toEqual([0, 1]);
+    expect(results[1 - winner]!.stderr).toMatch(/another command is changing this remote's releases: "promote jobs/);
+    expect(live()).toBe([ids.b, ids.c][winner]);
+    expect((await npmRun('rollback', ['jobs'], env)).status).toBe(0);
+    expect(live()).toBe(ids.a);
+  });
+
+  it('never goes down on a corrupt pointer: the built-in server keeps the last good release, nginx serves dist/', async () => {
+    const pointer = join(env.RELEASES_DIR!, 'jobs/live');
+    expect((await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env)).status).toBe(0);
+    await untilBuild(sitePorts.shell!, builds.b);
+    rmSync(pointer);
+    symlinkSync('not-a-release', pointer);
+    await pause(500);
+    expect(await documentBuild(sitePorts.shell!)).toBe(builds.b);
+    // nginx has no memory of the last good one: it falls back to the remote's dist/ (here release a's build).
+    expect(await documentBuild(nginxPorts.shell!)).toBe(builds.a);
+    expect((await npmRun('releases', ['jobs'], env)).stdout).toContain(
+      'warning: the live pointer names "not-a-release"',
+    );
+    expect((await npmRun('promote', ['jobs', ids.a, '--skip-gate'], env)).status).toBe(0);
+    expect(live()).toBe(ids.a);
+  });
+
+  it('prunes all but the newest releases, never the live or the previous one', async () => {
+    const result = await npmRun('releases', ['jobs', '--prune', '--keep', '1'], env);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^jobs: removed 2 release\(s\)/);
+    const listed = result.stdout.split('\n').filter((line) => /^\S*\s+[0-9a-f]{16}/.test(line));
+    expect(listed).toEqual([
+      expect.stringMatching(new RegExp(`^live\\s+${ids.a}`)),
+      expect.stringMatching(new RegExp(`^previous\\s+${ids.b}`)),
+      expect.stringMatching(new RegExp(`^\\s+${ids.newerReact}`)),
+    ]);
+  });
+
+  it.each([
+    [['release', ['nobody']], /unknown remote "nobody" \(the remotes are candidates, employers, jobs, comingSoon\)/],
+    [['promote', ['jobs', '0123456789abcdef']], /there is no release 0123456789abcdef of jobs/],
+    [['rollback', ['jobs', 'extra']], /usage: npm run rollback -- <remote>/],
+  ] as const)('refuses %j with one clear line, changing nothing', async ([script, args], message) => {
+    const before = live();
+    const result = await npmRun(script, [...args], env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(live()).toBe(before);
+  });
+
+  it('says so when the store cannot be written', async () => {
+    const result = await npmRun('promote', ['jobs', ids.a], { RELEASES_DIR: '/dev/null/releases' });
+    expect(result).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/cannot be written at \/dev\/null\/releases\/jobs \(ENOTDIR\)/),
+    });
+  });
+});
