@@ -761,4 +761,5 @@ module.exports = {
   ratioInterval,
   renderText,
   renderMarkdown,
+  textTable,
 };

@@ -2,7 +2,6 @@
 // headless Chromium), then the release is live on every server reading this store within a second.
 const { parseCommandLine, runCommand } = require('../releases/commandLine');
 const { promote } = require('../releases/operations');
-const { runGate } = require('../releases/gate/runGate');
 
 const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
 
@@ -25,7 +24,8 @@ runCommand(async () => {
     console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
   }
   const result = await promote(layout, remote, id, {
-    gate: skip ? null : (releaseDir) => runGate({ storeDir, remote, releaseDir }),
+    // Required only when it runs: it loads Playwright, half a second of a command that is otherwise instant.
+    gate: skip ? null : (releaseDir) => require('../releases/gate/runGate').runGate({ storeDir, remote, releaseDir }),
   });
   for (const check of result.gate.checks) console.error(`  ✓ ${check.name}`);
   console.log(
