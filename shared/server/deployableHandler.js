@@ -123,6 +123,7 @@ function createDeployableHandler({
       files: staticFiles,
       onProblem: (problem, keeping) =>
         logger.error({ remote: name, problem, keeping: keeping ?? 'dist/' }, 'live pointer ignored'),
+      onChange: (release) => logger.info({ remote: name, release: release ?? 'dist/' }, 'live release'),
     });
   const serve = remoteFiles ? remoteFiles.serve : dist;
 

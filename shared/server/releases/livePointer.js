@@ -48,13 +48,16 @@ function writeLivePointer(layout, id) {
 /**
  * The live release as a server serves it: the pointer, looked at no more often than every `checkIntervalMs`. A
  * pointer that names no usable release never takes the remote down: the last good release stays live, and the
- * problem is logged once per distinct problem.
+ * problem is logged once per distinct problem. onChange hears of each new live release (for the logs).
  * @param {StoreLayout} layout
- * @param {{ onProblem?: (problem: string, keeping: string | undefined) => void, checkIntervalMs?: number,
- *   now?: () => number }} [options]
+ * @param {{ onProblem?: (problem: string, keeping: string | undefined) => void,
+ *   onChange?: (id: string | undefined) => void, checkIntervalMs?: number, now?: () => number }} [options]
  * @returns {() => string | undefined} the live release's id, if any
  */
-function liveRelease(layout, { onProblem = () => {}, checkIntervalMs = CHECK_INTERVAL_MS, now = Date.now } = {}) {
+function liveRelease(
+  layout,
+  { onProblem = () => {}, onChange = () => {}, checkIntervalMs = CHECK_INTERVAL_MS, now = Date.now } = {},
+) {
   /** @type {string | undefined} */
   let good;
   let checkedAt = -Infinity;
@@ -66,6 +69,7 @@ function liveRelease(layout, { onProblem = () => {}, checkIntervalMs = CHECK_INT
     checkedAt = time;
     const pointer = readLivePointer(layout);
     if (pointer.problem === undefined) {
+      if (pointer.id !== good) onChange(pointer.id);
       good = pointer.id;
       lastProblem = undefined;
     } else if (pointer.problem !== lastProblem) {

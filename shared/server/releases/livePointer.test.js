@@ -60,16 +60,21 @@ describe('the live pointer', () => {
     expect(problems[0]).toContain(`→ ${good}`);
   });
 
-  it('is looked at no more often than its check interval', () => {
+  it('is looked at no more often than its check interval, and tells of each change', () => {
     const layout = storeLayout(store, 'jobs');
     const a = publishRelease(layout, 'jobs', fakeBuild(), source).id;
     let time = 0;
-    const live = liveRelease(layout, { now: () => time, checkIntervalMs: 200 });
+    /** @type {(string | undefined)[]} */
+    const changes = [];
+    const live = liveRelease(layout, { now: () => time, checkIntervalMs: 200, onChange: (id) => changes.push(id) });
     expect(live()).toBeUndefined();
     writeLivePointer(layout, a);
     time += 100;
     expect(live()).toBeUndefined();
     time += 100;
     expect(live()).toBe(a);
+    time += 200;
+    expect(live()).toBe(a);
+    expect(changes).toEqual([a]);
   });
 });

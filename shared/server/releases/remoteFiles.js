@@ -19,13 +19,14 @@ const MAX_OPEN_RELEASES = 32;
 /**
  * @param {{ layout: import('./storeLayout').StoreLayout, dist: Serve,
  *   files: (root: string, options: { immutable: boolean }) => Serve,
- *   onProblem?: (problem: string, keeping: string | undefined) => void }} options
+ *   onProblem?: (problem: string, keeping: string | undefined) => void,
+ *   onChange?: (id: string | undefined) => void }} options
  *   dist: the remote's dist/ (answers 404 itself); files: a static file server on a folder (immutable: its files
  *   never change, so they are listed once)
  * @returns {{ serve: Serve, live: () => string | undefined }}
  */
-function createRemoteFiles({ layout, dist, files, onProblem }) {
-  const live = liveRelease(layout, { onProblem });
+function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
+  const live = liveRelease(layout, { onProblem, onChange });
   const assets = files(layout.assets, { immutable: false });
   /** @type {Map<string, Serve>} */
   const opened = new Map();
