@@ -11,6 +11,12 @@ const RELEASE_PATH_PREFIX = 'releases/';
 /** The cookie that shows one browser a release of one remote in place of the live one: `<remote>.<id>`. */
 const PREVIEW_COOKIE = 'nativegtm_preview';
 
+/**
+ * Its companion the page may read (the preview cookie is HttpOnly): the same `<remote>.<id>`, only to show the visitor
+ * that what they see is a preview and how to end it. Servers never read it.
+ */
+const PREVIEW_NOTICE_COOKIE = 'nativegtm_preview_notice';
+
 /** How long a preview lasts in a browser that does not end it. */
 const PREVIEW_MAX_AGE_SECONDS = 3600;
 
@@ -64,6 +70,7 @@ module.exports = {
   RELEASE_ID,
   RELEASE_PATH_PREFIX,
   PREVIEW_COOKIE,
+  PREVIEW_NOTICE_COOKIE,
   PREVIEW_MAX_AGE_SECONDS,
   PREVIEW_PATH_PREFIX,
   PREVIEW_END_PATH,

@@ -202,6 +202,9 @@ describe('releases', () => {
       await untilHydrated(page);
       expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.b);
       expect(files).toContainEqual(expect.stringContaining(`/releases/${ids.b}/remoteEntry.js`));
+      // The person previewing is told so, and how to end it.
+      const notice = page.getByRole('complementary', { name: 'Preview' });
+      await expect(notice.textContent()).resolves.toContain(`Preview: jobs release ${ids.b.slice(0, 8)}`);
 
       const response = await page.goto(`${origin}${jobsPage.route}`);
       expect(response?.headers()).toMatchObject({ 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' });
@@ -218,10 +221,12 @@ describe('releases', () => {
       const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
       expect(canonical(await page.content())).toBe(canonical(visitor.body));
 
-      await page.goto(`${origin}/_preview/end`);
-      expect(await page.getAttribute('[data-remote]', 'data-remote')).toBeTruthy();
+      await page.getByRole('link', { name: 'End preview' }).click();
+      await page.waitForURL(`${origin}/`);
       await page.goto(`${origin}${jobsPage.route}`);
       expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.a);
+      await untilHydrated(page);
+      expect(await page.getByRole('complementary', { name: 'Preview' }).count()).toBe(0);
       await previewing.close();
     });
 

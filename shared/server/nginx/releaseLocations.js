@@ -14,6 +14,7 @@ const {
 } = require('@nativegtm/contract/releases');
 const { block } = require('./indent');
 const { headerLines, quote } = require('./syntax');
+const { previewCookies } = require('../releases/previews');
 
 /** @typedef {Record<string, string>} Headers */
 /** @typedef {{ remote: string, route: string, base: URL }} PreviewPlan */
@@ -101,7 +102,12 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
  *   remotes: remotes.json's entries, as the configuration was generated from
  */
 function previewLocations({ store, plans, remotes, secure, base }) {
-  const attributes = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  // The same two cookies as the built-in server (releases/previews.js).
+  /** @param {string} value @param {number} maxAge */
+  const setCookies = (value, maxAge) =>
+    previewCookies(value, maxAge, secure)
+      .map((cookie) => `add_header Set-Cookie ${quote(cookie)} always;`)
+      .join('\n');
   const personal = { ...base, 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' };
   const names = plans.map((plan) => plan.remote).join('|');
   const entries = Object.fromEntries(
@@ -121,15 +127,11 @@ function previewLocations({ store, plans, remotes, secure, base }) {
         block(`if (!-f ${quote(`${store}/$nativegtm_preview_remote/$nativegtm_preview_id/mf-manifest.json`)})`, [
           'return 404 "No such release to preview.\\n";',
         ]),
-        `add_header Set-Cookie ${quote(`${PREVIEW_COOKIE}=$nativegtm_preview_remote.$nativegtm_preview_id; Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`)} always;`,
+        setCookies('$nativegtm_preview_remote.$nativegtm_preview_id', PREVIEW_MAX_AGE_SECONDS),
         'return 303 $nativegtm_preview_route;',
       ],
     ),
-    block(`location = ${PREVIEW_END_PATH}`, [
-      headerLines(personal),
-      `add_header Set-Cookie ${quote(`${PREVIEW_COOKIE}=; Max-Age=0; ${attributes}`)} always;`,
-      'return 303 /;',
-    ]),
+    block(`location = ${PREVIEW_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
     block(`location = ${PREVIEW_REMOTES_LOCATION}`, [
       'internal;',
       'default_type application/json;',

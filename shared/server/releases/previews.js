@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const {
   PREVIEW_COOKIE,
+  PREVIEW_NOTICE_COOKIE,
   PREVIEW_END_PATH,
   PREVIEW_MAX_AGE_SECONDS,
   PREVIEW_PATH_PREFIX,
@@ -70,9 +71,8 @@ function createPreviews({ storeDir, routes, secure }) {
    */
   function handle(res, pathname) {
     for (const [name, value] of Object.entries(PREVIEW_HEADERS)) res.setHeader(name, value);
-    const attributes = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
     if (pathname === PREVIEW_END_PATH) {
-      res.setHeader('Set-Cookie', `${PREVIEW_COOKIE}=; Max-Age=0; ${attributes}`);
+      res.setHeader('Set-Cookie', previewCookies('', 0, secure));
       return redirect(res, '/');
     }
     const [remote = '', id = ''] = pathname.slice(PREVIEW_PATH_PREFIX.length).split('/');
@@ -82,11 +82,22 @@ function createPreviews({ storeDir, routes, secure }) {
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return res.end('No such release to preview.\n');
     }
-    res.setHeader('Set-Cookie', `${PREVIEW_COOKIE}=${remote}.${id}; Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`);
+    res.setHeader('Set-Cookie', previewCookies(`${remote}.${id}`, PREVIEW_MAX_AGE_SECONDS, secure));
     return redirect(res, route);
   }
 
   return { of, handle };
+}
+
+/**
+ * The preview cookie (HttpOnly: what the server reads) and its notice for the page (releases.js), set or cleared.
+ * @param {string} value `<remote>.<id>`, empty to clear
+ * @param {number} maxAge seconds, 0 to clear
+ * @param {boolean} secure
+ */
+function previewCookies(value, maxAge, secure) {
+  const attributes = `Max-Age=${maxAge}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return [`${PREVIEW_COOKIE}=${value}; ${attributes}; HttpOnly`, `${PREVIEW_NOTICE_COOKIE}=${value}; ${attributes}`];
 }
 
 /**
@@ -124,4 +135,4 @@ function previewRemotesJson(text, preview) {
   return `${JSON.stringify(entries, null, 2)}\n`;
 }
 
-module.exports = { createPreviews, previewRemotesJson, PREVIEW_HEADERS };
+module.exports = { createPreviews, previewCookies, previewRemotesJson, PREVIEW_HEADERS };
