@@ -15,6 +15,7 @@ const {
 const { block } = require('./indent');
 const { headerLines, quote } = require('./syntax');
 const { previewCookies } = require('../releases/previews');
+const { RELEASE_MANIFEST } = require('../releases/releaseInStore');
 
 /** @typedef {Record<string, string>} Headers */
 /** @typedef {{ remote: string, route: string, base: URL }} PreviewPlan */
@@ -113,7 +114,7 @@ function previewLocations({ store, plans, remotes, secure, base }) {
   const entries = Object.fromEntries(
     plans.map((plan) => [
       plan.remote,
-      `${new URL('./', /** @type {string} */ (remotes[plan.remote])).href}${previewPathVariable(plan.remote)}mf-manifest.json`,
+      `${new URL('./', /** @type {string} */ (remotes[plan.remote])).href}${previewPathVariable(plan.remote)}${RELEASE_MANIFEST}`,
     ]),
   );
   const json = JSON.stringify(entries);
@@ -124,7 +125,7 @@ function previewLocations({ store, plans, remotes, secure, base }) {
       `location ~ ${quote(`^${PREVIEW_PATH_PREFIX}(?<nativegtm_preview_remote>${names})/(?<nativegtm_preview_id>${releaseIdPattern})$`)}`,
       [
         headerLines(personal),
-        block(`if (!-f ${quote(`${store}/$nativegtm_preview_remote/$nativegtm_preview_id/mf-manifest.json`)})`, [
+        block(`if (!-f ${quote(`${store}/$nativegtm_preview_remote/$nativegtm_preview_id/${RELEASE_MANIFEST}`)})`, [
           'return 404 "No such release to preview.\\n";',
         ]),
         setCookies('$nativegtm_preview_remote.$nativegtm_preview_id', PREVIEW_MAX_AGE_SECONDS),

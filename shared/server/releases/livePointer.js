@@ -2,9 +2,9 @@
 // rename(2), so a server reading it sees the old target or the new one, never half of either; nginx follows it per
 // request (no reload), and the built-in server reads it at most every CHECK_INTERVAL_MS.
 const fs = require('node:fs');
-const path = require('node:path');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { CHECK_INTERVAL_MS } = require('../fileReader');
+const { hasRelease } = require('./releaseInStore');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
 
@@ -23,7 +23,7 @@ function readLivePointer(layout) {
     return { problem: `the live pointer ${layout.live} is not a link to a release (${code})` };
   }
   if (!RELEASE_ID.test(target)) return { problem: `the live pointer names "${target}", which is not a release id` };
-  if (!fs.existsSync(path.join(layout.release(target), 'mf-manifest.json'))) {
+  if (!hasRelease(layout, target)) {
     return { problem: `the live pointer names release ${target}, whose files are missing` };
   }
   return { id: target };

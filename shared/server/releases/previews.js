@@ -3,8 +3,6 @@
 // release's files on the remote's server (/releases/<id>/). A preview can name only a release that is in the store,
 // never an address: the cookie holds a remote's name and a release id, nothing else is read from it. What a preview
 // is served is personal: never kept by a shared cache, never indexed.
-const fs = require('node:fs');
-const path = require('node:path');
 const {
   PREVIEW_COOKIE,
   PREVIEW_NOTICE_COOKIE,
@@ -17,6 +15,7 @@ const {
   releaseFolder,
 } = require('@nativegtm/contract/releases');
 const { storeLayout } = require('./storeLayout');
+const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
 const { PREVIEW_CACHE_CONTROL } = require('../documentCaching');
 
 /** @typedef {import('../documentComposer').Preview} Preview */
@@ -26,9 +25,6 @@ const { PREVIEW_CACHE_CONTROL } = require('../documentCaching');
 /** A preview's responses are that browser's alone, and never indexed should one reach a crawler. */
 const PREVIEW_HEADERS = { 'Cache-Control': PREVIEW_CACHE_CONTROL, 'X-Robots-Tag': 'noindex' };
 
-/** How long the answer to "is this release in the store" stands. */
-const EXISTS_CHECK_MS = 1000;
-
 /**
  * @param {{ storeDir: string, routes: { route: string, remote: string }[], secure: boolean }} options
  *   routes: which page each remote renders (a preview starts on it); secure: the site is served over https (the
@@ -36,23 +32,12 @@ const EXISTS_CHECK_MS = 1000;
  */
 function createPreviews({ storeDir, routes, secure }) {
   const remoteNames = routes.map((route) => route.remote);
-  /** @type {Map<string, { at: number, exists: boolean }>} */
-  const checked = new Map();
-
+  const releaseInStore = rememberedReleases();
   /**
    * @param {string} remote
    * @param {string} id
    */
-  function inStore(remote, id) {
-    const key = `${remote}.${id}`;
-    const time = Date.now();
-    const known = checked.get(key);
-    if (known && time - known.at < EXISTS_CHECK_MS) return known.exists;
-    const exists = fs.existsSync(path.join(storeLayout(storeDir, remote).release(id), 'mf-manifest.json'));
-    if (checked.size >= 256) checked.clear();
-    checked.set(key, { at: time, exists });
-    return exists;
-  }
+  const inStore = (remote, id) => releaseInStore(storeLayout(storeDir, remote), id);
 
   /**
    * The release this request's browser previews, if its cookie names one that is in the store.
@@ -128,7 +113,7 @@ function previewRemotesJson(text, preview) {
   const manifest = entries[preview.remote];
   if (typeof manifest !== 'string') return text;
   try {
-    entries[preview.remote] = new URL(`${releaseFolder(preview.id)}mf-manifest.json`, new URL('./', manifest)).href;
+    entries[preview.remote] = new URL(`${releaseFolder(preview.id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href;
   } catch {
     return text;
   }

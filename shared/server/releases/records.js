@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { readLivePointer } = require('./livePointer');
+const { hasRelease } = require('./releaseInStore');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
 /**
@@ -66,7 +67,7 @@ function listReleases(layout) {
  * @returns {ReleaseRecord | undefined}
  */
 function readRecord(layout, id) {
-  if (!RELEASE_ID.test(id) || !fs.existsSync(layout.release(id))) return undefined;
+  if (!hasRelease(layout, id)) return undefined;
   return readJson(layout.record(id));
 }
 

@@ -3,9 +3,8 @@
 // that loaded an older release's manifest still finds its chunks, and then the remote's own dist/ (the newcomer's
 // path, and a pointer that names nothing). Any release in the store, live or not, is also served whole under
 // /releases/<id>/: what a preview loads. Without releases this is exactly dist/.
-const fs = require('node:fs');
-const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { liveRelease } = require('./livePointer');
+const { rememberedReleases } = require('./releaseInStore');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -28,6 +27,7 @@ const MAX_OPEN_RELEASES = 32;
 function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
   const live = liveRelease(layout, { onProblem, onChange });
   const assets = files(layout.assets, { immutable: false });
+  const inStore = rememberedReleases();
   /** @type {Map<string, Serve>} */
   const opened = new Map();
 
@@ -46,7 +46,7 @@ function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
   function serve(req, res) {
     const url = /** @type {string} */ (req.url);
     const [, named, file, query = ''] = RELEASE_URL.exec(url) ?? [];
-    if (named && file && RELEASE_ID.test(named) && fs.existsSync(layout.release(named))) {
+    if (named && file && inStore(layout, named)) {
       req.url = `${file}${query}`;
       // Only that release's own files: never another's under its name.
       return release(named)(req, res, () => notFound(res));

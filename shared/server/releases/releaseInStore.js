@@ -1,0 +1,45 @@
+// Whether a release is in the store. A publish moves a release's folder into place in one rename, and that folder
+// always holds the remote's federation manifest: the manifest's presence is the test, wherever it is made (the
+// commands, both servers, and nginx's generated configuration, which tests the same path).
+const fs = require('node:fs');
+const path = require('node:path');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
+
+/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+
+/** The file whose presence makes a folder of the store a release: the remote's federation manifest. */
+const RELEASE_MANIFEST = 'mf-manifest.json';
+
+/**
+ * @param {StoreLayout} layout
+ * @param {string} id
+ */
+function hasRelease(layout, id) {
+  return RELEASE_ID.test(id) && fs.existsSync(path.join(layout.release(id), RELEASE_MANIFEST));
+}
+
+/** Answers remembered at once, at most: enough for every release a preview or an open tab asks for. */
+const REMEMBERED = 256;
+
+/**
+ * hasRelease, each answer remembered for up to `maxAgeMs`: the servers ask on every request of a preview, and a
+ * release that appears or is pruned shows within that time.
+ * @param {{ maxAgeMs?: number, now?: () => number }} [options]
+ * @returns {(layout: StoreLayout, id: string) => boolean}
+ */
+function rememberedReleases({ maxAgeMs = 1000, now = Date.now } = {}) {
+  /** @type {Map<string, { at: number, exists: boolean }>} */
+  const answers = new Map();
+  return (layout, id) => {
+    const key = layout.release(id);
+    const time = now();
+    const known = answers.get(key);
+    if (known && time - known.at < maxAgeMs) return known.exists;
+    const exists = hasRelease(layout, id);
+    if (answers.size >= REMEMBERED) answers.clear();
+    answers.set(key, { at: time, exists });
+    return exists;
+  };
+}
+
+module.exports = { RELEASE_MANIFEST, hasRelease, rememberedReleases };
