@@ -5,14 +5,17 @@ const path = require('node:path');
 const { storeLayout } = require('./storeLayout');
 const { publishRelease } = require('./publish');
 const { liveRelease, readLivePointer, writeLivePointer } = require('./livePointer');
-const { fakeBuild } = require('./testing/fakeBuild');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 /** @type {string} */
 let store;
 beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
 });
-afterEach(() => fs.rmSync(store, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
 
 const source = { commit: null, dirty: false };
 

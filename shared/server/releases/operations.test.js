@@ -7,7 +7,7 @@ const { publish, promote, rollback, prune, describeReleases, ReleaseError } = re
 const { readLivePointer } = require('./livePointer');
 const { readGate, readHistory } = require('./records');
 const { StoreBusyError } = require('./storeLock');
-const { fakeBuild } = require('./testing/fakeBuild');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const source = { commit: 'abc', dirty: false };
 /** @type {string} */
@@ -18,7 +18,10 @@ beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
   layout = storeLayout(store, 'jobs');
 });
-afterEach(() => fs.rmSync(store, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
 
 let clock = 0;
 const now = () => new Date(Date.UTC(2026, 0, 1) + (clock += 1000));

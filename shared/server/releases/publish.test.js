@@ -5,7 +5,7 @@ const path = require('node:path');
 const { storeLayout } = require('./storeLayout');
 const { publishRelease } = require('./publish');
 const { listReleases } = require('./records');
-const { fakeBuild } = require('./testing/fakeBuild');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const source = { commit: 'abc', dirty: false };
 /** @type {string} */
@@ -13,7 +13,10 @@ let store;
 beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
 });
-afterEach(() => fs.rmSync(store, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
 
 describe('publishing a release', () => {
   it('names it by its files, keeps them read-only and links its hashed files into assets/', () => {
@@ -49,11 +52,7 @@ describe('publishing a release', () => {
 
   it.each([
     ['a build of another remote', () => fakeBuild({ remote: 'employers' }), /a build of "employers", not of "jobs"/],
-    [
-      'a folder without a manifest',
-      () => fs.mkdtempSync(path.join(os.tmpdir(), 'empty-')),
-      /mf-manifest.json is missing/,
-    ],
+    ['a folder without a manifest', () => fs.mkdtempSync(path.join(store, 'empty-')), /mf-manifest.json is missing/],
   ])('refuses %s, leaving no release behind', (_, build, message) => {
     const layout = storeLayout(store, 'jobs');
     expect(() => publishRelease(layout, 'jobs', build(), source)).toThrow(message);

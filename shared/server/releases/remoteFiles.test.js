@@ -8,7 +8,7 @@ const { listen, close } = require('../httpServer');
 const { storeLayout } = require('./storeLayout');
 const { publishRelease } = require('./publish');
 const { writeLivePointer } = require('./livePointer');
-const { fakeBuild } = require('./testing/fakeBuild');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const source = { commit: null, dirty: false };
 /** @type {string} */
@@ -46,6 +46,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await close(server);
   fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
 });
 
 /** @param {string} file */

@@ -4,6 +4,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+/** The folders written so far, for removeFakeBuilds. */
+const written = new Set();
+
 /**
  * Writes a build of `remote` into a new folder and returns it. `chunk` names its one content-hashed file.
  * @param {{ remote?: string, buildId?: string, chunk?: string, requiredReact?: string }} [options]
@@ -15,6 +18,7 @@ function fakeBuild({
   requiredReact = '^19.0.0',
 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-fake-build-'));
+  written.add(dir);
   const manifest = {
     name: remote,
     remoteEntry: { name: 'remoteEntry.js', path: '' },
@@ -31,4 +35,10 @@ function fakeBuild({
   return dir;
 }
 
-module.exports = { fakeBuild };
+/** Removes every build fakeBuild wrote: call it after each test. */
+function removeFakeBuilds() {
+  for (const dir of written) fs.rmSync(dir, { recursive: true, force: true });
+  written.clear();
+}
+
+module.exports = { fakeBuild, removeFakeBuilds };
