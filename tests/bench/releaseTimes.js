@@ -5,17 +5,17 @@
 // of each (RELEASE_BENCH_RUNS); prints the median and the maximum. See docs/releasing.md#measured.
 //
 // Ports: RELEASE_BENCH_PORT_BASE (4700: the built-in server on 4700-4704, nginx on 4705-4709).
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { pages } = require('@nativegtm/contract/pages');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
-const { deployables, repoRoot } = require('@nativegtm/server/deployables');
+const { deployables } = require('@nativegtm/server/deployables');
 const { buildIfNeeded } = require('@nativegtm/server/buildIfNeeded');
 const { startSite } = require('@nativegtm/server/startSite');
 const { buildRemote } = require('../support/buildRemote');
+const { npmRun } = require('../support/releaseCommands');
 const { startNginx } = require('../support/nginxServer');
 const { median } = require('../soak/memory');
 const { textTable } = require('./report');
@@ -26,25 +26,6 @@ const jobs = /** @type {import('@nativegtm/server/deployables').Deployable} */ (
   deployables.find((d) => d.remote === 'jobs')
 );
 const route = /** @type {{ route: string }} */ (pages.find((page) => page.remote === 'jobs')).route;
-
-/**
- * `npm run <script> -- <args>`; resolves with its exit status once it ends.
- * @param {string} script
- * @param {string[]} args
- * @param {Record<string, string>} env
- * @returns {Promise<number | null>}
- */
-function npmRun(script, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-}
 
 /**
  * Polls a server's jobs document every 10 ms until it carries `build`; resolves with the time that happened.
@@ -63,16 +44,16 @@ async function whenShown(port, build) {
 
 /**
  * Runs the command and measures it: its own time, and until each server's documents show `build`.
- * @param {() => Promise<number | null>} command
+ * @param {() => Promise<import('../support/releaseCommands').CommandResult>} command
  * @param {string} build
  * @param {number[]} shellPorts
  */
 async function measure(command, build, shellPorts) {
   const started = performance.now();
   const shown = Promise.all(shellPorts.map((port) => whenShown(port, build)));
-  const status = await command();
+  const { status, stderr } = await command();
   const ended = performance.now();
-  if (status !== 0) throw new Error(`the command exited ${status}`);
+  if (status !== 0) throw new Error(`the command exited ${status}: ${stderr.trim()}`);
   return { command: ended - started, shown: (await shown).map((at) => at - started) };
 }
 
@@ -94,18 +75,9 @@ async function main() {
       b: { dir: path.join(scratch, 'b'), id: '', build: '' },
     };
     for (const release of Object.values(releases)) {
-      const published = await new Promise((resolve, reject) => {
-        const child = spawn('npm', ['run', '--silent', 'release', '--', 'jobs', '--from', release.dir], {
-          cwd: repoRoot,
-          env: { ...process.env, ...env },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let out = '';
-        child.stdout.on('data', (chunk) => (out += chunk));
-        child.once('error', reject);
-        child.once('close', () => resolve(out.trim().split('\n').pop()));
-      });
-      release.id = String(published);
+      const published = await npmRun('release', ['jobs', '--from', release.dir], env);
+      if (published.status !== 0) throw new Error(`npm run release exited ${published.status}: ${published.stderr}`);
+      release.id = published.lastLine;
       release.build = JSON.parse(fs.readFileSync(path.join(release.dir, 'ssr/manifest.json'), 'utf8')).buildId;
     }
     /** @param {Record<string, number>} ports @param {string} name */

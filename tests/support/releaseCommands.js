@@ -1,0 +1,41 @@
+// The release commands as a team runs them (`npm run release|promote|rollback|… -- <args>`), for the release tests
+// and `npm run bench:releases`.
+const { spawn } = require('node:child_process');
+const { repoRoot } = require('@nativegtm/server/deployables');
+
+/**
+ * @typedef {object} CommandResult
+ * @property {number | null} status
+ * @property {string} stdout
+ * @property {string} stderr
+ * @property {string} lastLine the last line printed on stdout: a release id, a URL
+ */
+
+/**
+ * Runs `npm run <script> -- <args>` at the repository's root, with `env` added (RELEASES_DIR, …). Asynchronous, so
+ * two commands can run at once.
+ * @param {string} script
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @returns {Promise<CommandResult>}
+ */
+function npmRun(script, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => {
+      const lines = stdout.trimEnd().split('\n');
+      resolve({ status, stdout, stderr, lastLine: lines[lines.length - 1] ?? '' });
+    });
+  });
+}
+
+module.exports = { npmRun };
