@@ -11,6 +11,8 @@
  * @property {number | null} tbt
  * @property {number | null} cls
  * @property {number | null} si  speed index
+ * @property {number | null} [benchmarkIndex]  Lighthouse's score of this machine's CPU in that run: TBT is the
+ *   start-up's tasks times 4, so it moves with the machine's speed
  * @property {string[]} warnings
  */
 
@@ -57,12 +59,13 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
           tbt: audit('total-blocking-time'),
           cls: audit('cumulative-layout-shift'),
           si: audit('speed-index'),
+          benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
           warnings: lhr.runWarnings,
         };
         const show = (/** @type {number | null} */ value, digits = 0) => value?.toFixed(digits) ?? 'n/a';
         log(
           `  lighthouse ${url} run ${run + 1}/${runs}: ${numbers.score} (LCP ${show(numbers.lcp)} ms, ` +
-            `TBT ${show(numbers.tbt)} ms, CLS ${show(numbers.cls, 3)})`,
+            `TBT ${show(numbers.tbt)} ms, CLS ${show(numbers.cls, 3)}; CPU benchmark ${show(numbers.benchmarkIndex ?? null)})`,
         );
         runsOfUrl.push(numbers);
       }
