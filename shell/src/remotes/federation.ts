@@ -31,6 +31,12 @@ function runtime(): ModuleFederation {
   return instance;
 }
 
+/**
+ * Negotiates a shared singleton and downloads its chunk without evaluating its module: the chunk's compile and the
+ * module's evaluation can then happen in different tasks.
+ */
+export const loadSharedModule = (name: string): Promise<unknown> => runtime().loadShare(name);
+
 export const pageLoader = createPageLoader({
   federation: {
     registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
