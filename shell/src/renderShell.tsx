@@ -5,6 +5,7 @@ import { createBrowserHistory } from './routing/history';
 import { createShellNavigation } from './routing/shellNavigation';
 import { ShellRouter } from './routing/ShellRouter';
 import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/serverPage';
+import { inTaskOfItsOwn } from './tasks';
 
 /**
  * Mounts the shell (router, 404, error and loading screens) with a page loader. The composed site passes the Module
@@ -17,6 +18,10 @@ import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/
  * they are removed. A commit is atomic, so no frame ever shows an empty or half-built screen, and no painted node
  * moves. That render is a transition: it yields to the browser every few milliseconds instead of holding the main
  * thread for the whole shell, since the screen it replaces is already the right one.
+ *
+ * The navigation starts first (the history, the first route's page load), React's root in the next task: the first
+ * call into React DOM compiles much of its code and attaches its event listeners, and together they are one of the
+ * start-up's long tasks on a phone.
  */
 export function renderShell(pageLoader: PageLoader): Promise<void> {
   const container = document.getElementById('root');
@@ -25,7 +30,6 @@ export function renderShell(pageLoader: PageLoader): Promise<void> {
   const serverPage = findServerPage();
   const handoff = serverPageHandoff(serverPage);
   const navigation = createShellNavigation(createBrowserHistory(), pageLoader);
-  const root = createRoot(container);
   const app = (
     <StrictMode>
       <ServerPageContext value={handoff}>
@@ -43,12 +47,15 @@ export function renderShell(pageLoader: PageLoader): Promise<void> {
     });
   });
 
+  const root = inTaskOfItsOwn(() => createRoot(container));
   if (!serverPage) {
-    root.render(app);
-    return settled;
+    return root.then((created) => {
+      created.render(app);
+      return settled;
+    });
   }
-  return settled.then(() => {
-    startTransition(() => root.render(<AfterCommit run={() => handoff.discardUntaken()}>{app}</AfterCommit>));
+  return Promise.all([root, settled]).then(([created]) => {
+    startTransition(() => created.render(<AfterCommit run={() => handoff.discardUntaken()}>{app}</AfterCommit>));
   });
 }
 
