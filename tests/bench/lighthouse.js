@@ -13,8 +13,31 @@
  * @property {number | null} si  speed index
  * @property {number | null} [benchmarkIndex]  Lighthouse's score of this machine's CPU in that run: TBT is the
  *   start-up's tasks times 4, so it moves with the machine's speed
+ * @property {number | null} [longestTask]  the longest main-thread task between the first paint and the page's
+ *   interactive time, simulated, as TBT counts it (see longestTaskAfterFirstPaint)
  * @property {string[]} warnings
  */
+
+/**
+ * The longest main-thread task Lighthouse lists (its long-tasks audit: tasks of 50 ms and more, in simulated time),
+ * counting only its part between the first paint and the page's interactive time, as TBT counts it: how long the
+ * start-up held a visitor's input at once. 0 when there is none; null when an audit did not run.
+ * @param {import('lighthouse').Result} lhr
+ */
+function longestTaskAfterFirstPaint(lhr) {
+  const firstPaint = lhr.audits['first-contentful-paint']?.numericValue;
+  const interactive = lhr.audits.interactive?.numericValue;
+  const details = lhr.audits['long-tasks']?.details;
+  if (firstPaint === undefined || interactive === undefined || details?.type !== 'table') return null;
+  const tasks = /** @type {{ startTime?: number, duration?: number }[]} */ (details.items);
+  return Math.max(
+    0,
+    ...tasks.map(
+      ({ startTime = 0, duration = 0 }) =>
+        Math.min(startTime + duration, interactive) - Math.max(startTime, firstPaint),
+    ),
+  );
+}
 
 /**
  * Flags for the Chromium Lighthouse drives: the bench's own, in headless mode.
@@ -60,12 +83,14 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
           cls: audit('cumulative-layout-shift'),
           si: audit('speed-index'),
           benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+          longestTask: longestTaskAfterFirstPaint(lhr),
           warnings: lhr.runWarnings,
         };
         const show = (/** @type {number | null} */ value, digits = 0) => value?.toFixed(digits) ?? 'n/a';
         log(
           `  lighthouse ${url} run ${run + 1}/${runs}: ${numbers.score} (LCP ${show(numbers.lcp)} ms, ` +
-            `TBT ${show(numbers.tbt)} ms, CLS ${show(numbers.cls, 3)}; CPU benchmark ${show(numbers.benchmarkIndex ?? null)})`,
+            `TBT ${show(numbers.tbt)} ms, longest task ${show(numbers.longestTask ?? null)} ms, ` +
+            `CLS ${show(numbers.cls, 3)}; CPU benchmark ${show(numbers.benchmarkIndex ?? null)})`,
         );
         runsOfUrl.push(numbers);
       }
@@ -76,4 +101,4 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
   return results;
 }
 
-module.exports = { runLighthouse };
+module.exports = { runLighthouse, longestTaskAfterFirstPaint };

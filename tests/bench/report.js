@@ -213,7 +213,7 @@ function summarizeVisits(runs, paints = []) {
  */
 function summarizeLighthouse(runs) {
   if (!runs?.length) return null;
-  const fields = /** @type {const} */ (['score', 'fcp', 'lcp', 'tbt', 'cls', 'si', 'benchmarkIndex']);
+  const fields = /** @type {const} */ (['score', 'fcp', 'lcp', 'tbt', 'cls', 'si', 'benchmarkIndex', 'longestTask']);
   const medians = /** @type {Record<(typeof fields)[number], number | null>} */ (
     Object.fromEntries(fields.map((field) => [field, median(runs.map((run) => run[field] ?? null))]))
   );
@@ -614,6 +614,7 @@ function routeRows(route) {
       row('Lighthouse mobile score', lighthouse, (v) => v.score, fmtNumber, false),
       row('Lighthouse LCP (simulated)', lighthouse, (v) => v.lcp, fmtMs),
       row('Lighthouse TBT (simulated)', lighthouse, (v) => v.tbt, fmtMs),
+      row('Lighthouse longest task after first paint (simulated)', lighthouse, (v) => v.longestTask, fmtMs),
       // TBT is the start-up's tasks times 4: it follows the machine's speed, which can move between runs.
       row('Lighthouse CPU benchmark (this machine)', lighthouse, (v) => v.benchmarkIndex, fmtNumber, false),
       row(

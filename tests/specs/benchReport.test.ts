@@ -1,4 +1,6 @@
 // The statistics `npm run bench` judges its budgets with (tests/bench/report.js): plain functions, no browser.
+import type { Result } from 'lighthouse';
+import { longestTaskAfterFirstPaint } from '../bench/lighthouse';
 import { evaluateBudgets, JS_OVERHEAD_FLOOR, median, ratioInterval } from '../bench/report';
 
 describe('the bench report', () => {
@@ -134,5 +136,35 @@ describe('the bench report', () => {
         budget.name.includes('JS composed minus monolith'),
       )!.met,
     ).toBe(false);
+  });
+
+  describe('the longest task of a Lighthouse run', () => {
+    /** A Lighthouse result with only what the function reads: first paint, interactive and the long tasks. */
+    const run = (tasks: { startTime: number; duration: number }[] | null) =>
+      ({
+        audits: {
+          'first-contentful-paint': { numericValue: 900 },
+          interactive: { numericValue: 2000 },
+          'long-tasks': tasks ? { details: { type: 'table', headings: [], items: tasks } } : {},
+        },
+      }) as unknown as Result;
+
+    it('counts a task only for its part between the first paint and interactive, as TBT does', () => {
+      expect(
+        longestTaskAfterFirstPaint(
+          run([
+            { startTime: 600, duration: 340 }, // the document's first layout: 40 ms of it after the first paint
+            { startTime: 1200, duration: 90 },
+            { startTime: 1960, duration: 120 }, // 40 ms of it before interactive
+          ]),
+        ),
+      ).toBe(90);
+    });
+
+    it('is 0 when no task of 50 ms or more runs after the first paint, and unknown when the audit did not run', () => {
+      expect(longestTaskAfterFirstPaint(run([{ startTime: 500, duration: 300 }]))).toBe(0);
+      expect(longestTaskAfterFirstPaint(run([]))).toBe(0);
+      expect(longestTaskAfterFirstPaint(run(null))).toBeNull();
+    });
   });
 });
