@@ -2,11 +2,12 @@
 // `npm run bench`: the composed site against a monolith build of the same site (the shell with the four pages
 // imported statically, no Module Federation), client-rendered and pre-rendered. Builds what is stale, serves both on loopback, measures every page
 // route in headless Chromium and with Lighthouse (mobile), prints a table per route, writes it as JSON and Markdown
-// into bench-results/, and exits non-zero when a budget is missed. See docs/performance.md.
+// into bench-results/, and exits non-zero when a budget is missed. Lighthouse also runs on the smallest React page
+// (reactFloor/), the floor of any React page's start-up on this machine. See docs/performance.md.
 //
 // Environment: BENCH_RUNS (5), BENCH_PAINT_RUNS (41: loads per route and build for the paint times), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
 // monolith's Lighthouse runs), BENCH_LOAD_MS (4000: each load figure's duration, three rounds), BENCH_PORT_BASE (4650: composed on
-// 4650-4654, monolith on 4660, nginx on 4670-4674, npm start on 4680-4685), BENCH_OUT (bench-results), CHROME_PATH.
+// 4650-4654, monolith on 4660-4661, React floor on 4662, nginx on 4670-4674, npm start on 4680-4685), BENCH_OUT (bench-results), CHROME_PATH.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -95,26 +96,45 @@ const CHROME_ARGS = [
 const log = (line) => console.log(line);
 const monolithDir = path.join(__dirname, 'monolith');
 const monolithDist = path.join(monolithDir, 'dist');
+const reactFloorDir = path.join(__dirname, 'reactFloor');
+const reactFloorDist = path.join(reactFloorDir, 'dist');
 
-/** The monolith compiles the shell and the four pages: it is stale when any of their sources changed. */
-function buildMonolithIfNeeded() {
-  const sources = [
-    ...deployables.flatMap(sourcesOf),
-    path.join(monolithDir, 'index.ts'),
-    path.join(monolithDir, 'webpack.config.js'),
-  ];
-  const reason = staleSince(path.join(monolithDist, 'index.html'), sources);
+/**
+ * Builds one of the bench's reference builds (its webpack.config.js, into its dist/) when any of its sources is newer.
+ * @param {string} label
+ * @param {string} dir  the folder of its webpack.config.js
+ * @param {string[]} sources
+ */
+function buildReferenceIfNeeded(label, dir, sources) {
+  const built = path.join(dir, 'dist', 'index.html');
+  const reason = staleSince(built, sources);
   if (!reason) return;
-  log(`Building the monolith (${reason})…`);
-  const config = path.join(monolithDir, 'webpack.config.js');
+  log(`Building the ${label} (${reason})…`);
+  const config = path.join(dir, 'webpack.config.js');
   const result = spawnSync('npx', ['webpack', '--mode', 'production', '--config', config], {
     cwd: repoRoot,
     stdio: 'inherit',
   });
-  if (result.status !== 0) throw new Error(`Building the monolith failed (exit code ${result.status}).`);
+  if (result.status !== 0) throw new Error(`Building the ${label} failed (exit code ${result.status}).`);
   const now = new Date();
-  fs.utimesSync(path.join(monolithDist, 'index.html'), now, now);
+  fs.utimesSync(built, now, now);
 }
+
+/** The monolith compiles the shell and the four pages: it is stale when any of their sources changed. */
+const buildMonolithIfNeeded = () =>
+  buildReferenceIfNeeded('monolith', monolithDir, [
+    ...deployables.flatMap(sourcesOf),
+    path.join(monolithDir, 'index.ts'),
+    path.join(monolithDir, 'webpack.config.js'),
+  ]);
+
+/** The smallest React page (reactFloor/webpack.config.js): the floor of any React page's start-up on this machine. */
+const buildReactFloorIfNeeded = () =>
+  buildReferenceIfNeeded(
+    'React floor',
+    reactFloorDir,
+    ['floorPage.js', 'index.tsx', 'webpack.config.js'].map((file) => path.join(reactFloorDir, file)),
+  );
 
 /**
  * The pre-rendered monolith: the monolith's bundle with each page's HTML in its document, as a one-bundle site that
@@ -377,6 +397,10 @@ async function main() {
   await listen(monolithServer, monolithPort, 'monolith');
   const prerenderedPort = settings.portBase + 11;
   const prerenderedServer = await startPrerenderedMonolith(prerenderedPort);
+  buildReactFloorIfNeeded();
+  const reactFloorPort = settings.portBase + 12;
+  const reactFloorServer = createDeployableServer({ root: reactFloorDist });
+  await listen(reactFloorServer, reactFloorPort, 'React floor');
 
   /** @type {Record<Variant, { origin: string, distFor: (url: string) => string | undefined }>} */
   const variants = {
@@ -501,6 +525,8 @@ async function main() {
 
   /** @type {Record<Variant, Record<string, LighthouseSummary | null>>} */
   const lighthouse = { composed: {}, monolith: {}, prerendered: {} };
+  /** @type {LighthouseSummary | null} */
+  let reactFloor = null;
   try {
     if (settings.lighthouseRuns > 0) {
       log('Lighthouse (mobile)…');
@@ -516,8 +542,11 @@ async function main() {
           lighthouse[variant][route.path] = summarizeLighthouse(byUrl[`${variants[variant].origin}${route.path}`]);
         }
       }
+      const floorUrl = `http://localhost:${reactFloorPort}/`;
+      reactFloor = summarizeLighthouse((await runLighthouse([floorUrl], lighthouseOptions))[floorUrl]);
     }
   } finally {
+    await close(reactFloorServer);
     await close(monolithServer);
     await close(prerenderedServer);
     await site.stop();
@@ -550,6 +579,7 @@ async function main() {
       composed: { median: median(times.composed), runs: times.composed },
       monolith: { median: median(times.monolith), runs: times.monolith },
     })),
+    reactFloor,
   };
   /** @type {import('./report').BenchReport} */
   const result = { ...measured, budgets: evaluateBudgets(measured) };

@@ -98,6 +98,7 @@
  * @property {LoadFigures} [load]  measured when nginx is installed
  * @property {RouteReport[]} routes
  * @property {{ from: string, to: string, composed: NavigationTimes, monolith: NavigationTimes }[]} navigations
+ * @property {LighthouseSummary | null} [reactFloor]  Lighthouse on the smallest React page (tests/bench/reactFloor)
  * @property {Budget[]} budgets
  */
 
@@ -660,6 +661,20 @@ function textTable(header, rows) {
 
 const HEADER = ['', 'composed', 'monolith', 'composed/monolith', 'pre-rendered monolith', 'composed/pre-rendered'];
 
+/**
+ * The smallest React page's Lighthouse runs, in one line: what React DOM's own start-up scores on this machine.
+ * @param {LighthouseSummary} floor
+ */
+function reactFloorLine(floor) {
+  const each = (/** @type {(run: import('./lighthouse').LighthouseRun) => number | null | undefined} */ pick) =>
+    floor.runs.map((run) => fmtNumber(pick(run) ?? null)).join(', ');
+  return (
+    `React floor (React DOM hydrating three elements, started as the shell starts), Lighthouse mobile: ` +
+    `scores ${each((run) => run.score)}; TBT ${each((run) => run.tbt)} ms; longest task after first paint ` +
+    `${each((run) => run.longestTask)} ms (simulated); CPU benchmark ${each((run) => run.benchmarkIndex)}`
+  );
+}
+
 /** @param {BenchReport} result */
 function renderText(result) {
   const parts = [];
@@ -687,6 +702,7 @@ function renderText(result) {
             'while each page was asked for once a second'),
     );
   }
+  if (result.reactFloor) parts.push(`\n${reactFloorLine(result.reactFloor)}`);
   if (result.load) {
     parts.push(
       `\nUnder load, ${result.load.connections} connections, ${result.load.static.length} rounds of ` +
@@ -723,6 +739,7 @@ function renderMarkdown(result) {
       result.navigations.map((n) => [`${n.from} → ${n.to}`, fmtMs(n.composed.median), fmtMs(n.monolith.median)]),
     ),
   );
+  if (result.reactFloor) parts.push('', '## React floor', '', reactFloorLine(result.reactFloor));
   for (const [label, server] of serversOf(result)) {
     parts.push('', `## Server cost (${label}, loopback)`, '');
     parts.push(
