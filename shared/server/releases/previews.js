@@ -9,7 +9,6 @@ const {
   PREVIEW_END_PATH,
   PREVIEW_MAX_AGE_SECONDS,
   PREVIEW_PATH_PREFIX,
-  RELEASE_ID,
   cookieValue,
   parsePreview,
   releaseFolder,
@@ -62,7 +61,7 @@ function createPreviews({ storeDir, routes, secure }) {
     }
     const [remote = '', id = ''] = pathname.slice(PREVIEW_PATH_PREFIX.length).split('/');
     const route = routes.find((candidate) => candidate.remote === remote)?.route;
-    if (!route || !RELEASE_ID.test(id) || !inStore(remote, id)) {
+    if (!route || !inStore(remote, id)) {
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return res.end('No such release to preview.\n');

@@ -23,7 +23,8 @@ const REMEMBERED = 256;
 
 /**
  * hasRelease, each answer remembered for up to `maxAgeMs`: the servers ask on every request of a preview, and a
- * release that appears or is pruned shows within that time.
+ * release that appears or is pruned shows within that time. What is not a release id is answered without a look and
+ * never remembered, so requests for junk cannot push out the answers for real releases.
  * @param {{ maxAgeMs?: number, now?: () => number }} [options]
  * @returns {(layout: StoreLayout, id: string) => boolean}
  */
@@ -31,6 +32,7 @@ function rememberedReleases({ maxAgeMs = 1000, now = Date.now } = {}) {
   /** @type {Map<string, { at: number, exists: boolean }>} */
   const answers = new Map();
   return (layout, id) => {
+    if (!RELEASE_ID.test(id)) return false;
     const key = layout.release(id);
     const time = now();
     const known = answers.get(key);

@@ -46,4 +46,17 @@ describe('whether a release is in the store', () => {
     clock = 2000;
     expect(inStore(layout, ID)).toBe(false);
   });
+
+  it('answers what is not a release id at once, without pushing out what it remembers', () => {
+    let clock = 0;
+    const inStore = rememberedReleases({ maxAgeMs: 1000, now: () => clock });
+    const layout = storeLayout(store, 'jobs');
+    writeRelease(ID);
+    expect(inStore(layout, ID)).toBe(true);
+    fs.rmSync(layout.release(ID), { recursive: true });
+    for (let junk = 0; junk < 300; junk += 1) expect(inStore(layout, `../junk-${junk}`)).toBe(false);
+    clock = 500;
+    // Still the remembered answer: the junk asked in between was never remembered.
+    expect(inStore(layout, ID)).toBe(true);
+  });
 });
