@@ -8,6 +8,7 @@ module.exports = {
     '<rootDir>/shared/design-system',
     '<rootDir>/shared/build',
     '<rootDir>/shared/server',
+    '<rootDir>/shared/tools',
     '<rootDir>/shell',
     ...pages.map((page) => `<rootDir>/${page.package}`),
     '<rootDir>/tests',

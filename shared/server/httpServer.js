@@ -58,7 +58,8 @@ class PortInUseError extends Error {
 }
 
 /**
- * Listens on `port` (all interfaces unless HOST is set); rejects with PortInUseError rather than picking another.
+ * Listens on `port` (all interfaces unless `host`, HOST, is given); rejects with PortInUseError rather than picking
+ * another.
  * @template {import('node:net').Server} S
  * @param {S} server
  * @param {number} port
@@ -66,7 +67,7 @@ class PortInUseError extends Error {
  * @param {string} [host]
  * @returns {Promise<S>}
  */
-function listen(server, port, label, host = process.env.HOST) {
+function listen(server, port, label, host) {
   return new Promise((resolve, reject) => {
     /** @param {NodeJS.ErrnoException} error */
     const onError = (error) => {

@@ -1,5 +1,5 @@
 // The subset of nginx's SSI the shell's index.html uses, so the built-in server composes documents from the very
-// template nginx processes (see @nativegtm/server/nginx):
+// template nginx processes (see @nativegtm/tools/nginx):
 //   <!--# block name="N" -->…<!--# endblock -->           defines what a failed include shows (and prints nothing)
 //   <!--# include virtual="/path/$var?$args" stub="N" -->  the response of an internal request, or block N if empty
 //   <!--# echo var="name" -->                             a variable, HTML-escaped (nginx's default encoding)

@@ -10,11 +10,12 @@ const { storeLayout } = require('./releases/storeLayout');
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
  * already started are closed again and the error says which port.
  * @param {import('./deployables').Deployable[]} deployables
- * @param {{ ports?: Record<string, number>, roots?: Record<string, string>, remotesFile?: string, origin?: string,
- *   fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
+ * @param {{ ports?: Record<string, number>, host?: string, roots?: Record<string, string>, remotesFile?: string,
+ *   origin?: string, fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
  *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string }} [options]
- *   remotesFile: serve the shell's /remotes.json from this file instead of dist/remotes.json. origin: the site's
- *   public origin (absolute URLs in documents, robots.txt, sitemap.xml). fragmentTimeoutMs: how long a document
+ *   host: the interface to listen on (all unless given). remotesFile: serve the shell's /remotes.json from this file
+ *   instead of dist/remotes.json. origin: the site's public origin (absolute URLs in documents, robots.txt,
+ *   sitemap.xml). fragmentTimeoutMs: how long a document
  *   waits for a page's server-rendered HTML before it is sent without it. logger: where request and fragment lines
  *   go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
  *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/.
@@ -23,6 +24,7 @@ async function startSite(
   deployables,
   {
     ports = {},
+    host,
     roots = {},
     remotesFile,
     origin = DEFAULT_ORIGIN,
@@ -54,7 +56,7 @@ async function startSite(
             ? { releases: storeLayout(releasesDir, deployable.remote) }
             : { releasesDir }),
       });
-      await listen(server, port, deployable.name);
+      await listen(server, port, deployable.name, host);
       running.push({ deployable, port, server });
     }
   } catch (error) {

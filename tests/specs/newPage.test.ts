@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe('npm run new-page', () => {
   it('refuses a route that is taken, saying which page has it', () => {
-    expect(() => inCopy('node', ['shared/build/newPage/newPage.js', 'careers', '/employers'])).toThrow(
+    expect(() => inCopy('node', ['shared/tools/newPage/newPage.js', 'careers', '/employers'])).toThrow(
       /employers-mfe already has that name or route/,
     );
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { deployables } from '@nativegtm/server/deployables';
-import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/server/nginx/fragmentCaching';
+import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/tools/nginx/fragmentCaching';
 import { startFaultyRemote } from '../support/faultyRemote';
 import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';

@@ -322,17 +322,28 @@ describe('releases', () => {
   });
 
   it.each([
-    [['release', ['nobody']], /unknown remote "nobody" \(the remotes are candidates, employers, jobs, comingSoon\)/],
-    [['promote', ['jobs', '0123456789abcdef']], /there is no release 0123456789abcdef of jobs/],
-    [['rollback', ['jobs', 'extra']], /usage: npm run rollback -- <remote>/],
-  ] as const)('refuses %j with one clear line, changing nothing', async ([script, args], message) => {
+    [['release', ['nobody']], 2, /unknown remote "nobody" \(the remotes are candidates, employers, jobs, comingSoon\)/],
+    [['promote', ['jobs', '0123456789abcdef']], 1, /there is no release 0123456789abcdef of jobs/],
+    [['rollback', ['jobs', 'extra']], 2, /unexpected argument "extra"\nusage: npm run rollback -- <remote>/],
+    [['releases', ['jobs', '--keep', 'x']], 2, /--keep must be a whole number/],
+    [['promote', ['jobs', '0123456789abcdef', '--skip']], 2, /Unknown option '--skip'/],
+  ] as const)('refuses %j with one clear line and exit %i, changing nothing', async ([script, args], code, message) => {
     const before = live();
     const result = await npmRun(script, [...args], env);
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(code);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(live()).toBe(before);
   });
+
+  it.each(['release', 'preview', 'promote', 'rollback', 'releases'])(
+    '%s --help prints its usage, exit 0',
+    async (script) => {
+      const result = await npmRun(script, ['--help'], env);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^usage: npm run ${script} -- <remote>`));
+    },
+  );
 
   it('says so when the store cannot be written', async () => {
     const result = await npmRun('promote', ['jobs', ids.a], { RELEASES_DIR: '/dev/null/releases' });

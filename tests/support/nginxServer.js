@@ -1,10 +1,10 @@
-// Real nginx with the generated configuration (@nativegtm/server/nginx), on loopback ports: for the serving tests and
+// Real nginx with the generated configuration (@nativegtm/tools/nginx), on loopback ports: for the serving tests and
 // the bench, which measure the same documents through it.
 const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { generateNginxConfig } = require('@nativegtm/server/nginx');
+const { generateNginxConfig } = require('@nativegtm/tools/nginx');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 

@@ -1,4 +1,4 @@
-// `npm start`'s command (shared/server/commands/start.js) in a child process, on other ports than a running `npm
+// `npm start`'s command (shared/tools/commands/start.js) in a child process, on other ports than a running `npm
 // start`: for the tests of its processes (cluster.test.ts) and the bench's load figures, which measure the server as
 // operators run it. Its JSON log lines are read as they come.
 const { spawn } = require('node:child_process');
@@ -26,7 +26,7 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
   // portsFrom has every page's package.
   const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, ...elsewhere }));
-  const child = spawn(process.execPath, ['shared/server/commands/start.js'], {
+  const child = spawn(process.execPath, ['shared/tools/commands/start.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,

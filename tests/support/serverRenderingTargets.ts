@@ -8,7 +8,7 @@ import { close, listen } from '@nativegtm/server/httpServer';
 import { startSite } from '@nativegtm/server/startSite';
 import { startFaultyRemote, type FaultMode, type FaultScope } from './faultyRemote';
 import { startNginx } from './nginxServer';
-import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/server/nginx/fragmentCaching';
+import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/tools/nginx/fragmentCaching';
 import { DOCUMENT_REUSE_MS } from '@nativegtm/server/documentComposer';
 
 /**

@@ -20,7 +20,7 @@ tester.run('no-relative-package-imports', rule, {
     { filename: inShell, code: "import { site } from '@nativegtm/design-system';" },
     // Files outside every package (root configuration) are not in a package to leave.
     { filename: path.join(repoRoot, 'jest.config.js'), code: "const x = require('./shared/server/jest.config');" },
-    { filename: path.join(repoRoot, 'shared/server/commands/start.js'), code: "require('../startSite');" },
+    { filename: path.join(repoRoot, 'shared/server/commands/serve.js'), code: "require('../startSite');" },
   ],
   invalid: [
     {

@@ -1,30 +1,36 @@
 #!/usr/bin/env node
 // `npm start` inside one package: serves that package's dist/ alone on its port (how a team previews a deploy).
-// Usage: nativegtm-serve-package --port 3003   (run from the package folder)
+// Usage: nativegtm-serve-package [--port <n>]   (run from the package folder)
 const path = require('node:path');
+const { readCommandLine, runCommand, UsageError, wholeNumberOption } = require('../commandLine');
+const { configOrExit, serverConfig } = require('../config');
 const { deployables } = require('../deployables');
 const { createDeployableServer } = require('../deployableHandler');
 const { listen, close } = require('../httpServer');
 
+const USAGE = 'nativegtm-serve-package [--port <n>]   (from a package folder: shell/, jobs-mfe/…)';
+
 async function main() {
+  const { values } = readCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    description: "Serves this package's dist/ alone, with the production server's headers.",
+    options: { port: { type: 'string' } },
+  });
   const dir = process.cwd();
   const deployable = deployables.find((candidate) => path.resolve(candidate.dir) === path.resolve(dir));
-  if (!deployable) throw new Error(`${dir} is not one of the site's packages`);
-  const flag = process.argv.indexOf('--port');
-  const port = flag > -1 ? Number(process.argv[flag + 1]) : deployable.port;
+  if (!deployable) throw new UsageError(`${dir} is not one of the site's packages`);
+  const port = wholeNumberOption(values.port, '--port', { min: 1, max: 65535 }) ?? deployable.port;
+  const config = configOrExit(serverConfig);
   const server = createDeployableServer({
     root: path.join(dir, 'dist'),
     spa: deployable.role === 'host',
     cors: deployable.role === 'remote',
   });
-  await listen(server, port, deployable.name);
+  await listen(server, port, deployable.name, config.HOST);
   console.log(`${deployable.name} serving dist/ on http://localhost:${port}`);
   const shutdown = () => close(server).then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 }
 
-main().catch((error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+runCommand(USAGE, main, { exitWhenDone: false });

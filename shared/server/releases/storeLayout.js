@@ -12,9 +12,12 @@
 const path = require('node:path');
 const { repoRoot } = require('../deployables');
 
-/** The store: RELEASES_DIR, or releases/ at the repository's root. */
-function defaultStoreDir(env = process.env) {
-  return path.resolve(env.RELEASES_DIR || path.join(repoRoot, 'releases'));
+/**
+ * The store's folder: the one configured (RELEASES_DIR), or releases/ at the repository's root.
+ * @param {string} [configured]
+ */
+function storeDir(configured) {
+  return path.resolve(configured ?? path.join(repoRoot, 'releases'));
 }
 
 /**
@@ -43,4 +46,4 @@ function storeLayout(storeDir, remote) {
 
 /** @typedef {ReturnType<typeof storeLayout>} StoreLayout */
 
-module.exports = { defaultStoreDir, storeLayout };
+module.exports = { storeDir, storeLayout };

@@ -1,0 +1,84 @@
+/** @jest-environment node */
+// The command-line convention, run as a command would be: a script that reads its arguments and ends by it.
+const { spawnSync } = require('node:child_process');
+const { readCommandLine, UsageError, wholeNumberOption } = require('./commandLine');
+
+const SPEC = {
+  usage: 'demo <a> [<b>] [--n <n>]',
+  min: 1,
+  max: 2,
+  options: { n: { type: /** @type {const} */ ('string') } },
+};
+
+/**
+ * Runs a command built on the convention whose main does `body`.
+ * @param {string} body JavaScript, with `readCommandLine`, `Refusal`, `SPEC` and `argv` in scope
+ * @param {string[]} argv
+ */
+function run(body, argv) {
+  const script = `
+    const { readCommandLine, Refusal, runCommand } = require(${JSON.stringify(require.resolve('./commandLine'))});
+    const SPEC = ${JSON.stringify(SPEC)};
+    const argv = process.argv.slice(1);
+    runCommand(SPEC.usage, async () => { ${body} });`;
+  return spawnSync(process.execPath, ['-e', script, '--', ...argv], { encoding: 'utf8' });
+}
+
+describe('readCommandLine', () => {
+  it('reads positional arguments and options', () => {
+    expect(readCommandLine(['x', '--n', '3', 'y'], SPEC)).toEqual({
+      values: { n: '3' },
+      positionals: ['x', 'y'],
+    });
+  });
+
+  it.each([
+    [[], /^missing arguments$/],
+    [['x', 'y', 'z'], /^unexpected argument "z"$/],
+    [['x', '--nope'], /^Unknown option '--nope'$/],
+    [['x', '--n'], /^Option '--n <value>' argument missing$/],
+  ])('refuses %j as wrong usage, in one line', (argv, message) => {
+    expect(() => readCommandLine(argv, SPEC)).toThrow(UsageError);
+    expect(() => readCommandLine(argv, SPEC)).toThrow(message);
+  });
+});
+
+describe('wholeNumberOption', () => {
+  it('reads a whole number in its range, or nothing', () => {
+    expect(wholeNumberOption('42', '--n')).toBe(42);
+    expect(wholeNumberOption(undefined, '--n')).toBeUndefined();
+  });
+
+  it.each(['-1', '1.5', 'abc', '', '70000'])('refuses %j', (text) => {
+    expect(() => wholeNumberOption(text, '--port', { min: 1, max: 65535 })).toThrow(
+      `--port must be a whole number from 1 to 65535, not "${text}"`,
+    );
+  });
+});
+
+describe('how a command ends', () => {
+  it('exits 0 when done', () => {
+    const result = run('readCommandLine(argv, SPEC); console.log("done");', ['x']);
+    expect(result).toMatchObject({ status: 0, stdout: 'done\n', stderr: '' });
+  });
+
+  it('prints the usage on --help and exits 0, running nothing', () => {
+    const help = run('readCommandLine(argv, SPEC); console.log("ran");', ['--help']);
+    expect(help).toMatchObject({ status: 0, stdout: `usage: ${SPEC.usage}\n`, stderr: '' });
+  });
+
+  it('exits 2 on wrong usage, with the error and the usage, no stack', () => {
+    const result = run('readCommandLine(argv, SPEC);', []);
+    expect(result).toMatchObject({ status: 2, stdout: '', stderr: `error: missing arguments\nusage: ${SPEC.usage}\n` });
+  });
+
+  it('exits 1 on a refusal, in one line', () => {
+    const result = run('throw new Refusal("release x is not in the store");', ['x']);
+    expect(result).toMatchObject({ status: 1, stdout: '', stderr: 'error: release x is not in the store\n' });
+  });
+
+  it('exits 1 on any other failure, with its message and no stack', () => {
+    const result = run('throw new Error("the disk is full");', ['x']);
+    expect(result).toMatchObject({ status: 1, stderr: 'error: the disk is full\n' });
+  });
+});

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Serves the composed site from the builds as they are (the shell on PORT_BASE, 3000 by default, the remotes on the
+// ports after it) from one worker per core (WEB_CONCURRENCY), with JSON logs on stdout (LOG_LEVEL) and every worker's
+// metrics on METRICS_HOST:METRICS_PORT. What a server image runs; `npm start` builds what is stale first and then
+// runs this. SIGHUP restarts the workers one at a time (new code and configuration, no request failed); SIGTERM and
+// Ctrl+C finish the requests under way, then stop.
+const cluster = require('node:cluster');
+const { portsFrom } = require('@nativegtm/contract/ports');
+const { configOrExit, serverConfig } = require('../config');
+const { deployables } = require('../deployables');
+const { createLogger } = require('../observability/logger');
+const { startMetricsServer } = require('../observability/metricsServer');
+const { createPrimary } = require('../cluster/primary');
+const { runWorker } = require('../cluster/worker');
+const { storeDir } = require('../releases/storeLayout');
+
+/** @typedef {import('../config').ServerConfig} ServerConfig */
+
+/**
+ * The primary: starts the workers (each runs this file) and the metrics server, and handles the signals.
+ * @param {ServerConfig} config
+ */
+async function primary(config) {
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  cluster.setupPrimary({ exec: __filename });
+  const workers = createPrimary({ count: config.WEB_CONCURRENCY, logger });
+  const pids = await workers.start();
+  const metricsServer = await startMetricsServer(workers, {
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+  }).catch(async (/** @type {Error} */ error) => {
+    await workers.stop();
+    throw error;
+  });
+  const ports = portsFrom(config.PORT_BASE);
+  for (const deployable of deployables) {
+    logger.info({ server: deployable.name, url: `http://localhost:${ports[deployable.name]}` }, 'listening');
+  }
+  logger.info(
+    { workers: pids, metrics: metricsServer.url },
+    `NativeGTM is running on http://localhost:${ports.shell} (Ctrl+C to stop)`,
+  );
+
+  process.on('SIGHUP', () => {
+    void workers.restart();
+  });
+  /** @param {NodeJS.Signals} signal */
+  const shutdown = async (signal) => {
+    logger.info({ signal }, 'stopping: the workers finish the requests under way');
+    await Promise.all([workers.stop(), metricsServer.stop()]);
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+/** @param {ServerConfig} config */
+function worker(config) {
+  return runWorker({
+    ports: portsFrom(config.PORT_BASE),
+    host: config.HOST,
+    remotesFile: config.REMOTES_FILE,
+    releasesDir: storeDir(config.RELEASES_DIR),
+    origin: config.SITE_ORIGIN,
+    fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
+    logger: createLogger({ level: config.LOG_LEVEL }),
+  });
+}
+
+/**
+ * Serves the site in this process (the primary) or as one of its workers.
+ * @param {ServerConfig} [config] read from the environment unless given
+ */
+function serveSite(config = configOrExit(serverConfig)) {
+  return (cluster.isPrimary ? primary(config) : worker(config)).catch((error) => {
+    console.error(`\nCould not start the site: ${error.message}`);
+    process.exit(1);
+  });
+}
+
+if (require.main === module) void serveSite();
+
+module.exports = { serveSite };

@@ -1,0 +1,120 @@
+// Every environment variable the servers read, read once and checked against one schema (envalid), so a bad value
+// stops `npm start` before it builds or listens, with one line per bad variable. Nothing else in the servers reads
+// process.env: they are handed the values (docs/operating.md lists them).
+const os = require('node:os');
+const envalid = require('envalid');
+const { SHELL_PORT, portsFrom } = require('@nativegtm/contract/ports');
+const { LEVELS } = require('./observability/logger');
+const { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } = require('./observability/metricsServer');
+const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
+
+/** A whole number of at least `min`. */
+const wholeNumber = (/** @type {number} */ min) =>
+  envalid.makeValidator((input) => {
+    const value = Number(input);
+    if (!/^\d+$/.test(input.trim()) || value < min) throw new Error(`must be a whole number of at least ${min}`);
+    return value;
+  });
+
+/** The shell's port, with room after it for every remote's (contract/ports.js). */
+const portBase = envalid.makeValidator((input) => {
+  const value = Number(input);
+  const highest = Math.max(...Object.values(portsFrom(0)));
+  if (!/^\d+$/.test(input.trim()) || value < 1 || value + highest > 65535) {
+    throw new Error(`must be a port from 1 to ${65535 - highest} (the remotes take the ${highest} ports after it)`);
+  }
+  return value;
+});
+
+/** A TCP port; 0 lets the system choose one (tests). */
+const tcpPort = envalid.makeValidator((input) => {
+  const value = Number(input);
+  if (!/^\d+$/.test(input.trim()) || value > 65535) throw new Error('must be a port from 0 to 65535');
+  return value;
+});
+
+/** An absolute http(s) origin: the rule of siteMeta.js. */
+const origin = envalid.makeValidator((input) => {
+  try {
+    return siteOrigin(input);
+  } catch (error) {
+    throw new Error(/** @type {Error} */ (error).message.replace(/^SITE_ORIGIN /, ''));
+  }
+});
+
+/** What the servers read, with the defaults `npm start` runs with. */
+const SERVER_SPECS = {
+  PORT_BASE: portBase({ default: SHELL_PORT, desc: "the shell's port; the remotes take the ports after it" }),
+  HOST: envalid.str({ default: undefined, desc: 'the interface the site listens on (all by default)' }),
+  WEB_CONCURRENCY: wholeNumber(1)({ default: undefined, desc: 'workers (one per core by default)' }),
+  LOG_LEVEL: envalid.str({ choices: LEVELS, default: 'info' }),
+  METRICS_HOST: envalid.str({ default: DEFAULT_METRICS_HOST }),
+  METRICS_PORT: tcpPort({ default: DEFAULT_METRICS_PORT }),
+  SITE_ORIGIN: origin({ default: DEFAULT_ORIGIN, desc: 'the public origin of canonical URLs and link previews' }),
+  REMOTES_FILE: envalid.str({ default: undefined, desc: "the shell's /remotes.json, instead of dist/remotes.json" }),
+  RELEASES_DIR: envalid.str({ default: undefined, desc: 'the release store (releases/ at the root by default)' }),
+  FRAGMENT_TIMEOUT_MS: wholeNumber(0)({ default: undefined, desc: "how long a document waits for a page's HTML" }),
+};
+
+/** Thrown with every bad variable's line. */
+class ConfigError extends Error {
+  /** @param {string[]} problems */
+  constructor(problems) {
+    super(`Invalid environment:\n${problems.join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * The values of `specs` in `env`, checked; empty variables count as unset (as a shell's `VAR= npm start` means).
+ * @template {Record<string, envalid.ValidatorSpec<unknown>>} S
+ * @param {S} specs
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Readonly<envalid.CleanedEnv<S>>}
+ */
+function readEnv(specs, env) {
+  /** @type {Record<string, string>} */
+  const given = {};
+  for (const name of Object.keys(specs)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') given[name] = value;
+  }
+  return envalid.cleanEnv(given, specs, {
+    reporter: ({ errors }) => {
+      const problems = Object.entries(errors).map(
+        ([name, error]) => `  ${name}=${JSON.stringify(given[name] ?? '')}: ${error?.message ?? 'invalid'}`,
+      );
+      if (problems.length > 0) throw new ConfigError(problems);
+    },
+  });
+}
+
+/**
+ * The servers' configuration from `env`; throws a ConfigError naming every bad variable.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function serverConfig(env = process.env) {
+  const read = readEnv(SERVER_SPECS, env);
+  return { ...read, WEB_CONCURRENCY: read.WEB_CONCURRENCY ?? os.availableParallelism() };
+}
+
+/** @typedef {ReturnType<typeof serverConfig>} ServerConfig */
+
+/**
+ * For a command's start: the configuration, or its problems on stderr and exit 1 (a refusal, not a crash).
+ * @template T
+ * @param {() => T} read
+ * @returns {T}
+ */
+function configOrExit(read) {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return process.exit(1);
+  }
+}
+
+module.exports = { ConfigError, SERVER_SPECS, configOrExit, readEnv, serverConfig };

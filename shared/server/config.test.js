@@ -1,0 +1,81 @@
+/** @jest-environment node */
+const os = require('node:os');
+const { ConfigError, serverConfig } = require('./config');
+
+/**
+ * The problems a ConfigError lists for `env`, or none.
+ * @param {NodeJS.ProcessEnv} env
+ */
+function problems(env) {
+  try {
+    serverConfig(env);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+}
+
+describe('the servers’ configuration', () => {
+  it('has the defaults npm start runs with', () => {
+    expect(serverConfig({})).toEqual({
+      PORT_BASE: 3000,
+      HOST: undefined,
+      WEB_CONCURRENCY: os.availableParallelism(),
+      LOG_LEVEL: 'info',
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: 9464,
+      SITE_ORIGIN: 'http://localhost:3000',
+      REMOTES_FILE: undefined,
+      RELEASES_DIR: undefined,
+      FRAGMENT_TIMEOUT_MS: undefined,
+    });
+  });
+
+  it('reads every variable, and takes an empty one as unset', () => {
+    expect(
+      serverConfig({
+        PORT_BASE: '8000',
+        WEB_CONCURRENCY: '3',
+        LOG_LEVEL: 'warn',
+        METRICS_PORT: '0',
+        SITE_ORIGIN: 'https://nativegtm.example/',
+        FRAGMENT_TIMEOUT_MS: '250',
+        RELEASES_DIR: '/srv/releases',
+        HOST: '',
+      }),
+    ).toMatchObject({
+      PORT_BASE: 8000,
+      WEB_CONCURRENCY: 3,
+      LOG_LEVEL: 'warn',
+      METRICS_PORT: 0,
+      SITE_ORIGIN: 'https://nativegtm.example',
+      FRAGMENT_TIMEOUT_MS: 250,
+      RELEASES_DIR: '/srv/releases',
+      HOST: undefined,
+    });
+  });
+
+  it.each([
+    ['PORT_BASE', 'abc'],
+    ['PORT_BASE', '65534'],
+    ['PORT_BASE', '0'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_PORT', '12.5'],
+    ['WEB_CONCURRENCY', '0'],
+    ['WEB_CONCURRENCY', 'many'],
+    ['LOG_LEVEL', 'loud'],
+    ['SITE_ORIGIN', 'https://nativegtm.example/path'],
+    ['SITE_ORIGIN', 'nativegtm.example'],
+    ['FRAGMENT_TIMEOUT_MS', '-5'],
+  ])('refuses %s=%s, naming the variable and the value', (name, value) => {
+    expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
+  });
+
+  it('names every bad variable at once, one line each', () => {
+    expect(problems({ PORT_BASE: 'abc', METRICS_PORT: '70000', LOG_LEVEL: 'info' })).toEqual([
+      '  PORT_BASE="abc": must be a port from 1 to 65531 (the remotes take the 4 ports after it)',
+      '  METRICS_PORT="70000": must be a port from 0 to 65535',
+    ]);
+  });
+});

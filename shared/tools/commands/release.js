@@ -1,0 +1,52 @@
+// `npm run release -- <remote> [--from <dir>]`: a production build of the remote, published as an immutable release
+// in the store (docs/releasing.md). Visitors see no change. The last line printed is the release id.
+// --from publishes a build that is already made (a CI artifact) instead of building.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { deployables, repoRoot } = require('@nativegtm/server/deployables');
+const { parseReleaseCommandLine, gitSource, runReleaseCommand } = require('../releases/commandLine');
+const { ReleaseError, publish } = require('../releases/operations');
+
+const USAGE = 'npm run release -- <remote> [--from <built dir>]';
+
+runReleaseCommand(USAGE, async () => {
+  const { remote, options, layout } = parseReleaseCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    description: 'Builds the remote for production and publishes it as a release; nothing goes live.',
+    min: 1,
+    options: { from: { type: 'string' } },
+  });
+  const source = gitSource();
+  let buildDir = typeof options.from === 'string' ? path.resolve(options.from) : undefined;
+  let scratch;
+  if (!buildDir) {
+    const deployable = deployables.find((candidate) => candidate.remote === remote);
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`));
+    buildDir = path.join(scratch, 'dist');
+    console.error(`Building ${deployable?.name} (production) into ${buildDir}…`);
+    // Never into dist/: without releases, dist/ is what visitors get.
+    const build = spawnSync(
+      'npm',
+      ['run', 'build', '--workspace', String(deployable?.name), '--', '--env', `outputPath=${buildDir}`],
+      { cwd: repoRoot, stdio: ['ignore', 2, 2] },
+    );
+    if (build.status !== 0) throw new ReleaseError(`the build of ${deployable?.name} failed (see above)`);
+  }
+  try {
+    const { id, existed } = await publish(layout, remote, buildDir, source);
+    const from = source.commit
+      ? `commit ${source.commit.slice(0, 12)}${source.dirty ? ' (with changes not committed)' : ''}`
+      : 'no git commit';
+    console.log(
+      existed
+        ? `${remote}: these files are already release ${id} (nothing published).`
+        : `${remote}: published release ${id} from ${from} in ${layout.dir}. Nothing is live yet: ` +
+            `npm run preview -- ${remote} ${id}, then npm run promote -- ${remote} ${id}.`,
+    );
+    console.log(id);
+  } finally {
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,48 @@
+// `npm run releases -- <remote> [--prune [--keep <n>]]`: the remote's releases, oldest first: id, when, from which
+// commit, the gate's result, which is live. --prune removes all but the newest n (10), never the live or the
+// previous one.
+const { wholeNumberOption } = require('@nativegtm/server/commandLine');
+const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { DEFAULT_KEEP, describeReleases, prune } = require('../releases/operations');
+
+const USAGE = 'npm run releases -- <remote> [--prune [--keep <n>]]';
+
+runReleaseCommand(USAGE, async () => {
+  const { remote, options, layout } = parseReleaseCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    description: "Lists the remote's releases; --prune removes all but the newest (never the live or previous one).",
+    min: 1,
+    options: { prune: { type: 'boolean' }, keep: { type: 'string' } },
+  });
+  const keep = wholeNumberOption(options.keep, '--keep') ?? DEFAULT_KEEP;
+  if (options.prune) {
+    const { removed, kept } = await prune(layout, remote, { keep });
+    console.log(
+      `${remote}: removed ${removed.length} release(s)${removed.length ? ` (${removed.join(', ')})` : ''}; kept ${kept.length}.`,
+    );
+  }
+  const { releases, problem } = describeReleases(layout);
+  if (problem) console.log(`warning: ${problem}; servers keep the last good release`);
+  if (releases.length === 0) {
+    console.log(`${remote}: no releases in ${layout.dir} (its server serves dist/).`);
+    return;
+  }
+  const rows = releases.map((release) => [
+    release.live ? 'live' : release.previous ? 'previous' : '',
+    release.id,
+    release.created,
+    release.commit ? `${release.commit.slice(0, 12)}${release.dirty ? ' +changes' : ''}` : '-',
+    !release.gate ? 'not run' : release.gate.skipped ? 'SKIPPED' : release.gate.passed ? 'passed' : 'FAILED',
+  ]);
+  const header = ['', 'id', 'created', 'commit', 'gate'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  for (const row of [header, ...rows])
+    console.log(
+      row
+        .map((cell, column) => String(cell).padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
+});

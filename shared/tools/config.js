@@ -1,0 +1,19 @@
+// What the tools read of the environment, checked by the servers' schema (@nativegtm/server/config) where the
+// variable is the servers' too, so a value means the same to `npm run release` as to `npm start`.
+const envalid = require('envalid');
+const { readEnv, SERVER_SPECS } = require('@nativegtm/server/config');
+
+const TOOLS_SPECS = {
+  PORT_BASE: SERVER_SPECS.PORT_BASE,
+  RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  // Unset means "where this machine's npm start runs" (PORT_BASE), not the servers' default origin.
+  SITE_ORIGIN: { ...SERVER_SPECS.SITE_ORIGIN, default: undefined },
+  CHROME_PATH: envalid.str({ default: '/usr/bin/chromium', desc: "the release gate's Chromium" }),
+};
+
+/** The tools' configuration from `env`; throws a ConfigError naming every bad variable. */
+function toolsConfig(env = process.env) {
+  return readEnv(TOOLS_SPECS, env);
+}
+
+module.exports = { toolsConfig };

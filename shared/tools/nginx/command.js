@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `npm run nginx:config -- [options]`: writes the nginx configuration (to stdout without --out). --releases: the
+// release store it serves live releases and previews from (default RELEASES_DIR or releases/); --origin: the public
+// origin (default SITE_ORIGIN). The repository's command-line convention (@nativegtm/server/commandLine).
+const fs = require('node:fs');
+const path = require('node:path');
+const { portsFrom, SHELL_PORT } = require('@nativegtm/contract/ports');
+const { readCommandLine, runCommand, wholeNumberOption } = require('@nativegtm/server/commandLine');
+const { configOrExit } = require('@nativegtm/server/config');
+const { storeDir } = require('@nativegtm/server/releases/storeLayout');
+const { toolsConfig } = require('../config');
+const { generateNginxConfig } = require('./generateConfig');
+
+const USAGE =
+  'npm run nginx:config -- [--remotes <remotes.json>] [--origin <https://…>] [--prefix <dir>] ' +
+  '[--port-base <n>] [--out <file>] [--fragment-timeout-ms <n>] [--releases <dir>]';
+
+const OPTIONS = /** @type {const} */ ({
+  remotes: { type: 'string' },
+  origin: { type: 'string' },
+  prefix: { type: 'string' },
+  'port-base': { type: 'string' },
+  out: { type: 'string' },
+  'fragment-timeout-ms': { type: 'string' },
+  releases: { type: 'string' },
+});
+
+/**
+ * The command line's options, checked: every option known and given a value, numbers whole; a UsageError otherwise.
+ * @param {string[]} argv the arguments after the script
+ * @param {{ RELEASES_DIR?: string, SITE_ORIGIN?: string }} [config] the environment's defaults (toolsConfig)
+ */
+function parseArgs(argv, config = {}) {
+  const { values } = readCommandLine(argv, { usage: USAGE, options: OPTIONS });
+  return {
+    remotesFile: values.remotes && path.resolve(values.remotes),
+    origin: values.origin ?? config.SITE_ORIGIN,
+    prefix: path.resolve(values.prefix ?? '/var/lib/nativegtm-nginx'),
+    portBase: wholeNumberOption(values['port-base'], '--port-base', { min: 1, max: 65535 }) ?? SHELL_PORT,
+    out: values.out,
+    fragmentTimeoutMs: wholeNumberOption(values['fragment-timeout-ms'], '--fragment-timeout-ms', { min: 1 }),
+    releasesDir: storeDir(values.releases ?? config.RELEASES_DIR),
+  };
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2), configOrExit(toolsConfig));
+  const { config, warnings } = await generateNginxConfig({
+    ports: portsFrom(options.portBase),
+    remotesFile: options.remotesFile,
+    origin: options.origin,
+    fragmentTimeoutMs: options.fragmentTimeoutMs,
+    prefix: options.prefix,
+    releasesDir: options.releasesDir,
+  });
+  for (const warning of warnings) console.warn(`warning: ${warning}`);
+  if (options.out) fs.writeFileSync(options.out, config);
+  else process.stdout.write(config);
+}
+
+module.exports = { parseArgs };
+
+if (require.main === module) runCommand(USAGE, main);

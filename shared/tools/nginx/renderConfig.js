@@ -1,0 +1,586 @@
+// The nginx configuration as text: a pure function of what generateConfig.js read (remotes.json's entries, the pages'
+// queries) and the options. It serves the five dist/ folders with the same headers, caching, 404 rules and
+// composed documents (SSI) as the built-in server; each rule it shares with that server comes from the same place
+// (@nativegtm/contract: routes, compose paths, asset names, page variants; securityHeaders.js, siteMeta.js).
+const path = require('node:path');
+const { deployables } = require('@nativegtm/server/deployables');
+const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('@nativegtm/server/securityHeaders');
+const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
+const { HEALTH_PATH } = require('@nativegtm/server/healthPaths');
+const { HEADER_TIMEOUT_MS } = require('@nativegtm/server/httpServer');
+const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
+const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+const {
+  composeParts,
+  composePath,
+  EMPTY_INCLUDE,
+  NOT_FOUND_DOCUMENT,
+  NOT_FOUND_SCREEN,
+} = require('@nativegtm/contract/composePaths');
+const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fragments');
+const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
+const { routePattern } = require('@nativegtm/contract/routes');
+const { block } = require('./indent');
+const { headerLines, quote } = require('./syntax');
+const { documentCacheControl, PREVIEW_CACHE_CONTROL } = require('@nativegtm/server/documentCaching');
+const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const {
+  PREVIEWING_VARIABLE,
+  PREVIEW_REMOTES_LOCATION,
+  previewLocations,
+  previewPathVariable,
+  previewRouteMap,
+  releaseMaps,
+  remoteReleaseLocations,
+} = require('./releaseLocations');
+
+/** @typedef {import('@nativegtm/server/deployables').Deployable} Deployable */
+/** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
+/** @typedef {Record<string, string>} Headers */
+/**
+ * Where a remote is and which variants its page has, as far as this configuration knows.
+ * @typedef {{ remote: string, route: string, base: URL, upstream: string, maps: string, key: string,
+ *   undecidable: string | undefined }} RemotePlan
+ */
+
+/** The relay's upstream name. */
+const RELAY_UPSTREAM = 'nativegtm_fragment_relay';
+/** How much longer than the fragment timeout an include waits for the relay's own answer to a timeout. */
+const RELAY_MARGIN_MS = 100;
+
+/**
+ * Every status an include can answer but 200 (nginx's error_page takes 300-599; 499 is its own code for a client
+ * that went away): turned into an empty include, so an error page, a redirect or a "not modified" is never pasted
+ * into a document. (Other 2xx answers cannot be intercepted; a remote's static server does not send them for a plain
+ * GET.)
+ */
+const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
+  .filter((status) => status !== 499)
+  .join(' ');
+
+/**
+ * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable. Line breaks
+ * are written as nginx's \n escape, so the literal is one line of the configuration: indenting the block it sits in
+ * must not add spaces to the text served.
+ * @param {string} text
+ */
+function nginxText(text) {
+  if (text.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
+  return `'${text.replace(/(['\\])/g, '\\$1').replace(/\n/g, '\\n')}'`;
+}
+
+/**
+ * The page's variant key, computed by nginx from the request's raw query with one map per parameter, from the very
+ * regular expressions the built-in server runs (pageVariant: exactly one occurrence of a listed value, otherwise
+ * the default), plus one map saying whether the key can be told without decoding (otherwise the page gets no HTML
+ * and renders in the browser, as with the built-in server). The listed values come from the remote's
+ * ssr/manifest.json when the configuration is generated (readPageQueries.js): regenerate when a page changes its
+ * parameters (until then such URLs get HTML the browser does not hydrate but renders afresh).
+ * @param {string} remote
+ * @param {PageQuery} query
+ * @param {number} remoteIndex
+ * @returns {{ maps: string, key: string, undecidable: string | undefined }}
+ */
+function variantMaps(remote, query, remoteIndex) {
+  const patterns = variantPatterns(query);
+  if (patterns.params.length === 0) return { maps: '', key: 'index', undecidable: undefined };
+  const maps = patterns.params.map(({ repeated, value }, index) => {
+    // A capture group's name, which PCRE2 allows 32 characters: not built from the remote's name.
+    const group = `ngtm${remoteIndex}_${index}`;
+    return block(`map $args $nativegtm_${remote}_${index}`, [
+      `default ${quote(DEFAULT_VALUE)};`,
+      `${quote(`~${repeated}`)} ${quote(DEFAULT_VALUE)};`,
+      `${quote(`~${value(group)}`)} $${group};`,
+    ]);
+  });
+  const undecidable = `$nativegtm_${remote}_undecidable`;
+  maps.push(
+    block(`map $args ${undecidable}`, [
+      'default 0;',
+      ...patterns.undecidable.map((pattern) => `${quote(`~${pattern}`)} 1;`),
+    ]),
+  );
+  const key = patterns.params.map((_, index) => `\${nativegtm_${remote}_${index}}`).join(SEPARATOR);
+  return { maps: maps.join('\n\n'), key, undecidable };
+}
+
+/**
+ * @param {Deployable} deployable
+ * @param {Partial<Record<string, string>>} remotes
+ * @param {Record<string, PageQuery>} queries
+ * @param {number} remoteIndex
+ * @returns {RemotePlan | undefined}
+ */
+function remotePlan(deployable, remotes, queries, remoteIndex) {
+  const remote = /** @type {string} */ (deployable.remote);
+  const manifestUrl = remotes[remote];
+  if (!manifestUrl) return undefined;
+  return {
+    remote,
+    route: /** @type {string} */ (deployable.route),
+    base: new URL('./', manifestUrl),
+    upstream: `nativegtm_${remote}`,
+    ...variantMaps(remote, queries[remote] ?? {}, remoteIndex),
+  };
+}
+
+/** @param {RemotePlan} plan */
+function upstreamBlock(plan) {
+  const port = plan.base.port || (plan.base.protocol === 'https:' ? 443 : 80);
+  return block(`upstream ${plan.upstream}`, [
+    '# Never marked failed: after a remote that hung is back, nginx must not skip it for fail_timeout.',
+    `server ${plan.base.hostname}:${port} max_fails=0;`,
+    'keepalive 16;',
+  ]);
+}
+
+/**
+ * Connecting, sending and reading each within `ms`.
+ * @param {number} ms
+ */
+const proxyTimeouts = (ms) => ['connect', 'send', 'read'].map((phase) => `proxy_${phase}_timeout ${ms}ms;`).join('\n');
+
+/**
+ * How the fragment relay fetches from a remote: from the remote's origin (nothing else: no redirect is followed),
+ * within the fragment timeout, with none of the visitor's headers.
+ * @param {RemotePlan} plan
+ * @param {number} timeoutMs
+ */
+function remoteFetchSettings(plan, timeoutMs) {
+  const https = plan.base.protocol === 'https:';
+  return [
+    'proxy_http_version 1.1;',
+    "# None of the visitor's headers (Cookie, Authorization, Range, If-None-Match…) go to a remote: an include is",
+    '# the same request for every visitor.',
+    'proxy_pass_request_headers off;',
+    "# Connections to the remote are kept open for the next fetch (the upstream's keepalive).",
+    'proxy_set_header Connection "";',
+    `proxy_set_header Host ${quote(plan.base.host)};`,
+    'proxy_set_header Accept-Encoding "";',
+    'proxy_pass_request_body off;',
+    proxyTimeouts(timeoutMs),
+    '# A host name may have several addresses (localhost: ::1 and 127.0.0.1): an address that refuses is followed',
+    '# by one more try; a timeout is not (it has used the whole fragment timeout).',
+    'proxy_next_upstream error;',
+    'proxy_next_upstream_tries 2;',
+    `proxy_next_upstream_timeout ${timeoutMs}ms;`,
+    'proxy_redirect off;',
+    "# The copy's lifetime is the site's rule (fragmentCaching.js, added by the server block), not the remote's.",
+    ...['Cache-Control', 'Expires', 'Set-Cookie', 'Vary', 'ETag', 'Last-Modified', 'X-Accel-Expires'].map(
+      (header) => `proxy_hide_header ${header};`,
+    ),
+    '# Any failure (an error status, a redirect, a refusal, a timeout) is an empty answer, kept and refreshed like a',
+    '# good one (see the relay server).',
+    'proxy_intercept_errors on;',
+    `error_page ${INTERCEPTED_STATUSES} = @failed;`,
+    ...(https
+      ? [
+          'proxy_ssl_server_name on;',
+          `proxy_ssl_name ${quote(plan.base.hostname)};`,
+          'proxy_ssl_verify on;',
+          'proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt;',
+        ]
+      : []),
+  ].join('\n');
+}
+
+/**
+ * What every include of a remote shares: answered from nginx's fragment cache, filled through the relay (the
+ * remote's files with the site's cache lifetime); any failure (refused, timeout, error status, redirect) becomes an
+ * empty 200, so SSI prints the template's fallback instead of an error page.
+ * @param {string} key the file's cache key, also its path on the relay
+ * @param {number} timeoutMs
+ */
+function includeSettings(key, timeoutMs) {
+  // The relay gives up at the fragment timeout and answers 504; the include waits a little longer for that answer,
+  // so a timeout is an error response nginx can remember like any other.
+  const waitMs = timeoutMs + RELAY_MARGIN_MS;
+  return [
+    'internal;',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_pass_request_headers off;',
+    'proxy_pass_request_body off;',
+    proxyTimeouts(waitMs),
+    'proxy_cache nativegtm_fragments;',
+    `proxy_cache_key ${quote(key)};`,
+    "# Each answer, good or failed, lives as the relay's headers say (fragmentCaching.js): fresh until the end of the",
+    '# second it was fetched in, then served one second more while one request refreshes it in the background. A',
+    '# failure is remembered the same way, so a hanging remote costs one timeout a second, not one per document.',
+    'proxy_cache_background_update on;',
+    "# No cache lock: a request waiting for nginx's lock checks it every 500 ms, and a document waits for its",
+    '# includes, background refreshes included, so under load documents took up to 500 ms. Without it, the few',
+    '# documents that find a copy expired at the same moment each fetch it (1 ms through the relay on loopback).',
+    'proxy_cache_lock off;',
+    'proxy_intercept_errors on;',
+    `error_page ${INTERCEPTED_STATUSES} =200 ${EMPTY_INCLUDE};`,
+  ].join('\n');
+}
+
+/**
+ * The includes of one remote: its head and its page's HTML (with releases, of the release a browser previews).
+ * @param {RemotePlan} plan
+ * @param {number} timeoutMs
+ * @param {boolean} releases
+ */
+function remoteIncludeLocations(plan, timeoutMs, releases) {
+  const previewed = releases ? previewPathVariable(plan.remote) : '';
+  /** @param {string} file */
+  const key = (file) => `/${plan.remote}/${previewed}${file}`;
+  /** @param {string} file */
+  const proxy = (file) => `http://${RELAY_UPSTREAM}${key(file)}`;
+  const head = block(`location = ${composePath(composeParts.pageHead, plan.remote)}`, [
+    includeSettings(key(fragmentPaths.head), timeoutMs),
+    `proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};`,
+    "# The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run",
+    "# over the template's fallback block when the include fails, and garble it.)",
+    `set $${REMOTE_BASE_VARIABLE} ${quote(plan.base.href + previewed)};`,
+    'ssi on;',
+    'ssi_types text/html;',
+  ]);
+  const body = block(`location = ${composePath(composeParts.pageBody, plan.remote)}`, [
+    includeSettings(key(fragmentPaths.body(plan.key)), timeoutMs),
+    plan.undecidable &&
+      [
+        '# A query only decoding could read: no server HTML, the page renders in the browser (pageVariant).',
+        block(`if (${plan.undecidable})`, ['return 204;']),
+      ].join('\n'),
+    "# $nativegtm_no_args: with a variable in proxy_pass, nginx sends this URI as it is, without the visitor's query.",
+    `proxy_pass ${quote(proxy(fragmentPaths.body(plan.key)) + '$nativegtm_no_args')};`,
+  ]);
+  return `${head}\n\n${body}`;
+}
+
+/**
+ * The fragment relay: a server on a socket in nginx's prefix, reachable by nothing but this configuration, that
+ * fetches a remote's files and gives them the site's cache lifetime. (nginx takes the time a copy may be served
+ * stale while it is refreshed only from the response's Cache-Control, so it is set here, between the remote and the
+ * cache.)
+ * @param {string} socket
+ * @param {RemotePlan[]} plans
+ * @param {number} timeoutMs
+ */
+function relayServer(socket, plans, timeoutMs) {
+  return `# The fragment relay (see the include locations)\n${block('server', [
+    `listen ${quote(`unix:${socket}`)};`,
+    ...FRAGMENT_CACHE_HEADERS.map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
+    '',
+    "# A failed fetch answers an empty 200: the include prints the template's fallback, and the cache keeps the",
+    '# answer and refreshes it in the background like any other. (An error status would be kept by nginx without',
+    '# a stale period: once a second every document would then wait for the cache lock, up to 500 ms.)',
+    block('location @failed', ['default_type text/html;', 'return 200 "";']),
+    ...plans.map((plan) => {
+      const scheme = plan.base.protocol.slice(0, -1);
+      return block(`location /${plan.remote}/`, [
+        remoteFetchSettings(plan, timeoutMs),
+        `proxy_pass ${quote(`${scheme}://${plan.upstream}${plan.base.pathname}`)};`,
+      ]);
+    }),
+    block('location /', ['return 404;']),
+  ])}`;
+}
+
+/**
+ * The shell's documents: the template (index.html) run through SSI with $page set to the screen.
+ * @param {string} header
+ * @param {string} page
+ * @param {Headers} documentHeaders
+ * @param {boolean} [internal]
+ */
+function documentLocation(header, page, documentHeaders, internal = false) {
+  return block(header, [
+    internal && 'internal;',
+    `set $page ${page};`,
+    'ssi on;',
+    'ssi_types text/html;',
+    'gzip_static off;',
+    'gzip on;',
+    'gzip_types text/html;',
+    headerLines(documentHeaders),
+    'rewrite ^ /index.html break;',
+  ]);
+}
+
+/**
+ * An internal location answering fixed text.
+ * @param {string} location
+ * @param {string} type
+ * @param {string} text
+ * @param {Headers} [headers]
+ */
+function textLocation(location, type, text, headers) {
+  return block(`location = ${location}`, [
+    headers ? `default_type ${type};` : 'internal;',
+    headers ? headerLines(headers) : `default_type ${type};`,
+    `return 200 ${nginxText(text)};`,
+  ]);
+}
+
+/**
+ * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
+ *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>> }} options
+ */
+function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, revalidate, releasesDir, remotes }) {
+  const releases = releasesDir !== undefined;
+  // A browser that previews a release gets personal documents (releaseLocations.js).
+  const pageCache = releases ? '$nativegtm_page_cache' : documentCacheControl(200);
+  const notFoundCache = releases ? '$nativegtm_not_found_cache' : documentCacheControl(404);
+  /** @type {Headers} */
+  const robots = releases ? { 'X-Robots-Tag': '$nativegtm_robots' } : {};
+  const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
+  return [
+    "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
+    '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
+    ...plans.map((plan) =>
+      documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, {
+        ...documentHeaders,
+        'Cache-Control': pageCache,
+        ...robots,
+      }),
+    ),
+    '',
+    "# Unknown paths: HTTP 404 with the shell's own 404 screen, composed the same way.",
+    block('location /', notFound),
+    documentLocation(
+      `location = ${NOT_FOUND_DOCUMENT}`,
+      NOT_FOUND_SCREEN,
+      { ...documentHeaders, 'Cache-Control': notFoundCache, ...robots },
+      true,
+    ),
+    '',
+    '# The template is never served as it is.',
+    block('location = /index.html', notFound),
+    '',
+    ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs, releases)}\n`),
+    ...plans.map((plan) =>
+      textLocation(composePath(composeParts.siteHead, plan.remote), 'text/html', siteHead(origin, plan.route)),
+    ),
+    textLocation(composePath(composeParts.siteHead, NOT_FOUND_SCREEN), 'text/html', siteHead(origin, undefined)),
+    '',
+    block(`location = ${composePath(composeParts.pageHead, NOT_FOUND_SCREEN)}`, [
+      'internal;',
+      'default_type text/html;',
+      `alias ${quote(path.join(root, fragmentPaths.head))};`,
+    ]),
+    '',
+    block(`location = ${composePath(composeParts.pageBody, NOT_FOUND_SCREEN)}`, [
+      'internal;',
+      'default_type text/html;',
+      `alias ${quote(path.join(root, fragmentPaths.body('index')))};`,
+    ]),
+    '',
+    "# A failed include: an empty body, so SSI prints the template's fallback block.",
+    block(`location = ${EMPTY_INCLUDE}`, ['internal;', 'return 204;']),
+    '',
+    '# Browser reports (CSP violations, remotes that failed): accepted within limits and dropped. The built-in',
+    '# server logs and counts them; nginx has no place to keep them (its access log has the requests).',
+    block(`location = ${REPORTS_PATH}`, [
+      `client_max_body_size ${MAX_REPORT_BYTES / 1024}k;`,
+      'limit_req zone=nativegtm_reports burst=20 nodelay;',
+      'limit_req_status 429;',
+      headerLines({ ...revalidate, 'Cache-Control': 'no-store' }),
+      block('limit_except POST', ['deny all;']),
+      'return 204;',
+    ]),
+    '',
+    textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
+    ...(releasesDir === undefined
+      ? []
+      : [
+          `\n${previewLocations({
+            store: releasesDir,
+            plans,
+            remotes,
+            secure: origin.startsWith('https:'),
+            base: revalidate,
+          })}`,
+        ]),
+    '',
+    textLocation(
+      '/sitemap.xml',
+      'application/xml',
+      sitemapXml(
+        origin,
+        plans.map((plan) => plan.route),
+      ),
+      revalidate,
+    ),
+  ].join('\n');
+}
+
+/**
+ * One deployable's server block.
+ * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
+ *   remotesFile?: string, releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
+ *   remotes: Partial<Record<string, string>> } }} options
+ */
+function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, releasesDir, shell }) {
+  const host = deployable.role === 'host';
+  /** @type {Headers} */
+  const base = { ...COMMON_HEADERS, ...(host ? {} : { 'Access-Control-Allow-Origin': '*' }) };
+  const revalidate = { ...base, 'Cache-Control': 'no-cache' };
+  const immutable = { ...base, 'Cache-Control': 'public, max-age=31536000, immutable' };
+  const documentHeaders = { ...revalidate, ...htmlHeaders(host ? origins : []) };
+  return `# ${deployable.name} (${deployable.role})\n${block('server', [
+    `listen ${listenHost ? `${listenHost}:` : ''}${port};`,
+    `root ${quote(root)};`,
+    'index index.html;',
+    '',
+    "# nginx's 501 for a transfer coding it does not know is about the client's request: 400, as the built-in server",
+    '# answers, so only faults of the site are 5xx. (Its 505 for an unknown HTTP version cannot be mapped: nginx',
+    '# answers it before the request can be redirected.)',
+    'error_page 501 =400 @bad_request;',
+    block('location @bad_request', ['default_type text/plain;', 'return 400 "Bad request\\n";']),
+    '',
+    '# For load balancers: this server answers (the built-in server answers the same).',
+    textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
+    '',
+    host
+      ? shellLocations({ root, ...shell, documentHeaders, revalidate, releasesDir })
+      : releasesDir === undefined && block('location = /index.html', [headerLines(documentHeaders)]),
+    '',
+    host &&
+      [
+        '# Deployment configuration, edited in place by operators: never precompressed, always revalidated.',
+        block('location = /remotes.json', [
+          'gzip_static off;',
+          remotesFile && `alias ${quote(remotesFile)};`,
+          headerLines(revalidate),
+          releasesDir !== undefined &&
+            block(`if (${PREVIEWING_VARIABLE})`, [`rewrite ^ ${PREVIEW_REMOTES_LOCATION} last;`]),
+        ]),
+        '',
+      ].join('\n'),
+    !host && releasesDir !== undefined
+      ? remoteReleaseLocations({
+          store: storeLayout(releasesDir, /** @type {string} */ (deployable.remote)).dir,
+          dist: root,
+          revalidate,
+          documentHeaders,
+        })
+      : [
+          block(`location ~ "${HASHED_ASSET.source}"`, [headerLines(immutable), 'try_files $uri @missing;']),
+          '',
+          "# A path with an extension is a file: missing means 404, never the app's HTML.",
+          block(`location ~ "${FILE_EXTENSION.source}"`, [headerLines(revalidate), 'try_files $uri @missing;']),
+          !host && '',
+          !host && block('location /', [headerLines(documentHeaders), 'try_files $uri $uri/ @missing;']),
+        ]
+          .filter((line) => line !== false)
+          .join('\n'),
+    '',
+    block('location @missing', ['default_type text/plain;', headerLines(revalidate), 'return 404 "Not found\\n";']),
+  ])}`;
+}
+
+/**
+ * The configuration's text.
+ * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
+ *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
+ *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string }} options
+ *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
+ *   where the shell's /remotes.json is served from, when not its dist/; releasesDir: the release store
+ *   (releaseLocations.js), none to serve dist/ only.
+ * @returns {string}
+ */
+function renderNginxConfig({
+  remotes,
+  queries,
+  prefix,
+  roots = {},
+  ports = {},
+  remotesFile,
+  listenHost,
+  origin = DEFAULT_ORIGIN,
+  fragmentTimeoutMs = 400,
+  mimeTypes = '/etc/nginx/mime.types',
+  releasesDir,
+}) {
+  if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
+  const origins = remoteOrigins(remotes);
+  const plans = deployables
+    .filter((d) => d.role === 'remote')
+    .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
+    .filter((plan) => plan !== undefined);
+  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, remotes };
+  const relaySocket = path.join(prefix, 'fragment-relay.sock');
+  const servers = deployables.map((deployable) =>
+    serverBlock({
+      deployable,
+      root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
+      port: ports[deployable.name] ?? deployable.port,
+      listenHost,
+      origins,
+      remotesFile: deployable.role === 'host' ? remotesFile : undefined,
+      releasesDir,
+      shell,
+    }),
+  );
+  const http = block('http', [
+    `include ${quote(mimeTypes)};`,
+    'default_type application/octet-stream;',
+    'charset utf-8;',
+    'charset_types text/css application/javascript application/json;',
+    'access_log off;',
+    'server_tokens off;',
+    'sendfile on;',
+    '# A client that trickles its request in holds a connection: 408 after as long as the built-in server allows.',
+    `client_header_timeout ${HEADER_TIMEOUT_MS / 1000}s;`,
+    `client_body_timeout ${HEADER_TIMEOUT_MS / 1000}s;`,
+    'gzip_static on;',
+    'gzip_vary on;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (kind) => `${kind}_temp_path ${quote(path.join(prefix, kind))};`,
+    ),
+    '# Browser reports: one a second per client address on average, 20 at once (the built-in server allows the same).',
+    'limit_req_zone $binary_remote_addr zone=nativegtm_reports:1m rate=1r/s;',
+    '# Empty, for proxy_pass URIs that must be sent as they are (with a variable in it, nginx adds no query).',
+    block('map $uri $nativegtm_no_args', ['default "";']),
+    '',
+    "# Remotes' server-rendered files, kept by every worker's shared cache (see the include locations).",
+    `proxy_cache_path ${quote(path.join(prefix, 'fragments'))} levels=1 keys_zone=nativegtm_fragments:1m max_size=64m inactive=30s use_temp_path=off;`,
+    block(`map $msec $${CURRENT_SECOND_VARIABLE}`, [`"~^(?<second>[0-9]+)" $second;`]),
+    block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, 'keepalive 16;']),
+    '',
+    ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
+    ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),
+    ...(releasesDir === undefined
+      ? []
+      : [
+          '# Releases and previews (releaseLocations.js).',
+          releaseMaps(plans),
+          previewRouteMap(plans),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_page_cache`, [
+            `"" ${quote(documentCacheControl(200))};`,
+            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+          ]),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_not_found_cache`, [
+            `"" ${quote(documentCacheControl(404))};`,
+            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+          ]),
+          block(`map ${PREVIEWING_VARIABLE} $nativegtm_robots`, ['"" "";', 'default "noindex";']),
+          '',
+        ]),
+    servers.join('\n\n'),
+    '',
+    relayServer(relaySocket, plans, fragmentTimeoutMs),
+  ]);
+  return `${[
+    '# Generated by @nativegtm/server (npm run nginx:config): edit remotes.json and regenerate rather than editing this file.',
+    '# One worker per core: documents are composed by whichever worker takes the connection.',
+    'worker_processes auto;',
+    'worker_rlimit_nofile 8192;',
+    `pid ${quote(path.join(prefix, 'nginx.pid'))};`,
+    `error_log ${quote(path.join(prefix, 'error.log'))} warn;`,
+    '',
+    block('events', [
+      "# A document holds its visitor's connection and two to remotes (four when nginx serves the remotes too).",
+      'worker_connections 4096;',
+    ]),
+    '',
+    http,
+  ].join('\n')}\n`;
+}
+
+module.exports = { renderNginxConfig };

@@ -1,0 +1,200 @@
+/** @jest-environment node */
+// The rendered configuration: what it must say, and that nginx itself accepts it.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pages } = require('@nativegtm/contract/pages');
+const { routePattern } = require('@nativegtm/contract/routes');
+const { robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
+const { renderNginxConfig } = require('./renderConfig');
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-render-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const remotes = {
+  candidates: 'http://127.0.0.1:3001/mf-manifest.json',
+  employers: 'http://127.0.0.1:3002/mf-manifest.json',
+  jobs: 'https://jobs.example/team/mf-manifest.json',
+  comingSoon: 'http://127.0.0.1:3004/mf-manifest.json',
+};
+const queries = { jobs: { function: ['sales', 'marketing'] } };
+
+/**
+ * The text a fixed-text location answers, as nginx reads its single-quoted literal.
+ * @param {string} config
+ * @param {string} location
+ */
+function served(config, location) {
+  const start = config.indexOf(`location = ${location} {`);
+  const literal = /return 200 '((?:[^'\\\n]|\\.)*)';\n/.exec(config.slice(start))?.[1];
+  if (start === -1 || literal === undefined) throw new Error(`no text for ${location}`);
+  return literal.replace(/\\(.)/g, (_, char) => (char === 'n' ? '\n' : char));
+}
+
+/** @param {Partial<Parameters<typeof renderNginxConfig>[0]>} [options] */
+function render(options = {}) {
+  return renderNginxConfig({
+    remotes,
+    queries,
+    prefix: dir,
+    origin: 'https://nativegtm.example',
+    fragmentTimeoutMs: 400,
+    ...options,
+  });
+}
+
+describe('the rendered nginx configuration', () => {
+  const config = render();
+
+  it('has one document location per page route, matched by the route rule', () => {
+    for (const page of pages) {
+      const location = `location ~* "${routePattern(page.route)}" {`;
+      expect(config.split(location)).toHaveLength(2);
+      expect(config).toContain(`set $page ${page.remote};`);
+    }
+  });
+
+  it("fetches each remote's head and page HTML within the fragment timeout, from its own origin", () => {
+    for (const remote of Object.keys(remotes)) {
+      expect(config).toContain(`location = /_compose/page-head/${remote} {`);
+      expect(config).toContain(`location = /_compose/page-body/${remote} {`);
+    }
+    expect(config).toContain('proxy_pass "http://nativegtm_fragment_relay/jobs/ssr/head.html$nativegtm_no_args";');
+    expect(config).toMatch(/error_page 300 301 .* 599 =200 \/_compose\/empty;/);
+    // The relay, on a socket in the prefix: each remote's files from its origin and path, within the timeout.
+    const relay = config.slice(config.indexOf('# The fragment relay'));
+    expect(relay).toContain(`listen "unix:${path.join(dir, 'fragment-relay.sock')}";`);
+    expect(relay).toMatch(/location \/jobs\/ \{[^}]*proxy_read_timeout 400ms;[^}]*proxy_ssl_verify on;/);
+    expect(relay).toContain('proxy_pass "https://nativegtm_jobs/team/";');
+    expect(relay).toContain('proxy_pass "http://nativegtm_candidates/";');
+  });
+
+  it("caches every include in one shared cache, keyed by the remote's file, and lets no remote set its lifetime", () => {
+    expect(config).toContain(
+      `proxy_cache_path "${path.join(dir, 'fragments')}" levels=1 keys_zone=nativegtm_fragments:1m`,
+    );
+    expect(config).toContain('proxy_cache_key "/jobs/ssr/head.html";');
+    expect(config).toContain('proxy_cache_key "/jobs/ssr/body/${nativegtm_jobs_0}.html";');
+    const includes = config.split('location = /_compose/page-').slice(1);
+    expect(includes).toHaveLength(2 * Object.keys(remotes).length + 2);
+    for (const include of includes.filter(
+      (text) => !text.startsWith('head/not-found') && !text.startsWith('body/not-found'),
+    )) {
+      const settings = include.slice(0, include.indexOf('proxy_pass '));
+      expect(settings).toContain('proxy_cache nativegtm_fragments;');
+      expect(settings).toContain('proxy_cache_background_update on;');
+      // The relay's timeout and 100 ms for its answer.
+      expect(settings).toContain('proxy_read_timeout 500ms;');
+    }
+    expect(config).toContain('add_header Cache-Control "stale-while-revalidate=1" always;');
+    expect(config).toContain('add_header X-Accel-Expires "@$nativegtm_second" always;');
+    expect(config).toContain('map $msec $nativegtm_second {');
+    expect(config).toContain('proxy_hide_header Cache-Control;');
+    expect(config).toContain('worker_processes auto;');
+  });
+
+  it("picks the jobs page's variant with maps over its raw query", () => {
+    expect(config).toContain('map $args $nativegtm_jobs_0 {');
+    expect(config).toMatch(/"~\(\^\|&\)function=\(\?<ngtm\d_0>sales\|marketing\)\(&\|\$\)" \$ngtm\d_0;/);
+    expect(config).toContain('map $args $nativegtm_jobs_undecidable {');
+    expect(config).toContain(
+      'proxy_pass "http://nativegtm_fragment_relay/jobs/ssr/body/${nativegtm_jobs_0}.html$nativegtm_no_args";',
+    );
+  });
+
+  it("allows exactly the remotes' origins in the documents' CSP", () => {
+    const csp = /add_header Content-Security-Policy "([^"]*)" always;/.exec(config)?.[1] ?? '';
+    expect(csp).toContain(
+      "script-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 http://127.0.0.1:3004 https://jobs.example;",
+    );
+  });
+
+  it('answers robots.txt and the sitemap on the public origin, and caches hashed files for a year', () => {
+    expect(config).toContain('Sitemap: https://nativegtm.example/sitemap.xml');
+    expect(config).toContain('<loc>https://nativegtm.example/featured-jobs</loc>');
+    expect(config).toContain('location ~ "\\.[0-9a-f]{10}\\.(js|css)$" {');
+    expect(config).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;');
+  });
+
+  it('serves the same robots.txt, sitemap and page heads as the built-in server, not indented with the blocks', () => {
+    const origin = siteOrigin('https://nativegtm.example');
+    expect(served(config, '/robots.txt')).toBe(robotsTxt(origin));
+    expect(served(config, '/sitemap.xml')).toBe(
+      sitemapXml(
+        origin,
+        pages.map((page) => page.route),
+      ),
+    );
+    for (const page of pages) {
+      expect(served(config, `/_compose/site-head/${page.remote}`)).toBe(siteHead(origin, page.route));
+    }
+  });
+
+  it('answers /healthz with "ok" on every server, never cached', () => {
+    const relay = config.indexOf('# The fragment relay');
+    const servers = config
+      .slice(0, relay)
+      .split(/^\s*server \{$/m)
+      .slice(1);
+    expect(servers).toHaveLength(1 + pages.length);
+    for (const server of servers) {
+      expect(server).toContain('location = /healthz {');
+      expect(served(server, '/healthz')).toBe('ok\n');
+    }
+    expect(config).toContain('add_header Cache-Control "no-store" always;');
+  });
+
+  it('takes browser reports on the shell with the built-in limits: 16 KB, a burst of 20, one a second', () => {
+    const location = config.slice(config.indexOf('location = /_reports {'));
+    expect(location).toMatch(
+      /^location = \/_reports \{\s+client_max_body_size 16k;\s+limit_req zone=nativegtm_reports burst=20 nodelay;/,
+    );
+    expect(config).toContain('limit_req_zone $binary_remote_addr zone=nativegtm_reports:1m rate=1r/s;');
+    expect(config).toContain('add_header Reporting-Endpoints "csp=\\"/_reports\\"" always;');
+  });
+
+  it('leaves a remote missing from remotes.json out, and its origin out of the CSP', () => {
+    const { jobs, ...others } = remotes;
+    const without = render({ remotes: others });
+    expect(without).not.toContain('/_compose/page-body/jobs');
+    expect(without).not.toContain(new URL(jobs).origin);
+  });
+
+  it('serves releases only with a store: the live link, the kept hashed files, then dist/', () => {
+    expect(render()).not.toContain('/live');
+    const config = render({ releasesDir: '/srv/releases' });
+    expect(config).toContain('root "/srv/releases/candidates";');
+    expect(config).toContain('try_files /live$uri /assets$uri @dist;');
+    expect(config).toContain('location ~ "^/releases/[0-9a-f]{16}/"');
+    // A previewing browser's includes are fetched from that release, kept apart in the cache, and not shared.
+    expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_preview_path_jobs}ssr/head.html"');
+    expect(config).toMatch(/map \$nativegtm_previewing \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
+  });
+
+  it.each([[undefined], ['store']])('is accepted by nginx -t (release store: %s)', (store) => {
+    if (!NGINX) return;
+    const roots = Object.fromEntries(
+      ['shell', ...pages.map((page) => page.package)].map((name) => {
+        const root = path.join(dir, 'roots', name);
+        fs.mkdirSync(root, { recursive: true });
+        return [name, root];
+      }),
+    );
+    // Local upstreams only: nginx -t resolves upstream host names, and this machine may have no DNS.
+    const local = { ...remotes, jobs: 'http://127.0.0.1:3003/mf-manifest.json' };
+    const file = path.join(dir, 'nginx.conf');
+    fs.writeFileSync(file, render({ remotes: local, roots, releasesDir: store && path.join(dir, store) }));
+    const result = spawnSync(
+      /** @type {string} */ (NGINX),
+      ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', file],
+      { encoding: 'utf8' },
+    );
+    expect({ status: result.status, stderr: result.stderr }).toEqual({
+      status: 0,
+      stderr: expect.stringContaining('test is successful'),
+    });
+  });
+});

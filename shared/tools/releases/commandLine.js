@@ -1,0 +1,54 @@
+// What the release commands share: `<remote>` and the options read by the repository's one command-line convention
+// (@nativegtm/server/commandLine: --help, exit 0 done / 1 refused / 2 wrong usage), the store they work on
+// (RELEASES_DIR), and the git commit a build comes from.
+const { spawnSync } = require('node:child_process');
+const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
+const { readCommandLine, runCommand, UsageError } = require('@nativegtm/server/commandLine');
+const { configOrExit } = require('@nativegtm/server/config');
+const { repoRoot } = require('@nativegtm/server/deployables');
+const { storeDir, storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { toolsConfig } = require('../config');
+const { StoreBusyError } = require('./storeLock');
+
+/**
+ * The remote, the other positional arguments and the options; the store from the configuration.
+ * @template {import('node:util').ParseArgsOptionsConfig} O
+ * @param {string[]} argv process.argv.slice(2)
+ * @param {import('@nativegtm/server/commandLine').CommandSpec<O>} spec
+ */
+function parseReleaseCommandLine(argv, spec) {
+  const { values, positionals } = readCommandLine(argv, spec);
+  const remote = /** @type {string} */ (positionals[0]);
+  if (!isRemoteName(remote)) {
+    throw new UsageError(`unknown remote "${remote}" (the remotes are ${remoteNames.join(', ')})`);
+  }
+  const config = configOrExit(toolsConfig);
+  const dir = storeDir(config.RELEASES_DIR);
+  return {
+    remote,
+    args: positionals.slice(1),
+    options: values,
+    config,
+    storeDir: dir,
+    layout: storeLayout(dir, remote),
+  };
+}
+
+/** The commit the working tree is at, and whether it has changes not committed (null when git cannot tell). */
+function gitSource() {
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' });
+  if (head.status !== 0) return { commit: null, dirty: false };
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: repoRoot, encoding: 'utf8' });
+  return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== '' };
+}
+
+/**
+ * Runs a release command by the convention; a busy store is a refusal too.
+ * @param {string} usage
+ * @param {() => Promise<void>} main
+ */
+function runReleaseCommand(usage, main) {
+  runCommand(usage, main, { isRefusal: (/** @type {unknown} */ error) => error instanceof StoreBusyError });
+}
+
+module.exports = { parseReleaseCommandLine, gitSource, runReleaseCommand };

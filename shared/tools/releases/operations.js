@@ -1,0 +1,170 @@
+// What the release commands do to a remote's store, each under the store's lock (storeLock.js): publish a build,
+// promote a release (after the gate), roll back, prune. Each checks everything it needs before changing anything,
+// and fails with a ReleaseError that says what and why.
+const fs = require('node:fs');
+const path = require('node:path');
+const { Refusal } = require('@nativegtm/server/commandLine');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { withStoreLock } = require('./storeLock');
+const { publishRelease } = require('./publish');
+const { metadataCheck } = require('./gate/buildChecks');
+const { appendHistory, listReleases, liveAndPrevious, readGate, readRecord, writeGate } = require('./records');
+
+/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./records').GateResult} GateResult */
+
+/** A command's request cannot be carried out: nothing was changed. */
+class ReleaseError extends Refusal {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'ReleaseError';
+  }
+}
+
+/** How many releases prune keeps by default (besides the live and the previous one). */
+const DEFAULT_KEEP = 10;
+
+/**
+ * The store's remote folder exists and can be written: otherwise one clear error before anything is done.
+ * @param {StoreLayout} layout
+ */
+function ensureWritable(layout) {
+  try {
+    fs.mkdirSync(layout.dir, { recursive: true });
+    fs.accessSync(layout.dir, fs.constants.W_OK);
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    throw new ReleaseError(`the release store cannot be written at ${layout.dir} (${code})`);
+  }
+}
+
+/**
+ * The release named `id`, whose files are all there.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} id
+ */
+function usableRelease(layout, remote, id) {
+  if (!RELEASE_ID.test(id) || !readRecord(layout, id)) {
+    throw new ReleaseError(`there is no release ${id} of ${remote} in ${path.dirname(layout.dir)}`);
+  }
+  const files = metadataCheck(layout.release(id), remote);
+  if (!files.ok) throw new ReleaseError(`release ${id} of ${remote} cannot be served: ${files.detail}`);
+  return layout.release(id);
+}
+
+/**
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} buildDir
+ * @param {{ commit: string | null, dirty: boolean }} source
+ */
+async function publish(layout, remote, buildDir, source) {
+  ensureWritable(layout);
+  return withStoreLock(layout.lock, `release ${remote}`, async () => publishRelease(layout, remote, buildDir, source));
+}
+
+/**
+ * Gates the release (unless `gate` is null), then makes it live. Resolves to the gate's result.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} id
+ * @param {{ gate: ((releaseDir: string) => Promise<GateResult>) | null, now?: () => Date }} options
+ * @returns {Promise<{ gate: GateResult, from: string | undefined, changed: boolean }>}
+ */
+async function promote(layout, remote, id, { gate, now = () => new Date() }) {
+  ensureWritable(layout);
+  return withStoreLock(layout.lock, `promote ${remote} ${id}`, async () => {
+    const releaseDir = usableRelease(layout, remote, id);
+    /** @type {GateResult} */
+    const result = gate ? await gate(releaseDir) : { at: now().toISOString(), passed: true, skipped: true, checks: [] };
+    writeGate(layout, id, result);
+    if (!result.passed) {
+      const failed = result.checks.filter((check) => !check.ok);
+      throw new ReleaseError(
+        `release ${id} of ${remote} failed the gate; nothing changed.\n` +
+          failed.map((check) => `  ✗ ${check.name}: ${check.detail ?? 'failed'}`).join('\n'),
+      );
+    }
+    const { live } = liveAndPrevious(layout);
+    if (live === id) return { gate: result, from: live, changed: false };
+    // The history first: should the command stop between the two, the pointer still names what was live.
+    appendHistory(layout, { at: now().toISOString(), action: 'promote', id, from: live ?? null });
+    writeLivePointer(layout, id);
+    return { gate: result, from: live, changed: true };
+  });
+}
+
+/**
+ * Makes the previously live release live again.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {{ now?: () => Date }} [options]
+ * @returns {Promise<{ id: string, from: string }>}
+ */
+async function rollback(layout, remote, { now = () => new Date() } = {}) {
+  ensureWritable(layout);
+  return withStoreLock(layout.lock, `rollback ${remote}`, async () => {
+    const { live, previous } = liveAndPrevious(layout);
+    if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
+    if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
+    usableRelease(layout, remote, previous);
+    appendHistory(layout, { at: now().toISOString(), action: 'rollback', id: previous, from: live });
+    writeLivePointer(layout, previous);
+    return { id: previous, from: live };
+  });
+}
+
+/**
+ * Removes the releases older than the newest `keep` (never the live one, the previous one, nor the one the last
+ * rollback left), their records, the shared files no kept release names, and what interrupted publishes left.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {{ keep?: number }} [options]
+ * @returns {Promise<{ removed: string[], kept: string[] }>}
+ */
+async function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
+  ensureWritable(layout);
+  return withStoreLock(layout.lock, `prune ${remote}`, async () => {
+    const releases = listReleases(layout);
+    const { live, previous, replaced } = liveAndPrevious(layout);
+    const newest = keep > 0 ? releases.slice(-keep) : [];
+    const protectedIds = new Set([live, previous, replaced, ...newest.map((release) => release.id)]);
+    const kept = releases.filter((release) => protectedIds.has(release.id));
+    const removed = releases.filter((release) => !kept.includes(release));
+    fs.mkdirSync(layout.incoming, { recursive: true });
+    for (const release of removed) {
+      // Out of sight in one rename, then deleted: a server never sees half a release.
+      const doomed = path.join(layout.incoming, `pruned-${release.id}`);
+      fs.renameSync(layout.release(release.id), doomed);
+      fs.rmSync(layout.record(release.id), { force: true });
+      fs.rmSync(layout.gate(release.id), { force: true });
+    }
+    const named = new Set(kept.flatMap((release) => release.hashedFiles));
+    for (const file of fs.existsSync(layout.assets) ? fs.readdirSync(layout.assets) : []) {
+      if (!named.has(file)) fs.rmSync(path.join(layout.assets, file), { force: true });
+    }
+    // Nothing else writes here while the lock is held: whatever is left is from a command that stopped half-way.
+    fs.rmSync(layout.incoming, { recursive: true, force: true });
+    return { removed: removed.map((release) => release.id), kept: kept.map((release) => release.id) };
+  });
+}
+
+/**
+ * Every release with its gate result and whether it is live or previous, oldest first.
+ * @param {StoreLayout} layout
+ */
+function describeReleases(layout) {
+  const { live, previous, problem } = liveAndPrevious(layout);
+  const releases = listReleases(layout).map((record) => ({
+    ...record,
+    gate: readGate(layout, record.id),
+    live: record.id === live,
+    previous: record.id === previous,
+  }));
+  return { releases, problem };
+}
+
+module.exports = { ReleaseError, DEFAULT_KEEP, publish, promote, rollback, prune, describeReleases, usableRelease };

@@ -1,0 +1,165 @@
+/** @jest-environment node */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { publish, promote, rollback, prune, describeReleases, ReleaseError } = require('./operations');
+const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { readGate, readHistory } = require('./records');
+const { StoreBusyError } = require('./storeLock');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+
+const source = { commit: 'abc', dirty: false };
+/** @type {string} */
+let store;
+/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+let layout;
+beforeEach(() => {
+  store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
+  layout = storeLayout(store, 'jobs');
+});
+afterEach(() => {
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+let clock = 0;
+const now = () => new Date(Date.UTC(2026, 0, 1) + (clock += 1000));
+/** @param {string} buildId */
+const release = async (buildId) =>
+  (await publish(layout, 'jobs', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` }), source)).id;
+const passing = async () => ({ at: now().toISOString(), passed: true, checks: [{ name: 'hydration', ok: true }] });
+
+describe('promote', () => {
+  it('makes a release live after its gate, and records both', async () => {
+    const a = await release('a');
+    const result = await promote(layout, 'jobs', a, { gate: passing, now });
+    expect(result).toMatchObject({ changed: true, from: undefined });
+    expect(readLivePointer(layout)).toEqual({ id: a });
+    expect(readGate(layout, a)).toMatchObject({ passed: true });
+    expect(readHistory(layout)).toEqual([expect.objectContaining({ action: 'promote', id: a, from: null })]);
+  });
+
+  it('changes nothing when the gate fails, names the failure and records the release as failed', async () => {
+    const a = await release('a');
+    const b = await release('b');
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    const failing = async () => ({
+      at: now().toISOString(),
+      passed: false,
+      checks: [{ name: 'hydration', ok: false, detail: 'console error: boom' }],
+    });
+    await expect(promote(layout, 'jobs', b, { gate: failing, now })).rejects.toThrow(
+      /failed the gate[^]*hydration: console error: boom/,
+    );
+    expect(readLivePointer(layout)).toEqual({ id: a });
+    expect(readGate(layout, b)).toMatchObject({ passed: false });
+    expect(describeReleases(layout).releases.map((r) => [r.id, r.live, r.gate?.passed])).toEqual([
+      [a, true, true],
+      [b, false, false],
+    ]);
+  });
+
+  it('records a skipped gate as skipped', async () => {
+    const a = await release('a');
+    await promote(layout, 'jobs', a, { gate: null, now });
+    expect(readGate(layout, a)).toMatchObject({ skipped: true });
+  });
+
+  it.each([
+    ['an unknown id', () => '0123456789abcdef', /no release 0123456789abcdef of jobs/],
+    ['an id that is not one', () => '../../etc', /no release/],
+  ])('refuses %s', async (_, id, message) => {
+    await expect(promote(layout, 'jobs', id(), { gate: passing, now })).rejects.toThrow(message);
+  });
+
+  it('refuses a release whose files are missing, changing nothing', async () => {
+    const a = await release('a');
+    const b = await release('b');
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    fs.chmodSync(layout.release(b), 0o755);
+    fs.rmSync(path.join(layout.release(b), 'remoteEntry.js'), { force: true });
+    await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(
+      /cannot be served: .*remoteEntry.js/,
+    );
+    expect(readLivePointer(layout)).toEqual({ id: a });
+  });
+
+  it('lets one of two promotes at once through; the other fails saying why, and the store stays consistent', async () => {
+    const a = await release('a');
+    const b = await release('b');
+    /** @type {() => void} */
+    let open = () => {};
+    const slowGate = () => new Promise((resolve) => (open = () => resolve(passing())));
+    const first = promote(layout, 'jobs', a, { gate: slowGate, now });
+    await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(StoreBusyError);
+    await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(/promote jobs [0-9a-f]{16}/);
+    open();
+    await first;
+    expect(readLivePointer(layout)).toEqual({ id: a });
+    expect(readHistory(layout)).toHaveLength(1);
+    expect(fs.existsSync(layout.lock)).toBe(false);
+  });
+
+  it('takes over the lock of a command that died', async () => {
+    const a = await release('a');
+    fs.writeFileSync(layout.lock, JSON.stringify({ pid: 2 ** 22 + 1, command: 'promote', since: 'then' }));
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    expect(readLivePointer(layout)).toEqual({ id: a });
+  });
+
+  it('says so when the store cannot be written', async () => {
+    const file = path.join(store, 'a-file');
+    fs.writeFileSync(file, '');
+    const unwritable = storeLayout(path.join(file, 'releases'), 'jobs');
+    await expect(promote(unwritable, 'jobs', '0123456789abcdef', { gate: passing, now })).rejects.toThrow(
+      new ReleaseError(`the release store cannot be written at ${unwritable.dir} (ENOTDIR)`),
+    );
+  });
+});
+
+describe('rollback', () => {
+  it('makes the previously live release live again, and unwinds further on each rollback', async () => {
+    const [a, b, c] = [await release('a'), await release('b'), await release('c')];
+    for (const id of [a, b, c]) await promote(layout, 'jobs', id, { gate: passing, now });
+    expect(await rollback(layout, 'jobs', { now })).toEqual({ id: b, from: c });
+    expect(readLivePointer(layout)).toEqual({ id: b });
+    expect(await rollback(layout, 'jobs', { now })).toEqual({ id: a, from: b });
+    await expect(rollback(layout, 'jobs', { now })).rejects.toThrow(/no release was live before it/);
+    expect(readLivePointer(layout)).toEqual({ id: a });
+  });
+
+  it('refuses when nothing is live', async () => {
+    await expect(rollback(layout, 'jobs', { now })).rejects.toThrow(/nothing to roll back/);
+  });
+});
+
+describe('prune', () => {
+  it('keeps the release a rollback left, besides the live one', async () => {
+    const [a, b, c] = [await release('a'), await release('b'), await release('c')];
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    await promote(layout, 'jobs', b, { gate: passing, now });
+    await rollback(layout, 'jobs', { now });
+    expect(await prune(layout, 'jobs', { keep: 0 })).toEqual({ removed: [c], kept: [a, b] });
+  });
+
+  it('keeps the newest, the live and the previous release, and the hashed files only they name', async () => {
+    const [a, b, c, d, e] = [
+      await release('a'),
+      await release('b'),
+      await release('c'),
+      await release('d'),
+      await release('e'),
+    ];
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    await promote(layout, 'jobs', b, { gate: passing, now });
+    fs.mkdirSync(path.join(layout.incoming, 'left-by-a-crash'), { recursive: true });
+    const { removed, kept } = await prune(layout, 'jobs', { keep: 2 });
+    expect(removed).toEqual([c]);
+    expect(kept).toEqual([a, b, d, e]);
+    expect(fs.existsSync(layout.release(c))).toBe(false);
+    expect(fs.readdirSync(layout.assets).sort()).toEqual(['a', 'b', 'd', 'e'].map((x) => `${x}.0123456789.js`));
+    expect(fs.existsSync(layout.incoming)).toBe(false);
+    expect(readLivePointer(layout)).toEqual({ id: b });
+  });
+});

@@ -1,0 +1,145 @@
+// Publishes a remote's build as an immutable release: its files are copied into the store under an id computed from
+// their names and contents, read-only, and appear in one rename once everything else is in place (the hashed files
+// linked into assets/, the record written). A publish cut short at any moment leaves no release behind, only an
+// .incoming folder that the next prune removes. Publishing the same files twice gives the same id and changes nothing.
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+const { parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
+const { writeJsonAtomically } = require('./records');
+
+/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./records').ReleaseRecord} ReleaseRecord */
+
+/**
+ * Every file under `dir`, as paths relative to it with "/" separators, sorted.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+function filesUnder(dir) {
+  return /** @type {string[]} */ (fs.readdirSync(dir, { recursive: true }))
+    .filter((name) => fs.statSync(path.join(dir, name)).isFile())
+    .map((name) => name.split(path.sep).join('/'))
+    .sort();
+}
+
+/**
+ * The release id of a build: the first 16 hex digits of a SHA-256 over each file's name and the SHA-256 of its bytes.
+ * @param {string} dir
+ * @param {string[]} files
+ */
+function releaseId(dir, files) {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    const content = createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, file)))
+      .digest('hex');
+    hash.update(`${file}\0${content}\n`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A content-hashed file (and its compressed copies and source map), shared between releases under its name.
+ * @param {string} file
+ */
+const isHashedFile = (file) => !file.includes('/') && HASHED_ASSET.test(file.replace(/\.(br|gz|map)$/, ''));
+
+/**
+ * What makes a folder a build of this remote: an mf-manifest.json, and the ssr/manifest.json the shell's servers
+ * read, both naming this remote.
+ * @param {string} dir
+ * @param {string} remote
+ * @returns {string} the build id
+ */
+function checkBuild(dir, remote) {
+  /** @type {{ name?: string }} */
+  let federation;
+  try {
+    federation = JSON.parse(fs.readFileSync(path.join(dir, 'mf-manifest.json'), 'utf8'));
+  } catch (error) {
+    throw new Error(`${dir} is not a build of a remote: mf-manifest.json ${describe(error)}`);
+  }
+  if (federation.name !== remote) {
+    throw new Error(`${dir} is a build of "${federation.name}", not of "${remote}"`);
+  }
+  try {
+    return parsePageManifest(fs.readFileSync(path.join(dir, fragmentPaths.manifest), 'utf8'), remote).buildId;
+  } catch (error) {
+    throw new Error(`${dir} has no server-rendered page for "${remote}": ${fragmentPaths.manifest} ${describe(error)}`);
+  }
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+  return code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? /** @type {Error} */ (error).message})`;
+}
+
+/**
+ * Links `source` to `target` (or copies it where links cannot be made), unless `target` already has the same bytes.
+ * Two different files under one content-hashed name would be a broken build: refused.
+ * @param {string} source
+ * @param {string} target
+ */
+function shareFile(source, target) {
+  try {
+    fs.linkSync(source, target);
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'EEXIST') {
+      if (!fs.readFileSync(source).equals(fs.readFileSync(target))) {
+        throw new Error(`${path.basename(target)} differs from the file of that name in an earlier release`);
+      }
+    } else if (code === 'EXDEV' || code === 'EPERM') {
+      fs.copyFileSync(source, target, fs.constants.COPYFILE_EXCL);
+    } else {
+      throw error;
+    }
+  }
+}
+
+/**
+ * Publishes the build in `buildDir` as a release of `remote`. Returns its id and whether it was already there.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} buildDir
+ * @param {{ commit: string | null, dirty: boolean, now?: () => Date }} source
+ * @returns {{ id: string, existed: boolean }}
+ */
+function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => new Date() }) {
+  const buildId = checkBuild(buildDir, remote);
+  const files = filesUnder(buildDir);
+  const id = releaseId(buildDir, files);
+  if (fs.existsSync(layout.release(id))) return { id, existed: true };
+
+  for (const dir of [layout.dir, layout.assets, layout.records, layout.incoming])
+    fs.mkdirSync(dir, { recursive: true });
+  const incoming = fs.mkdtempSync(path.join(layout.incoming, `${id}-`));
+  try {
+    for (const file of files) {
+      const target = path.join(incoming, file);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(path.join(buildDir, file), target);
+      // Read-only: a release's files never change once published.
+      fs.chmodSync(target, 0o444);
+    }
+    const hashedFiles = files.filter(isHashedFile);
+    for (const file of hashedFiles) shareFile(path.join(incoming, file), path.join(layout.assets, file));
+    /** @type {ReleaseRecord} */
+    const record = { id, remote, created: now().toISOString(), buildId, commit, dirty, hashedFiles };
+    writeJsonAtomically(layout.record(id), record);
+    // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
+    fs.chmodSync(incoming, 0o755);
+    // The release becomes visible here, whole.
+    fs.renameSync(incoming, layout.release(id));
+  } catch (error) {
+    fs.rmSync(incoming, { recursive: true, force: true });
+    if (fs.existsSync(layout.release(id))) return { id, existed: true };
+    throw error;
+  }
+  return { id, existed: false };
+}
+
+module.exports = { publishRelease, releaseId, filesUnder, isHashedFile, checkBuild };

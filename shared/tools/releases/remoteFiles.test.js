@@ -1,0 +1,108 @@
+/** @jest-environment node */
+// A remote's server with a release store: the live release, then every kept release's hashed files, then dist/.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createDeployableServer } = require('@nativegtm/server/deployableHandler');
+const { listen, close } = require('@nativegtm/server/httpServer');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { publishRelease } = require('./publish');
+const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+
+const source = { commit: null, dirty: false };
+/** @type {string} */
+let store;
+/** @type {import('node:http').Server} */
+let server;
+/** @type {string} */
+let origin;
+/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+let layout;
+/** @type {string[]} */
+let problems;
+
+beforeEach(async () => {
+  store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
+  layout = storeLayout(store, 'jobs');
+  problems = [];
+  const logger = /** @type {import('@nativegtm/server/observability/logger').Logger} */ (
+    /** @type {unknown} */ ({
+      error: (/** @type {{ problem: string }} */ fields) => problems.push(fields.problem),
+      warn: () => {},
+      info: () => {},
+      child: () => logger,
+    })
+  );
+  server = createDeployableServer({
+    root: fakeBuild({ buildId: 'dist', chunk: 'dist.0123456789.js' }),
+    cors: true,
+    releases: layout,
+    logger,
+  });
+  await listen(server, 0, 'jobs');
+  origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+});
+afterEach(async () => {
+  await close(server);
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+/** @param {string} file */
+const get = async (file) => {
+  const response = await fetch(`${origin}${file}`);
+  return { status: response.status, text: await response.text(), cache: response.headers.get('cache-control') };
+};
+/** @param {string} buildId */
+const release = (buildId) =>
+  publishRelease(layout, 'jobs', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` }), source).id;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
+
+describe("a remote's server with a release store", () => {
+  it('serves dist/ while no release is live, and publishing changes nothing', async () => {
+    release('a');
+    expect((await get('/ssr/manifest.json')).text).toContain('"dist"');
+  });
+
+  it('serves the live release at its root within the check interval, then an older release its hashed files', async () => {
+    const a = release('a');
+    const b = release('b');
+    writeLivePointer(layout, a);
+    await settle();
+    expect((await get('/ssr/manifest.json')).text).toContain('"a"');
+    writeLivePointer(layout, b);
+    await settle();
+    expect((await get('/ssr/manifest.json')).text).toContain('"b"');
+    // A tab that loaded release a's manifest still gets its chunk, cached for good.
+    expect(await get('/a.0123456789.js')).toEqual({
+      status: 200,
+      text: '/* a.0123456789.js */',
+      cache: expect.stringContaining('immutable'),
+    });
+    expect((await get('/dist.0123456789.js')).status).toBe(200);
+    expect((await get('/none.0123456789.js')).status).toBe(404);
+  });
+
+  it('serves any release whole under /releases/<id>/, and only its own files there', async () => {
+    const a = release('a');
+    const b = release('b');
+    writeLivePointer(layout, b);
+    expect((await get(`/releases/${a}/ssr/manifest.json`)).text).toContain('"a"');
+    expect((await get(`/releases/${a}/b.0123456789.js`)).status).toBe(404);
+    expect((await get('/releases/0123456789abcdef/mf-manifest.json')).status).toBe(404);
+    expect((await get(`/releases/${a}/../../records/${a}.json`)).status).toBe(404);
+  });
+
+  it('keeps the last good release when the pointer is corrupted, and logs why', async () => {
+    const a = release('a');
+    writeLivePointer(layout, a);
+    await settle();
+    expect((await get('/ssr/manifest.json')).text).toContain('"a"');
+    fs.rmSync(layout.live);
+    fs.symlinkSync('not-a-release', layout.live);
+    await settle();
+    expect((await get('/ssr/manifest.json')).text).toContain('"a"');
+    expect(problems).toEqual([expect.stringContaining('"not-a-release", which is not a release id')]);
+  });
+});
