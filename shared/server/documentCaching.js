@@ -1,12 +1,13 @@
 // How long a composed document may be kept, by a CDN in front of the site and by browsers, and its validator. One
-// rule for both servers: the built-in one (documentResponse.js) and the nginx configuration (nginx/renderConfig.js).
+// rule for both servers: the built-in one (documentResponse.js) and the nginx configuration (@nativegtm/tools/nginx).
 //
 // A document is the same for every visitor (the CSP comes from remotes.json; the one cookie read, a preview's, makes
 // the document personal and uncacheable),
 // so a shared cache may keep it for a few seconds and serve it stale while it fetches the next: the origin then
 // composes each page a few times a minute per CDN node, whatever the traffic, and a deploy still shows within
 // seconds without a purge. Browsers always revalidate (max-age=0), so a visitor who reloads sees the live site.
-const { createHash } = require('node:crypto');
+const etag = require('etag');
+const fresh = require('fresh');
 
 /** A page: 5 s at a shared cache, then served stale for up to 30 s while it is fetched again. */
 const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidate=30';
@@ -31,23 +32,22 @@ function documentCacheControl(status) {
 }
 
 /**
- * A validator of the document's text: weak, since the same text is sent in several encodings (gzip, br, none).
+ * A validator of the document's text (the `etag` package): weak, since the same text is sent in several encodings
+ * (gzip, br, none).
  * @param {string} html
  */
 function documentEtag(html) {
-  return `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  return etag(html, { weak: true });
 }
 
 /**
- * Whether an If-None-Match header names the validator (RFC 9110 13.1.2: weak comparison, a list or "*").
- * @param {string | undefined} header
- * @param {string} etag
+ * Whether the client's copy is still the one it would get (the `fresh` package: If-None-Match with weak comparison,
+ * a list or "*"; a request with Cache-Control: no-cache, a forced reload, is never fresh).
+ * @param {import('node:http').IncomingHttpHeaders} requestHeaders
+ * @param {string} validator the document's ETag
  */
-function matchesIfNoneMatch(header, etag) {
-  if (!header) return false;
-  const opaque = (/** @type {string} */ tag) => tag.trim().replace(/^W\//, '');
-  const wanted = opaque(etag);
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+function isFresh(requestHeaders, validator) {
+  return fresh(requestHeaders, { etag: validator });
 }
 
 module.exports = {
@@ -56,5 +56,5 @@ module.exports = {
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,
-  matchesIfNoneMatch,
+  isFresh,
 };

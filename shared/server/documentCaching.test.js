@@ -5,7 +5,7 @@ const {
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,
-  matchesIfNoneMatch,
+  isFresh,
 } = require('./documentCaching');
 
 describe('documentCacheControl', () => {
@@ -25,14 +25,14 @@ describe('documentEtag', () => {
   it('is a weak validator that changes with any change of the text', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (a, b) => {
-        expect(documentEtag(a)).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+        expect(documentEtag(a)).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
         expect(documentEtag(a) === documentEtag(b)).toBe(a === b);
       }),
     );
   });
 });
 
-describe('matchesIfNoneMatch', () => {
+describe('isFresh', () => {
   const etag = documentEtag('<html>');
   it.each([
     [etag, true],
@@ -43,7 +43,11 @@ describe('matchesIfNoneMatch', () => {
     ['', false],
     [undefined, false],
     [`${etag.slice(0, -2)}"`, false],
-  ])('%s: %s', (header, expected) => {
-    expect(matchesIfNoneMatch(header, etag)).toBe(expected);
+  ])('If-None-Match %s: %s', (header, expected) => {
+    expect(isFresh(header === undefined ? {} : { 'if-none-match': header }, etag)).toBe(expected);
+  });
+
+  it('is never fresh for a forced reload (Cache-Control: no-cache)', () => {
+    expect(isFresh({ 'if-none-match': etag, 'cache-control': 'no-cache' }, etag)).toBe(false);
   });
 });

@@ -2,16 +2,21 @@
 // has no precompressed copy on disk), with the caching rules and validator of documentCaching.js, and "not modified"
 // to a client (a CDN, a browser) that already holds the same text.
 const zlib = require('node:zlib');
-const { documentCacheControl, documentEtag, matchesIfNoneMatch } = require('./documentCaching');
+const { LRUCache } = require('lru-cache');
+const Negotiator = require('negotiator');
+const { documentCacheControl, documentEtag, isFresh } = require('./documentCaching');
+
+/** The encodings a document is sent in, best first: brotli is smaller than gzip at the same cost per request. */
+const ENCODINGS = ['br', 'gzip', 'identity'];
 
 /**
  * What is sent of a document, by its text: its validator and its bytes in each encoding, made once. The same page is
  * composed from the same files many times a second, and hashing and compressing it per request was most of a
- * document's cost under load.
+ * document's cost under load. The site has a few dozen distinct documents; the least recently sent go first.
  * @typedef {{ etag: string, identity: Buffer, br?: Buffer, gzip?: Buffer }} Encoded
- * @type {Map<string, Encoded>}
+ * @type {LRUCache<string, Encoded>}
  */
-const encodedCache = new Map();
+const encodedCache = new LRUCache({ max: 64 });
 
 /**
  * @param {string} html
@@ -21,8 +26,6 @@ function encodedDocument(html) {
   let encoded = encodedCache.get(html);
   if (!encoded) {
     encoded = { etag: documentEtag(html), identity: Buffer.from(html) };
-    // Full, so there is a first key: the oldest entry goes.
-    if (encodedCache.size >= 64) encodedCache.delete(/** @type {string} */ (encodedCache.keys().next().value));
     encodedCache.set(html, encoded);
   }
   return encoded;
@@ -42,6 +45,18 @@ function compressed(encoded, encoding) {
 }
 
 /**
+ * The encoding to send, by the request's Accept-Encoding (RFC 9110 12.5.3, q=0 meaning "not this"): brotli, then
+ * gzip, then none. A client that refuses even identity still gets it: a document it cannot decode helps no one more
+ * than one it did not ask for in that form.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {'br' | 'gzip' | undefined}
+ */
+function acceptedEncoding(req) {
+  const encoding = new Negotiator(req).encoding(ENCODINGS, { preferred: ENCODINGS });
+  return encoding === 'br' || encoding === 'gzip' ? encoding : undefined;
+}
+
+/**
  * Sends a composed document, compressed when the client accepts it, or 304 when the client's copy is the same text.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
@@ -57,18 +72,17 @@ function sendDocument(req, res, { status, html }, headers) {
   const encoded = encodedDocument(html);
   const { etag } = encoded;
   res.setHeader('ETag', etag);
-  if (status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+  if (status === 200 && isFresh(req.headers, etag)) {
     res.statusCode = 304;
     res.end();
     return;
   }
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  const accepted = String(req.headers['accept-encoding'] ?? '');
-  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+  const encoding = acceptedEncoding(req);
   const body = encoding ? compressed(encoded, encoding) : encoded.identity;
   if (encoding) res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-module.exports = { sendDocument };
+module.exports = { sendDocument, acceptedEncoding };

@@ -1,0 +1,76 @@
+/** @jest-environment node */
+const http = require('node:http');
+const zlib = require('node:zlib');
+const { acceptedEncoding, sendDocument } = require('./documentResponse');
+
+/** @param {string | undefined} header */
+const requestWith = (header) =>
+  /** @type {import('node:http').IncomingMessage} */ (
+    /** @type {unknown} */ ({ headers: header === undefined ? {} : { 'accept-encoding': header } })
+  );
+
+describe('the encoding of a document', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['gzip, deflate, br', 'br'],
+    ['gzip, br', 'br'],
+    ['gzip', 'gzip'],
+    ['deflate', undefined],
+    ['*', 'br'],
+    // "Anything but brotli": q=0 means not acceptable (RFC 9110 12.4.2).
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0, *', 'gzip'],
+    ['br;q=0.5, gzip;q=0.8', 'gzip'],
+    ['gzip;q=0, br;q=0', undefined],
+    ['identity;q=0, gzip;q=0, br;q=0', undefined],
+  ])('Accept-Encoding %j: %s', (header, expected) => {
+    expect(acceptedEncoding(requestWith(header))).toBe(expected);
+  });
+});
+
+describe('sendDocument', () => {
+  /** @type {http.Server} */
+  let server;
+  /** @type {string} */
+  let origin;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => sendDocument(req, res, { status: 200, html: '<p>page</p>' }, {}));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+    origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** @param {Record<string, string>} headers */
+  const get = (headers) =>
+    new Promise((resolve, reject) =>
+      http
+        .get(origin, { headers }, (res) => {
+          /** @type {Buffer[]} */
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject),
+    );
+
+  it('sends gzip to a client that refuses brotli', async () => {
+    const { res, body } = /** @type {{ res: http.IncomingMessage, body: Buffer }} */ (
+      await get({ 'Accept-Encoding': 'br;q=0, gzip' })
+    );
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(body).toString()).toBe('<p>page</p>');
+  });
+
+  it('answers 304 to the same validator, and 200 to a forced reload', async () => {
+    const first = /** @type {{ res: http.IncomingMessage }} */ (await get({}));
+    const etag = String(first.res.headers.etag);
+    expect(etag).toMatch(/^W\//);
+    const again = /** @type {{ res: http.IncomingMessage }} */ (await get({ 'If-None-Match': etag }));
+    expect(again.res.statusCode).toBe(304);
+    const reload = /** @type {{ res: http.IncomingMessage }} */ (
+      await get({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })
+    );
+    expect(reload.res.statusCode).toBe(200);
+  });
+});
