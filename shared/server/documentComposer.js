@@ -3,6 +3,7 @@
 // Unknown paths answer 404 with the shell's own 404 screen. A remote that is down, answers an error or is slow only
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
 const path = require('node:path');
+const { LRUCache } = require('lru-cache');
 const { parseTemplate, compose } = require('./ssi');
 const {
   bodyWrapperStart,
@@ -219,23 +220,22 @@ function createDocumentComposer({
    * Documents composed lately, by request target: a target asked for again within `reuseMs` gets the same document
    * (or waits for the same composition) instead of being composed again. Under load that is most requests; a change
    * of a remote then shows reuseMs later at most.
-   * @type {Map<string, { at: number, document: ReturnType<typeof render> }>}
+   * @type {LRUCache<string, { document: ReturnType<typeof render> }> | undefined}
    */
-  const recent = new Map();
+  // (lru-cache reads a ttl of 0 as "no expiry": reuseMs 0, no reuse, keeps nothing instead.)
+  const recent = reuseMs > 0 ? new LRUCache({ max: MAX_REUSED, ttl: reuseMs }) : undefined;
 
   /**
    * @param {string} url the request's path and query
    * @param {Preview} [preview]
    */
   function renderReusing(url, preview) {
-    const time = Date.now();
     const key = preview ? `${preview.remote}.${preview.id} ${url}` : url;
-    const reused = recent.get(key);
-    if (reused && time - reused.at < reuseMs) return reused.document;
+    const reused = recent?.get(key);
+    if (reused) return reused.document;
     const document = render(url, preview);
-    // Full, so there is a first key: the oldest entry goes.
-    if (recent.size >= MAX_REUSED) recent.delete(/** @type {string} */ (recent.keys().next().value));
-    const entry = { at: time, document };
+    if (!recent) return document;
+    const entry = { document };
     recent.set(key, entry);
     // A composition that failed is not handed to anyone else.
     document.catch(() => {

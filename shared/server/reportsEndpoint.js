@@ -2,6 +2,7 @@
 // (@nativegtm/contract/reports). Anyone can post here, so the endpoint is built for abuse: bodies over
 // MAX_REPORT_BYTES are refused unread, each client address gets a small budget of reports (a token bucket), the answer
 // is always an empty status (input is never echoed), and what is logged is only the known fields, cut short.
+const { LRUCache } = require('lru-cache');
 const { MAX_REPORT_BYTES, parseReports } = require('@nativegtm/contract/reports');
 
 /** @typedef {import('./observability/logger').Logger} Logger */
@@ -15,16 +16,15 @@ const MAX_CLIENTS = 10_000;
  *   burst: reports a client may send at once; perMinute: how fast its budget refills
  */
 function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, now = Date.now }) {
-  /** @type {Map<string, { tokens: number, at: number }>} */
-  const clients = new Map();
+  /** Each client's budget; the least recently seen client goes first when the cache is full. */
+  /** @type {LRUCache<string, { tokens: number, at: number }>} */
+  const clients = new LRUCache({ max: MAX_CLIENTS });
 
   /** @param {string} client */
   function allowed(client) {
     const time = now();
     const last = clients.get(client) ?? { tokens: burst, at: time };
     const tokens = Math.min(burst, last.tokens + ((time - last.at) / 60_000) * perMinute);
-    clients.delete(client);
-    if (clients.size >= MAX_CLIENTS) clients.delete(/** @type {string} */ (clients.keys().next().value));
     clients.set(client, { tokens: Math.max(0, tokens - 1), at: time });
     return tokens >= 1;
   }

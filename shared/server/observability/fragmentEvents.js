@@ -3,6 +3,8 @@
 // lines in between left out: a remote that is down is refetched several times a second, and one line per fetch would
 // bury everything else in the log.
 
+const { LRUCache } = require('lru-cache');
+
 /** @typedef {import('./metrics').Metrics} Metrics */
 /** @typedef {import('./logger').Logger} Logger */
 
@@ -11,9 +13,12 @@
  * @returns {import('../fragmentCache').CacheEvents}
  */
 function fragmentEvents({ metrics, logger, repeatLogMs = 10_000, now = Date.now }) {
-  /** Per failing URL: the reason and time of the last line logged, the failures left out since, all its failures. */
-  /** @type {Map<string, { reason: string, at: number, unlogged: number, total: number }>} */
-  const failing = new Map();
+  /**
+   * Per failing URL: the reason and time of the last line logged, the failures left out since, all its failures.
+   * Bounded: URLs name builds, and a build nobody asks for any more is never fetched again to clear its entry.
+   * @type {LRUCache<string, { reason: string, at: number, unlogged: number, total: number }>}
+   */
+  const failing = new LRUCache({ max: 256 });
   return {
     fetched({ url, label, seconds, outcome }) {
       metrics?.fragmentFetched(label, seconds, outcome);
@@ -35,9 +40,6 @@ function fragmentEvents({ metrics, logger, repeatLogMs = 10_000, now = Date.now 
         { remote: label, url, reason: outcome, ms: Math.round(seconds * 1000), unlogged: last?.unlogged ?? 0 },
         'fragment failed',
       );
-      failing.delete(url);
-      // Bounded: URLs name builds, and a build nobody asks for any more is never fetched again to clear its entry.
-      if (failing.size >= 256) failing.delete(/** @type {string} */ (failing.keys().next().value));
       failing.set(url, { reason: outcome, at: time, unlogged: 0, total });
     },
     hit(label) {

@@ -3,6 +3,7 @@
 // commands, both servers, and nginx's generated configuration, which tests the same path).
 const fs = require('node:fs');
 const path = require('node:path');
+const { LRUCache } = require('lru-cache');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
@@ -29,17 +30,16 @@ const REMEMBERED = 256;
  * @returns {(layout: StoreLayout, id: string) => boolean}
  */
 function rememberedReleases({ maxAgeMs = 1000, now = Date.now } = {}) {
-  /** @type {Map<string, { at: number, exists: boolean }>} */
-  const answers = new Map();
+  /** @type {LRUCache<string, { exists: boolean }>} */
+  // ttlResolution 0: the clock is read on every ask, not cached for a millisecond (tests give their own clock).
+  const answers = new LRUCache({ max: REMEMBERED, ttl: maxAgeMs, ttlResolution: 0, perf: { now } });
   return (layout, id) => {
     if (!RELEASE_ID.test(id)) return false;
     const key = layout.release(id);
-    const time = now();
     const known = answers.get(key);
-    if (known && time - known.at < maxAgeMs) return known.exists;
+    if (known) return known.exists;
     const exists = hasRelease(layout, id);
-    if (answers.size >= REMEMBERED) answers.clear();
-    answers.set(key, { at: time, exists });
+    answers.set(key, { exists });
     return exists;
   };
 }

@@ -31,31 +31,31 @@ describe('whether a release is in the store', () => {
   });
 
   it('is remembered for up to its maximum age, then asked again', () => {
-    let clock = 0;
+    let clock = 5000;
     const inStore = rememberedReleases({ maxAgeMs: 1000, now: () => clock });
     const layout = storeLayout(store, 'jobs');
     expect(inStore(layout, ID)).toBe(false);
     writeRelease(ID);
-    clock = 999;
+    clock = 6000;
     expect(inStore(layout, ID)).toBe(false);
-    clock = 1000;
+    clock = 6001;
     expect(inStore(layout, ID)).toBe(true);
     fs.rmSync(layout.release(ID), { recursive: true });
-    clock = 1500;
+    clock = 6500;
     expect(inStore(layout, ID)).toBe(true);
-    clock = 2000;
+    clock = 7002;
     expect(inStore(layout, ID)).toBe(false);
   });
 
   it('answers what is not a release id at once, without pushing out what it remembers', () => {
-    let clock = 0;
+    let clock = 5000;
     const inStore = rememberedReleases({ maxAgeMs: 1000, now: () => clock });
     const layout = storeLayout(store, 'jobs');
     writeRelease(ID);
     expect(inStore(layout, ID)).toBe(true);
     fs.rmSync(layout.release(ID), { recursive: true });
     for (let junk = 0; junk < 300; junk += 1) expect(inStore(layout, `../junk-${junk}`)).toBe(false);
-    clock = 500;
+    clock = 5500;
     // Still the remembered answer: the junk asked in between was never remembered.
     expect(inStore(layout, ID)).toBe(true);
   });

@@ -3,6 +3,7 @@
 // that loaded an older release's manifest still finds its chunks, and then the remote's own dist/ (the newcomer's
 // path, and a pointer that names nothing). Any release in the store, live or not, is also served whole under
 // /releases/<id>/: what a preview loads. Without releases this is exactly dist/.
+const { LRUCache } = require('lru-cache');
 const { liveRelease } = require('./livePointer');
 const { rememberedReleases } = require('./releaseInStore');
 
@@ -28,14 +29,13 @@ function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
   const live = liveRelease(layout, { onProblem, onChange });
   const assets = files(layout.assets, { immutable: false });
   const inStore = rememberedReleases();
-  /** @type {Map<string, Serve>} */
-  const opened = new Map();
+  /** @type {LRUCache<string, Serve>} */
+  const opened = new LRUCache({ max: MAX_OPEN_RELEASES });
 
   /** @param {string} id */
   function release(id) {
     let serve = opened.get(id);
     if (!serve) {
-      if (opened.size >= MAX_OPEN_RELEASES) opened.delete(/** @type {string} */ (opened.keys().next().value));
       serve = files(layout.release(id), { immutable: true });
       opened.set(id, serve);
     }
