@@ -52,20 +52,6 @@ function parsePreview(value, remoteNames) {
   return { remote, id };
 }
 
-/**
- * The value of the named cookie in a Cookie header (the first one, as browsers send the most specific first).
- * @param {string | undefined} header
- * @param {string} name
- */
-function cookieValue(header, name) {
-  if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const equals = pair.indexOf('=');
-    if (equals > 0 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
-  }
-  return undefined;
-}
-
 module.exports = {
   RELEASE_ID,
   RELEASE_PATH_PREFIX,
@@ -77,5 +63,4 @@ module.exports = {
   previewPath,
   releaseFolder,
   parsePreview,
-  cookieValue,
 };

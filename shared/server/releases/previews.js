@@ -9,10 +9,10 @@ const {
   PREVIEW_END_PATH,
   PREVIEW_MAX_AGE_SECONDS,
   PREVIEW_PATH_PREFIX,
-  cookieValue,
   parsePreview,
   releaseFolder,
 } = require('@nativegtm/contract/releases');
+const cookie = require('cookie');
 const { storeLayout } = require('./storeLayout');
 const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
 const { PREVIEW_CACHE_CONTROL } = require('../documentCaching');
@@ -44,7 +44,7 @@ function createPreviews({ storeDir, routes, secure }) {
    * @returns {Preview | undefined}
    */
   function of(req) {
-    const preview = parsePreview(cookieValue(req.headers.cookie, PREVIEW_COOKIE), remoteNames);
+    const preview = parsePreview(cookie.parse(req.headers.cookie ?? '')[PREVIEW_COOKIE], remoteNames);
     return preview && inStore(preview.remote, preview.id) ? preview : undefined;
   }
 
@@ -80,8 +80,12 @@ function createPreviews({ storeDir, routes, secure }) {
  * @param {boolean} secure
  */
 function previewCookies(value, maxAge, secure) {
-  const attributes = `Max-Age=${maxAge}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
-  return [`${PREVIEW_COOKIE}=${value}; ${attributes}; HttpOnly`, `${PREVIEW_NOTICE_COOKIE}=${value}; ${attributes}`];
+  /** @type {import('cookie').SerializeOptions} */
+  const attributes = { maxAge, path: '/', sameSite: 'lax', secure };
+  return [
+    cookie.serialize(PREVIEW_COOKIE, value, { ...attributes, httpOnly: true }),
+    cookie.serialize(PREVIEW_NOTICE_COOKIE, value, attributes),
+  ];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { remoteNames } from '@nativegtm/contract/remotes';
-import { PREVIEW_END_PATH, PREVIEW_NOTICE_COOKIE, cookieValue, parsePreview } from '@nativegtm/contract/releases';
+import { parse as parseCookies } from 'cookie';
+import { PREVIEW_END_PATH, PREVIEW_NOTICE_COOKIE, parsePreview } from '@nativegtm/contract/releases';
 import styles from './PreviewNotice.module.css';
 
 /**
@@ -7,7 +8,7 @@ import styles from './PreviewNotice.module.css';
  * cookie: read once, since only a document load (`/_preview/…`) starts or ends a preview.
  */
 function previewed(cookies: string) {
-  return parsePreview(cookieValue(cookies, PREVIEW_NOTICE_COOKIE), remoteNames);
+  return parsePreview(parseCookies(cookies)[PREVIEW_NOTICE_COOKIE], remoteNames);
 }
 
 /**
