@@ -16,7 +16,7 @@ const { REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
-const { observeRequest } = require('./observability/requestLog');
+const { createRequestObserver } = require('./observability/requestLog');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
 const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
@@ -26,7 +26,7 @@ const { createPreviews, previewRemotesJson, PREVIEW_HEADERS } = require('./relea
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {ReturnType<typeof createDocumentComposer>} DocumentComposer */
-/** @typedef {ReturnType<typeof observeRequest>} Observed */
+/** @typedef {ReturnType<ReturnType<typeof createRequestObserver>>} Observed */
 /** @typedef {import('./documentComposer').Preview} Preview */
 
 /**
@@ -191,13 +191,15 @@ function createDeployableHandler({
     sendText(req, res, 'application/json', `${JSON.stringify(answer, null, 2)}\n`, 'no-store');
   }
 
+  const observeRequest = createRequestObserver({ server: name, logger, metrics });
+
   /**
    * A request nothing below expected ends that one response with 400, never the server every page runs on.
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
    */
   function handle(req, res) {
-    const observed = observeRequest(req, res, { server: name, logger, metrics });
+    const observed = observeRequest(req, res);
     try {
       return route(req, res, observed);
     } catch (error) {

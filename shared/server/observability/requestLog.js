@@ -1,10 +1,14 @@
-// One log line and one count per request, with a request id the response carries back (X-Request-Id), so a
-// visitor's report, a proxy's log and this server's line can be matched. An id set by a proxy in front is kept when it
-// is a plain token; anything else gets a fresh one.
+// One log line (pino-http) and one count per request, with a request id the response carries back (X-Request-Id), so
+// a visitor's report, a proxy's log and this server's line can be matched. An id set by a proxy in front is kept when
+// it is a plain token; anything else gets a fresh one. The line's fields are the server's own, flat (not pino-http's
+// nested req and res objects): reqId, server, method, url, route, status, ms, and aborted when the client left first.
 const { randomUUID } = require('node:crypto');
+const { pinoHttp } = require('pino-http');
 
 /** @typedef {import('./logger').Logger} Logger */
 /** @typedef {import('./metrics').Metrics} Metrics */
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Request targets are logged at most this long: the line stays a line. */
@@ -19,47 +23,81 @@ function requestId(header) {
 }
 
 /**
- * Starts observing one request; the handler names its route (a bounded label) once it knows it.
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').ServerResponse} res
- * @param {{ server: string, logger: Logger, metrics?: Metrics }} options  server: the deployable's name
- * @returns {{ id: string, route: (label: string) => void }}
+ * What the handler and the line know of one request: when it started, the route it was given (a bounded label).
+ * @type {WeakMap<ServerResponse, { started: number, label: string }>}
  */
-function observeRequest(req, res, { server, logger, metrics }) {
-  const id = requestId(req.headers['x-request-id']);
-  const started = performance.now();
-  let label = 'other';
-  res.setHeader('X-Request-Id', id);
-  let logged = false;
-  /** @param {boolean} aborted */
-  const done = (aborted) => {
-    if (logged) return;
-    logged = true;
-    const status = aborted && !res.headersSent ? 499 : res.statusCode;
-    metrics?.request(server, label, status);
-    logger.info(
-      {
-        reqId: id,
-        server,
-        method: req.method,
-        url: String(req.url).slice(0, MAX_LOGGED_TARGET),
-        route: label,
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(aborted ? { aborted: true } : {}),
-      },
-      'request',
-    );
+const observations = new WeakMap();
+
+/**
+ * The status a request ended with: 499 when the client went away before the response began.
+ * @param {ServerResponse} res
+ */
+function endStatus(res) {
+  return !res.writableFinished && !res.headersSent ? 499 : res.statusCode;
+}
+
+/**
+ * Observes every request of one server: `observe(req, res)` starts, and the handler names the request's route once
+ * it knows it. The line is written, and the request counted, when the response is finished or the client leaves.
+ * @param {{ server: string, logger: Logger, metrics?: Metrics }} options  server: the deployable's name
+ * @returns {(req: IncomingMessage, res: ServerResponse) => { id: string, route: (label: string) => void }}
+ */
+function createRequestObserver({ server, logger, metrics }) {
+  /**
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  const line = (req, res) => {
+    const aborted = !res.writableFinished;
+    const { started = performance.now(), label = 'other' } = observations.get(res) ?? {};
+    return {
+      server,
+      method: req.method,
+      url: String(req.url).slice(0, MAX_LOGGED_TARGET),
+      route: label,
+      status: endStatus(res),
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ...(aborted ? { aborted: true } : {}),
+    };
   };
-  // 'finish': the whole response was handed to the socket; a 'close' before it: the client went away first.
-  res.once('finish', () => done(false));
-  res.once('close', () => done(!res.writableFinished));
-  return {
-    id,
-    route(name) {
-      label = name;
+  const log = pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const id = requestId(req.headers['x-request-id']);
+      res.setHeader('X-Request-Id', id);
+      return id;
     },
+    // The line carries the id and the fields above; a handler's own lines (req.log) carry the id alone.
+    quietReqLogger: true,
+    quietResLogger: true,
+    // Every request is an info line, a 500 included: errors are logged where they happen, with their cause.
+    customLogLevel: () => 'info',
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request',
+    customSuccessObject: line,
+    customErrorObject: line,
+  });
+
+  return (req, res) => {
+    const observation = { started: performance.now(), label: 'other' };
+    observations.set(res, observation);
+    log(req, res);
+    let counted = false;
+    const count = () => {
+      if (counted) return;
+      counted = true;
+      metrics?.request(server, observation.label, endStatus(res));
+    };
+    // 'finish': the whole response was handed to the socket; a 'close' before it: the client went away first.
+    res.once('finish', count);
+    res.once('close', count);
+    return {
+      id: String(req.id),
+      route(name) {
+        observation.label = name;
+      },
+    };
   };
 }
 
-module.exports = { observeRequest, requestId };
+module.exports = { createRequestObserver, requestId };

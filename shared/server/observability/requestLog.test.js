@@ -1,5 +1,5 @@
 const http = require('node:http');
-const { observeRequest, requestId } = require('./requestLog');
+const { createRequestObserver, requestId } = require('./requestLog');
 const { createMetrics } = require('./metrics');
 const { captureLogs } = require('./logCapture');
 
@@ -24,8 +24,9 @@ describe('the request log', () => {
   beforeEach(async () => {
     logs = captureLogs();
     metrics = createMetrics();
+    const observe = createRequestObserver({ server: 'shell', logger: logs.logger, metrics });
     server = http.createServer((req, res) => {
-      const observed = observeRequest(req, res, { server: 'shell', logger: logs.logger, metrics });
+      const observed = observe(req, res);
       observed.route(req.url === '/slow' ? '/slow' : 'asset');
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
       res.statusCode = req.url === '/missing' ? 404 : 200;
