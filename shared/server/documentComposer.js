@@ -16,7 +16,6 @@ const {
 const { serverVariantKey } = require('@nativegtm/contract/pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { fileReader } = require('./fileReader');
-const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 const { requestTarget } = require('./requestTarget');
 const { normalizeRoutePath } = require('@nativegtm/contract/routes');
@@ -37,18 +36,18 @@ const MAX_REUSED = 256;
  */
 
 /**
- * @param {{ root: string, remotesFile: string, routes: { route: string, remote: string }[], origin: string,
+ * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
  *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number,
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
- *   root: the shell's dist/; routes: which remote renders which page; origin: the site's public origin, for
+ *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
  *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
  *   request target; events: told of each fragment fetch and cache hit, by remote;
  *   metrics: where the live build of each remote is shown.
  */
 function createDocumentComposer({
   root,
-  remotesFile,
+  remotes,
   routes,
   origin,
   fragmentTimeoutMs = 400,
@@ -59,7 +58,6 @@ function createDocumentComposer({
 }) {
   const template = fileReader(parseTemplate);
   const text = fileReader((value) => value);
-  const remotes = fileReader(readRemotesConfig);
   const fragments = createFragmentCache({ timeoutMs: fragmentTimeoutMs, maxAgeMs: fragmentMaxAgeMs, events });
   const byPath = new Map(routes.map((route) => [route.route, route]));
 
@@ -70,7 +68,7 @@ function createDocumentComposer({
    * @param {Preview | undefined} preview
    */
   function remoteBase(remote, preview) {
-    const manifest = /** @type {Partial<Record<string, string>> | undefined} */ (remotes(remotesFile))?.[remote];
+    const manifest = remotes.entries()?.[remote];
     if (!manifest) return undefined;
     const base = new URL('./', manifest);
     return preview?.remote === remote ? new URL(releaseFolder(preview.id), base) : base;

@@ -3,6 +3,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { createDocumentComposer } = require('./documentComposer');
+const { createRemotesFile } = require('./remotesFile');
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-'));
 const remotesFile = path.join(root, 'remotes.json');
@@ -13,7 +14,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 function composer({ reuseMs, folder = root }) {
   return createDocumentComposer({
     root: folder,
-    remotesFile,
+    remotes: createRemotesFile(remotesFile),
     routes: [{ route: '/employers', remote: 'employers' }],
     origin: 'https://nativegtm.example',
     reuseMs,

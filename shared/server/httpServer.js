@@ -14,7 +14,7 @@ const HEADER_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * @typedef {import('node:http').RequestListener & { close: () => void }} ClosableHandler
+ * @typedef {import('node:http').RequestListener & { close?: () => void }} ClosableHandler
  *   a request handler with work of its own to stop when its server closes (e.g. a background refresh)
  */
 
@@ -37,7 +37,7 @@ function createHttpServer(handler) {
       handler(req, res);
     },
   );
-  server.once('close', handler.close);
+  server.once('close', () => handler.close?.());
   // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
   return server;
 }

@@ -2,9 +2,6 @@
 // remote must answer its mf-manifest.json (the file every visitor's browser loads first). Each probe is bounded by
 // `timeoutMs`, and one answer serves every probe for `maxAgeMs`, so a public /readyz cannot be used to make the node
 // fetch from the remotes at the rate of the requests.
-const fs = require('node:fs');
-const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
-
 /**
  * @typedef {{ ready: boolean, ms?: number, build?: string, error?: string }} RemoteReadiness
  * @typedef {{ ready: boolean, remotesJson: 'ok' | 'unreadable', remotes: Record<string, RemoteReadiness> }}
@@ -12,13 +9,13 @@ const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
  */
 
 /**
- * @param {{ remotesFile: string, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
+ * @param {{ remotes: import('./remotesFile').RemotesFile, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
  *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number }} options
- *   remoteNames: the remotes of the site's pages; builds: the live build of each remote, as the documents last read it
+ *   remotes: remotes.json's reader; remoteNames: the remotes of the site's pages; builds: the live build of each remote, as the documents last read it
  * @returns {() => Promise<Readiness>}
  */
 function createReadiness({
-  remotesFile,
+  remotes,
   remoteNames,
   builds = () => new Map(),
   timeoutMs = 1000,
@@ -56,13 +53,8 @@ function createReadiness({
 
   /** @returns {Promise<Readiness>} */
   async function check() {
-    let text;
-    try {
-      text = fs.readFileSync(remotesFile, 'utf8');
-    } catch {
-      return { ready: false, remotesJson: 'unreadable', remotes: {} };
-    }
-    const entries = /** @type {Partial<Record<string, string>>} */ (readRemotesConfig(text));
+    const entries = remotes.entries();
+    if (!entries) return { ready: false, remotesJson: 'unreadable', remotes: {} };
     const live = builds();
     const results = await Promise.all(
       remoteNames.map(async (name) => {

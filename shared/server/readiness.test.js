@@ -3,6 +3,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { createReadiness } = require('./readiness');
+const { createRemotesFile } = require('./remotesFile');
 
 /** Remotes on one server: /up answers a manifest, /broken an error, /junk not JSON, /hang never. */
 /** @type {http.Server} */
@@ -34,17 +35,20 @@ beforeEach(() => {
   requests = 0;
 });
 
-/** @param {Record<string, string> | string} remotes */
+/**
+ * A remotes.json with these contents, and its reader.
+ * @param {Record<string, string> | string} remotes
+ */
 function remotesFile(remotes) {
   const file = path.join(folder, `remotes-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, typeof remotes === 'string' ? remotes : JSON.stringify(remotes));
-  return file;
+  return createRemotesFile(file);
 }
 
 describe('the readiness of the shell', () => {
   it('is ready when every remote answers its manifest, with the time and live build of each', async () => {
     const readiness = createReadiness({
-      remotesFile: remotesFile({ jobs: `${origin}/up/mf-manifest.json`, employers: `${origin}/up/mf-manifest.json` }),
+      remotes: remotesFile({ jobs: `${origin}/up/mf-manifest.json`, employers: `${origin}/up/mf-manifest.json` }),
       remoteNames: ['jobs', 'employers'],
       builds: () => new Map([['jobs', '0123abcd']]),
     });
@@ -60,7 +64,7 @@ describe('the readiness of the shell', () => {
 
   it('is not ready, saying why for each remote, when one fails, hangs, answers junk or is missing', async () => {
     const readiness = createReadiness({
-      remotesFile: remotesFile({
+      remotes: remotesFile({
         jobs: `${origin}/broken/mf-manifest.json`,
         employers: `${origin}/hang/mf-manifest.json`,
         candidates: `${origin}/junk/mf-manifest.json`,
@@ -80,9 +84,12 @@ describe('the readiness of the shell', () => {
   });
 
   it('is not ready without a readable remotes.json, and takes junk in it for no remotes', async () => {
-    const missing = createReadiness({ remotesFile: path.join(folder, 'none.json'), remoteNames: ['jobs'] });
+    const missing = createReadiness({
+      remotes: createRemotesFile(path.join(folder, 'none.json')),
+      remoteNames: ['jobs'],
+    });
     expect(await missing()).toEqual({ ready: false, remotesJson: 'unreadable', remotes: {} });
-    const junk = createReadiness({ remotesFile: remotesFile('{not json'), remoteNames: ['jobs'] });
+    const junk = createReadiness({ remotes: remotesFile('{not json'), remoteNames: ['jobs'] });
     expect(await junk()).toEqual({
       ready: false,
       remotesJson: 'ok',
@@ -93,7 +100,7 @@ describe('the readiness of the shell', () => {
   it('answers every probe within maxAge from one check, so probes cannot drive fetches to the remotes', async () => {
     let time = 0;
     const readiness = createReadiness({
-      remotesFile: remotesFile({ jobs: `${origin}/up/mf-manifest.json` }),
+      remotes: remotesFile({ jobs: `${origin}/up/mf-manifest.json` }),
       remoteNames: ['jobs'],
       maxAgeMs: 1000,
       now: () => time,

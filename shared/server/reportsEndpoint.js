@@ -47,7 +47,6 @@ function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, no
    * @param {{ id: string }} observed
    */
   return function receive(req, res, observed) {
-    if (req.method !== 'POST') return answer(res, 405, { Allow: 'POST' });
     // Closes the connection after a refusal: the rest of the body is not read.
     const refuse = (/** @type {number} */ status, /** @type {Record<string, string>} */ headers = {}) => {
       metrics?.report('unknown', 'rejected');

@@ -1,6 +1,4 @@
 // Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
-const { fileReader } = require('./fileReader');
-const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
 const { CSP_ENDPOINT_NAME, REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { trustedTypesDirectives } = require('@nativegtm/contract/trustedTypes');
 
@@ -37,23 +35,20 @@ function remoteOrigins(entries) {
   return [...new Set(Object.values(entries).map((url) => new URL(/** @type {string} */ (url)).origin))].sort();
 }
 
-const readRemotesFile = fileReader(readRemotesConfig);
-
 /**
- * The headers of the shell's HTML responses for remotes.json as it is on disk: made once per version of the file
- * (fileReader gives the same object until it changes), not per response.
+ * The headers of the shell's HTML responses for remotes.json's entries as they are now: made once per version of the
+ * file (its reader, remotesFile.js, gives the same object until the file changes), not per response.
  * @type {WeakMap<object, Record<string, string>>}
  */
 const headersByRemotes = new WeakMap();
 const NO_REMOTES = {};
 
-/** @param {string} file */
-function htmlHeadersFromFile(file) {
-  const remotes = readRemotesFile(file) ?? NO_REMOTES;
-  let headers = headersByRemotes.get(remotes);
+/** @param {Partial<Record<string, string>> | undefined} entries remotes.json's valid entries; none while unreadable */
+function htmlHeadersFor(entries = NO_REMOTES) {
+  let headers = headersByRemotes.get(entries);
   if (!headers) {
-    headers = htmlHeaders(remoteOrigins(remotes));
-    headersByRemotes.set(remotes, headers);
+    headers = htmlHeaders(remoteOrigins(entries));
+    headersByRemotes.set(entries, headers);
   }
   return headers;
 }
@@ -102,6 +97,6 @@ module.exports = {
   PERMISSIONS_POLICY,
   contentSecurityPolicy,
   htmlHeaders,
-  htmlHeadersFromFile,
+  htmlHeadersFor,
   remoteOrigins,
 };

@@ -1,7 +1,8 @@
 // Serves the five production builds, one server per deployable on its own port. Used by `npm start` and by the
 // integration tests, so the tests exercise exactly what visitors get.
 const path = require('node:path');
-const { createDeployableServer } = require('./deployableHandler');
+const { createRemoteServer } = require('./remoteServer');
+const { createShellServer } = require('./shellServer');
 const { listen, close, drain } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 const { storeLayout } = require('./releases/storeLayout');
@@ -15,9 +16,8 @@ const { storeLayout } = require('./releases/storeLayout');
  *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string }} [options]
  *   host: the interface to listen on (all unless given). remotesFile: serve the shell's /remotes.json from this file
  *   instead of dist/remotes.json. origin: the site's public origin (absolute URLs in documents, robots.txt,
- *   sitemap.xml). fragmentTimeoutMs: how long a document
- *   waits for a page's server-rendered HTML before it is sent without it. logger: where request and fragment lines
- *   go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
+ *   sitemap.xml). fragmentTimeoutMs: how long a document waits for a page's server-rendered HTML before it is sent
+ *   without it. logger: where request and fragment lines go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
  *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/.
  */
 async function startSite(
@@ -40,22 +40,27 @@ async function startSite(
   try {
     for (const deployable of deployables) {
       const port = ports[deployable.name] ?? deployable.port;
-      const server = createDeployableServer({
-        root: roots[deployable.name] ?? path.join(deployable.dir, 'dist'),
-        spa: deployable.role === 'host',
-        cors: deployable.role === 'remote',
-        files: deployable.role === 'host' && remotesFile ? { '/remotes.json': remotesFile } : {},
-        compose: deployable.role === 'host' ? { routes, origin: siteOrigin(origin), fragmentTimeoutMs } : undefined,
-        name: deployable.name,
-        logger,
-        metrics,
-        // A root given explicitly is served as it is (the gate's candidate release).
-        ...(releasesDir === undefined || roots[deployable.name]
-          ? {}
-          : deployable.role === 'remote'
-            ? { releases: storeLayout(releasesDir, deployable.remote) }
-            : { releasesDir }),
-      });
+      const root = roots[deployable.name] ?? path.join(deployable.dir, 'dist');
+      // A root given explicitly is served as it is (the gate's candidate release), never the store's live release.
+      const fromStore = releasesDir !== undefined && !roots[deployable.name];
+      const server =
+        deployable.role === 'host'
+          ? createShellServer({
+              root,
+              remotesFile,
+              compose: { routes, origin: siteOrigin(origin), fragmentTimeoutMs },
+              name: deployable.name,
+              logger,
+              metrics,
+              releasesDir: fromStore ? releasesDir : undefined,
+            })
+          : createRemoteServer({
+              root,
+              name: deployable.name,
+              logger,
+              metrics,
+              releases: fromStore ? storeLayout(releasesDir, deployable.remote) : undefined,
+            });
       await listen(server, port, deployable.name, host);
       running.push({ deployable, port, server });
     }

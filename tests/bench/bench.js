@@ -17,7 +17,7 @@ const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { staleSince, sourcesOf } = require('@nativegtm/tools/buildIfNeeded');
 const http = require('node:http');
 const zlib = require('node:zlib');
-const { createDeployableHandler, createDeployableServer } = require('@nativegtm/server/deployableHandler');
+const { createShellHandler, createShellServer } = require('@nativegtm/server/shellServer');
 const { listen, close } = require('@nativegtm/server/httpServer');
 const { parseTemplate, compose } = require('@nativegtm/server/ssi');
 const { fragmentPaths, REMOTE_BASE } = require('@nativegtm/contract/fragments');
@@ -181,7 +181,7 @@ async function prerenderedMonolithDocuments() {
 /** @param {number} port */
 async function startPrerenderedMonolith(port) {
   const documents = await prerenderedMonolithDocuments();
-  const files = createDeployableHandler({ root: monolithDist });
+  const files = createShellHandler({ root: monolithDist, name: 'monolith' });
   const server = http.createServer((req, res) => {
     // A server's requests always have a URL.
     const document = documents[new URL(/** @type {string} */ (req.url), 'http://bench.invalid').pathname];
@@ -393,13 +393,13 @@ async function main() {
   const site = await startTestSite({ base: settings.portBase, log });
   buildMonolithIfNeeded();
   const monolithPort = settings.portBase + 10;
-  const monolithServer = createDeployableServer({ root: monolithDist, spa: true });
+  const monolithServer = createShellServer({ root: monolithDist, name: 'monolith' });
   await listen(monolithServer, monolithPort, 'monolith');
   const prerenderedPort = settings.portBase + 11;
   const prerenderedServer = await startPrerenderedMonolith(prerenderedPort);
   buildReactFloorIfNeeded();
   const reactFloorPort = settings.portBase + 12;
-  const reactFloorServer = createDeployableServer({ root: reactFloorDist });
+  const reactFloorServer = createShellServer({ root: reactFloorDist, name: 'React floor' });
   await listen(reactFloorServer, reactFloorPort, 'React floor');
 
   /** @type {Record<Variant, { origin: string, distFor: (url: string) => string | undefined }>} */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { createDeployableServer } from '@nativegtm/server/deployableHandler';
+import { createRemoteServer } from '@nativegtm/server/remoteServer';
 import { close, listen } from '@nativegtm/server/httpServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
@@ -105,7 +105,7 @@ async function serveRemotesJson(body: Record<string, unknown>): Promise<void> {
 }
 
 async function serveFolder(root: string, port: number): Promise<Server> {
-  return listen(createDeployableServer({ root, cors: true }), port, 'test remote');
+  return listen(createRemoteServer({ root }), port, 'test remote');
 }
 
 describe('a remote that is down', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
-import { createDeployableHandler } from '@nativegtm/server/deployableHandler';
+import { createRemoteHandler } from '@nativegtm/server/remoteServer';
 import { close, listen } from '@nativegtm/server/httpServer';
 
 /**
@@ -24,7 +24,7 @@ export type FaultScope = 'all' | 'page';
 export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
   let mode: FaultMode = 'up';
   let scope: FaultScope = 'all';
-  const serve = createDeployableHandler({ root, cors: true });
+  const serve = createRemoteHandler({ root });
   const hanging = new Set<NodeJS.Timeout>();
   /** The targets and headers of the requests for server-rendered files it got, newest last. */
   const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];

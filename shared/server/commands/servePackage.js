@@ -5,7 +5,8 @@ const path = require('node:path');
 const { readCommandLine, runCommand, UsageError, wholeNumberOption } = require('../commandLine');
 const { configOrExit, serverConfig } = require('../config');
 const { deployables } = require('../deployables');
-const { createDeployableServer } = require('../deployableHandler');
+const { createRemoteServer } = require('../remoteServer');
+const { createShellServer } = require('../shellServer');
 const { listen, close } = require('../httpServer');
 
 const USAGE = 'nativegtm-serve-package [--port <n>]   (from a package folder: shell/, jobs-mfe/…)';
@@ -21,11 +22,11 @@ async function main() {
   if (!deployable) throw new UsageError(`${dir} is not one of the site's packages`);
   const port = wholeNumberOption(values.port, '--port', { min: 1, max: 65535 }) ?? deployable.port;
   const config = configOrExit(serverConfig);
-  const server = createDeployableServer({
-    root: path.join(dir, 'dist'),
-    spa: deployable.role === 'host',
-    cors: deployable.role === 'remote',
-  });
+  const root = path.join(dir, 'dist');
+  const server =
+    deployable.role === 'host'
+      ? createShellServer({ root, name: deployable.name })
+      : createRemoteServer({ root, name: deployable.name });
   await listen(server, port, deployable.name, config.HOST);
   console.log(`${deployable.name} serving dist/ on http://localhost:${port}`);
   const shutdown = () => close(server).then(() => process.exit(0));

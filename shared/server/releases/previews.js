@@ -99,28 +99,20 @@ function redirect(res, location) {
 }
 
 /**
- * remotes.json's text with the previewed remote's manifest URL moved to that release's folder on the same server.
- * @param {string} text
+ * remotes.json as a preview sees it: its valid entries (remotesFile.js), with the previewed remote's manifest URL
+ * moved to that release's folder on the same server.
+ * @param {Partial<Record<string, string>>} entries
  * @param {Preview} preview
  */
-function previewRemotesJson(text, preview) {
-  /** @type {unknown} */
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return text;
-  const entries = /** @type {Record<string, unknown>} */ (json);
+function previewRemotesJson(entries, preview) {
   const manifest = entries[preview.remote];
-  if (typeof manifest !== 'string') return text;
-  try {
-    entries[preview.remote] = new URL(`${releaseFolder(preview.id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href;
-  } catch {
-    return text;
-  }
-  return `${JSON.stringify(entries, null, 2)}\n`;
+  const previewed = manifest
+    ? {
+        ...entries,
+        [preview.remote]: new URL(`${releaseFolder(preview.id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href,
+      }
+    : entries;
+  return `${JSON.stringify(previewed, null, 2)}\n`;
 }
 
 module.exports = { createPreviews, previewCookies, previewRemotesJson, PREVIEW_HEADERS };

@@ -6,6 +6,7 @@
 const { LRUCache } = require('lru-cache');
 const { liveRelease } = require('./livePointer');
 const { rememberedReleases } = require('./releaseInStore');
+const { answerNotFound } = require('../staticFiles');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -49,7 +50,7 @@ function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
     if (named && file && inStore(layout, named)) {
       req.url = `${file}${query}`;
       // Only that release's own files: never another's under its name.
-      return release(named)(req, res, () => notFound(res));
+      return release(named)(req, res, () => answerNotFound(res));
     }
     const id = live();
     if (!id) return dist(req, res);
@@ -57,14 +58,6 @@ function createRemoteFiles({ layout, dist, files, onProblem, onChange }) {
   }
 
   return { serve, live };
-}
-
-/** @param {ServerResponse} res */
-function notFound(res) {
-  res.statusCode = 404;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.end('Not found\n');
 }
 
 module.exports = { createRemoteFiles };

@@ -3,7 +3,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { createDeployableServer } = require('@nativegtm/server/deployableHandler');
+const { createRemoteServer } = require('@nativegtm/server/remoteServer');
+const { captureLogs } = require('@nativegtm/server/observability/logCapture');
 const { listen, close } = require('@nativegtm/server/httpServer');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { publishRelease } = require('./publish');
@@ -19,24 +20,18 @@ let server;
 let origin;
 /** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
 let layout;
-/** @type {string[]} */
-let problems;
+/** @type {ReturnType<typeof captureLogs>} */
+let logs;
+/** The problems the server logged with the live pointer. */
+const problems = () => logs.lines.filter((line) => line.msg === 'live pointer ignored').map((line) => line.problem);
 
 beforeEach(async () => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));
   layout = storeLayout(store, 'jobs');
-  problems = [];
-  const logger = /** @type {import('@nativegtm/server/observability/logger').Logger} */ (
-    /** @type {unknown} */ ({
-      error: (/** @type {{ problem: string }} */ fields) => problems.push(fields.problem),
-      warn: () => {},
-      info: () => {},
-      child: () => logger,
-    })
-  );
-  server = createDeployableServer({
+  logs = captureLogs();
+  const { logger } = logs;
+  server = createRemoteServer({
     root: fakeBuild({ buildId: 'dist', chunk: 'dist.0123456789.js' }),
-    cors: true,
     releases: layout,
     logger,
   });
@@ -103,6 +98,6 @@ describe("a remote's server with a release store", () => {
     fs.symlinkSync('not-a-release', layout.live);
     await settle();
     expect((await get('/ssr/manifest.json')).text).toContain('"a"');
-    expect(problems).toEqual([expect.stringContaining('"not-a-release", which is not a release id')]);
+    expect(problems()).toEqual([expect.stringContaining('"not-a-release", which is not a release id')]);
   });
 });

@@ -2,7 +2,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { createDeployableHandler } = require('./deployableHandler');
+const { createRemoteHandler } = require('./remoteServer');
 const { captureLogs } = require('./observability/logCapture');
 
 // A redeploy replaces files while they are being served: a file found and then deleted before it is opened.
@@ -17,7 +17,7 @@ describe("a deployable's server during a redeploy", () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-static-'));
     fs.writeFileSync(path.join(folder, 'chunk.0123456789.js'), 'export {};\n'.repeat(1000));
     logs = captureLogs();
-    server = http.createServer(createDeployableHandler({ root: folder, cors: true, logger: logs.logger }));
+    server = http.createServer(createRemoteHandler({ root: folder, logger: logs.logger }));
     await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
   });
   afterEach(async () => {
@@ -60,10 +60,10 @@ describe("a deployable's server during a redeploy", () => {
   });
 });
 
-describe('the health of a deployable', () => {
-  it('answers /healthz with 200 "ok", never cached, on every deployable', async () => {
+describe("a remote's routes", () => {
+  it('answers /healthz with 200 "ok", never cached', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-health-'));
-    const server = http.createServer(createDeployableHandler({ root: folder, cors: true }));
+    const server = http.createServer(createRemoteHandler({ root: folder }));
     await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
     try {
       const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
@@ -77,5 +77,41 @@ describe('the health of a deployable', () => {
       await new Promise((resolve) => server.close(resolve));
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a remote's answers to other origins", () => {
+  /** @type {string} */
+  let folder;
+  /** @type {http.Server} */
+  let server;
+  /** @type {string} */
+  let origin;
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-remote-'));
+    fs.writeFileSync(path.join(folder, 'mf-manifest.json'), '{}');
+    server = http.createServer(createRemoteHandler({ root: folder }));
+    await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+    origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('lets any origin load its files, and answers a preflight on any path', async () => {
+    const file = await fetch(`${origin}/mf-manifest.json`);
+    expect([file.status, file.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+    const preflight = await fetch(`${origin}/anything`, { method: 'OPTIONS' });
+    expect([preflight.status, preflight.headers.get('access-control-allow-methods')]).toEqual([
+      204,
+      'GET, HEAD, OPTIONS',
+    ]);
+  });
+
+  it('answers 404 for a file it does not have, and 405 for a write', async () => {
+    expect((await fetch(`${origin}/missing.js`)).status).toBe(404);
+    const write = await fetch(`${origin}/mf-manifest.json`, { method: 'PUT', body: 'x' });
+    expect([write.status, write.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
 });

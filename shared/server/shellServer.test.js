@@ -1,0 +1,109 @@
+/** @jest-environment node */
+// The shell's routes: what each path and method gets, composing (npm start) and not (its own dist/ alone).
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { remoteFailureReport } = require('@nativegtm/contract/reports');
+const { createShellHandler } = require('./shellServer');
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
+const remotesFile = path.join(root, 'configured-remotes.json');
+const REMOTES = '{ "jobs": "http://127.0.0.1:9/mf-manifest.json" }\n';
+fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>NativeGTM</title>');
+fs.writeFileSync(path.join(root, 'remotes.json'), '{}');
+fs.writeFileSync(path.join(root, 'main.0123456789.js'), 'export {};');
+fs.writeFileSync(remotesFile, REMOTES);
+
+/** @type {http.Server[]} */
+const servers = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * A server on a free port with this handler; its origin.
+ * @param {import('node:http').RequestListener} handler
+ */
+async function serve(handler) {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  return `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+}
+
+describe("the composing shell's routes", () => {
+  /** @type {string} */
+  let origin;
+  beforeAll(async () => {
+    const handler = createShellHandler({
+      root,
+      remotesFile,
+      compose: { routes: [{ route: '/featured-jobs', remote: 'jobs' }], origin: 'https://nativegtm.example' },
+    });
+    origin = await serve(handler);
+    servers[servers.length - 1]?.once('close', () => handler.close?.());
+  });
+
+  it.each([
+    ['GET', '/_reports', 405, 'POST'],
+    ['POST', '/featured-jobs', 405, 'GET, HEAD'],
+    ['DELETE', '/healthz', 405, 'GET, HEAD'],
+    ['PUT', '/main.0123456789.js', 405, 'GET, HEAD'],
+  ])('%s %s: %i, allowing %s', async (method, target, status, allow) => {
+    const response = await fetch(`${origin}${target}`, { method });
+    expect([response.status, response.headers.get('allow')]).toEqual([status, allow]);
+  });
+
+  it('takes reports by POST', async () => {
+    const report = remoteFailureReport({ remote: 'jobs', build: 'ab', route: '/featured-jobs', message: 'x' });
+    const response = await fetch(`${origin}/_reports`, {
+      method: 'POST',
+      body: JSON.stringify(report),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status).toBe(204);
+  });
+
+  it('composes page routes and unknown paths, and serves files as they are', async () => {
+    const page = await fetch(`${origin}/featured-jobs`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect((await fetch(`${origin}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${origin}/index.html`)).status).toBe(404);
+    const file = await fetch(`${origin}/main.0123456789.js`);
+    expect([file.status, file.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+  });
+
+  it('serves the configured remotes.json, and the CSP allows its remotes', async () => {
+    const config = await fetch(`${origin}/remotes.json`);
+    expect([config.status, config.headers.get('cache-control'), await config.text()]).toEqual([
+      200,
+      'no-cache',
+      REMOTES,
+    ]);
+    const page = await fetch(`${origin}/featured-jobs`);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self' http:\/\/127\.0\.0\.1:9;/);
+  });
+
+  it('answers /healthz, robots.txt and sitemap.xml', async () => {
+    const health = await fetch(`${origin}/healthz`);
+    expect([health.status, await health.text()]).toEqual([200, 'ok\n']);
+    expect(await (await fetch(`${origin}/robots.txt`)).text()).toContain(
+      'Sitemap: https://nativegtm.example/sitemap.xml',
+    );
+    expect(await (await fetch(`${origin}/sitemap.xml`)).text()).toContain(
+      '<loc>https://nativegtm.example/featured-jobs</loc>',
+    );
+  });
+});
+
+describe('the shell alone (not composing)', () => {
+  it('serves its dist/ as a single-page app, with dist/remotes.json', async () => {
+    const origin = await serve(createShellHandler({ root }));
+    const page = await fetch(`${origin}/featured-jobs`);
+    expect([page.status, await page.text()]).toEqual([200, '<!doctype html><title>NativeGTM</title>']);
+    expect(await (await fetch(`${origin}/remotes.json`)).text()).toBe('{}');
+    expect((await fetch(`${origin}/_reports`, { method: 'POST', body: '[]' })).status).toBe(405);
+  });
+});
