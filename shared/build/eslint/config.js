@@ -72,7 +72,12 @@ const boundaries = [
     rules: {
       'nativegtm/package-boundaries': [
         'error',
-        { layer: 'the build', ours: ['@nativegtm/contract', '@nativegtm/build'], builtins: true },
+        {
+          layer: 'the build',
+          // The server render bundles the design system's entry for it (ssr.js), and nothing else of it.
+          ours: ['@nativegtm/contract', '@nativegtm/build', '@nativegtm/design-system/ssr/server-entry'],
+          builtins: true,
+        },
       ],
     },
   },

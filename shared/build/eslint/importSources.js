@@ -1,5 +1,7 @@
 // The module sources a file imports, whichever syntax it uses: ES imports and re-exports, dynamic import(),
-// CommonJS require() and TypeScript's import types. Each lint rule about imports reads them through this one helper.
+// CommonJS require() and require.resolve() and TypeScript's import types. Each lint rule about imports reads them
+// through this one helper. require.resolve() counts: a path resolved from a package is loaded from it all the same
+// (a loader, a jest transform, a script the code starts).
 
 /**
  * @typedef {import('eslint').Rule.Node} Node
@@ -17,6 +19,8 @@ function onImportSources(check) {
     ExportNamedDeclaration: (node) => literal(node.source),
     ImportExpression: (node) => literal(node.source),
     'CallExpression[callee.name="require"]': (/** @type {any} */ node) => literal(node.arguments[0]),
+    'CallExpression[callee.object.name="require"][callee.property.name="resolve"]': (/** @type {any} */ node) =>
+      literal(node.arguments[0]),
     TSImportType: (/** @type {any} */ node) => literal(node.argument?.literal ?? node.argument),
   };
 }

@@ -50,6 +50,11 @@ tester.run('no-relative-package-imports', rule, {
     },
     { filename: inShell, code: "import x from '../../../tsconfig.base.json';", errors: [{ messageId: 'leaves' }] },
     {
+      filename: path.join(repoRoot, 'shared/build/webpack/rules.js'),
+      code: "const loader = require.resolve('../../server/fileReader');",
+      errors: [{ messageId: 'leaves' }],
+    },
+    {
       // The packages under shared/ are packages of their own too.
       filename: path.join(repoRoot, 'shared/server/documentComposer.js'),
       code: "const { pages } = require('../contract/pages');",

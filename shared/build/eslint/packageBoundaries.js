@@ -11,7 +11,8 @@ const OURS = /^(@nativegtm\/[^/]+|shell|[a-z0-9-]+-mfe)(\/|$)/;
 /**
  * @typedef {object} Allowed
  * @property {string} layer what the files are, for the message ("the contract", "browser code")
- * @property {string[]} [ours] which of our packages it may import (by name, e.g. "@nativegtm/contract")
+ * @property {string[]} [ours] which of our packages it may import: by name ("@nativegtm/contract"), or one export of
+ *   a package by its full source when the layer needs that one alone ("@nativegtm/design-system/ssr/server-entry")
  * @property {boolean | string[]} [external] packages from npm: all (true), none (false) or these
  * @property {boolean} [builtins] Node's own modules (node:fs, path…)
  */
@@ -36,7 +37,8 @@ function refusal(source, allowed, isBuiltin) {
   if (source.startsWith('.') || source.startsWith('/')) return null;
   const name = packageName(source);
   if (OURS.test(source)) {
-    return (allowed.ours ?? []).includes(name) ? null : `${allowed.layer} may not import ${name}`;
+    const ours = allowed.ours ?? [];
+    return ours.includes(name) || ours.includes(source) ? null : `${allowed.layer} may not import ${source}`;
   }
   if (source.startsWith('node:') || isBuiltin(name)) {
     return allowed.builtins ? null : `${allowed.layer} may not use Node's ${name}`;

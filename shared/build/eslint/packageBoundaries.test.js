@@ -40,6 +40,10 @@ const refused = [
   ['shared/server/planted.js', "const { Button } = require('@nativegtm/design-system');"],
   ['shared/server/planted.js', "const { createShellConfig } = require('@nativegtm/build/webpack');"],
   ['shared/build/planted.js', "const { startSite } = require('@nativegtm/server/startSite');"],
+  ['shared/build/planted.js', "const { Button } = require('@nativegtm/design-system');"],
+  // A path resolved from a package is loaded from it all the same.
+  ['shell/src/planted.ts', "const start = require.resolve('@nativegtm/server/startSite');"],
+  ['shared/contract/planted.js', "const fs = require.resolve('node:fs');"],
 ];
 
 const allowed = [
@@ -54,6 +58,7 @@ const allowed = [
   ['shared/server/planted.js', "const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');"],
   ['shared/server/planted.js', "const sirv = require('sirv');"],
   ['shared/build/planted.js', "const { pages } = require('@nativegtm/contract/pages');"],
+  ['shared/build/planted.js', "const entry = require.resolve('@nativegtm/design-system/ssr/server-entry');"],
   ['tests/support/planted.ts', "import { startSite } from '@nativegtm/server/startSite';"],
 ];
 
