@@ -1,4 +1,4 @@
-import { getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
+import { getInstance, type ModuleFederation } from '@module-federation/runtime';
 import { getRemotesConfig } from './remotesConfig';
 import { createPageLoader, RemoteLoadError } from './pageLoader';
 import { reportRemoteFailure } from './reportRemoteFailure';

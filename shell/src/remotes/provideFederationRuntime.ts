@@ -1,5 +1,5 @@
 import * as runtimeCore from '@module-federation/runtime-core';
-import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 
 /**
  * A Module Federation runtime plugin of the shell: publishes the shell's federation runtime on the global that

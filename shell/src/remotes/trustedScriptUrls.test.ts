@@ -1,4 +1,4 @@
-import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 
 type CreateScript = NonNullable<ModuleFederationRuntimePlugin['createScript']>;
 

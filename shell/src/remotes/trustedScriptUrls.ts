@@ -1,4 +1,4 @@
-import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import { trustedTypesPolicies } from '@nativegtm/contract/trustedTypes';
 
 /** The part of the Trusted Types API used here (TypeScript's DOM library does not describe it yet). */
