@@ -1,8 +1,7 @@
 // Browser integration tests: they build what is not built, serve the composed site with the same code as
 // `npm start` (on test ports, so a running `npm start` is not disturbed) and drive Chromium with playwright-core;
 // engines.test.ts also drives Firefox and WebKit (support/engines/).
-const path = require('node:path');
-const { FUZZ_SEED } = require('@nativegtm/build/jest');
+const { FUZZ_SEED, TS_TRANSFORM } = require('@nativegtm/build/jest');
 
 module.exports = {
   displayName: 'integration',
@@ -13,10 +12,5 @@ module.exports = {
   globalTeardown: '<rootDir>/support/globalTeardown.js',
   setupFiles: [FUZZ_SEED],
   setupFilesAfterEnv: ['<rootDir>/support/setup.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      { tsconfig: path.join(__dirname, '../shared/build/tsconfig.jest.json'), diagnostics: false },
-    ],
-  },
+  transform: { '^.+\\.ts$': TS_TRANSFORM },
 };

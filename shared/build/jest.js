@@ -5,6 +5,16 @@ const path = require('node:path');
 const FUZZ_SEED = path.join(__dirname, 'fuzzSeed.js');
 
 /**
+ * TypeScript for jest, types only stripped (`npm run typecheck` checks them). By path, resolved from this package:
+ * jest looks a transform's bare name up from the project's rootDir, a package that does not declare ts-jest.
+ * @type {[string, { tsconfig: string, diagnostics: boolean }]}
+ */
+const TS_TRANSFORM = [
+  require.resolve('ts-jest'),
+  { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false },
+];
+
+/**
  * A package of browser code (the design system, the shell, the page remotes): its tests in src/, in jsdom.
  * @param {{ packageDir: string, displayName: string }} options
  */
@@ -18,11 +28,11 @@ function createJestProject({ packageDir, displayName }) {
     setupFiles: [FUZZ_SEED],
     setupFilesAfterEnv: [path.join(__dirname, 'jestSetup.ts')],
     transform: {
-      '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
+      '^.+\\.tsx?$': TS_TRANSFORM,
     },
     moduleNameMapper: {
       // CSS Modules resolve to their class names, so tests can still assert on className where it matters.
-      '\\.module\\.css$': 'identity-obj-proxy',
+      '\\.module\\.css$': require.resolve('identity-obj-proxy'),
       '\\.css$': path.join(__dirname, 'styleStub.js'),
     },
   };
@@ -45,4 +55,4 @@ function createNodeJestProject({ packageDir, displayName }) {
   };
 }
 
-module.exports = { createJestProject, createNodeJestProject, FUZZ_SEED };
+module.exports = { createJestProject, createNodeJestProject, FUZZ_SEED, TS_TRANSFORM };

@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { rule: pagesLoaderRule } = require('./pagesLoader');
+const { CSS_LOADER } = require('./webpack/rules');
 const { DefinePlugin } = require('webpack');
 const { allVariants, assertValidQuery } = require('@nativegtm/contract/pageVariant');
 const {
@@ -171,7 +172,7 @@ function createSsrConfig({
         {
           test: /\.css$/,
           // The same class names as the browser build (same hashing), without the CSS: the browser gets that as files.
-          use: [{ loader: 'css-loader', options: { modules: { ...cssModules, exportOnlyLocals: true } } }],
+          use: [{ loader: CSS_LOADER, options: { modules: { ...cssModules, exportOnlyLocals: true } } }],
         },
         { test: /\.(svg|png|woff2)$/, type: 'asset/resource', generator: { emit: false } },
       ],

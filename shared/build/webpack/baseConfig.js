@@ -9,7 +9,7 @@ const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
 const { trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 const { rule: pagesLoaderRule } = require('../pagesLoader');
-const { tsRule, cssModules } = require('./rules');
+const { tsRule, cssModules, CSS_LOADER } = require('./rules');
 const { newBuildId } = require('./buildId');
 
 /** @typedef {import('webpack').Configuration} Configuration */
@@ -85,7 +85,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
         pagesLoaderRule,
         {
           test: /\.css$/,
-          use: [MiniCssExtractPlugin.loader, { loader: 'css-loader', options: { modules: cssModules(production) } }],
+          use: [MiniCssExtractPlugin.loader, { loader: CSS_LOADER, options: { modules: cssModules(production) } }],
         },
         {
           test: /\.(svg|png|woff2)$/,

@@ -4,6 +4,11 @@ const path = require('node:path');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 
+// Loaders by path, resolved from this package: webpack looks a loader's bare name up from the package being built
+// (its context), which declares none of them; npm's hoisting alone would find them there.
+const TS_LOADER = require.resolve('ts-loader');
+const CSS_LOADER = require.resolve('css-loader');
+
 /**
  * @param {boolean} production
  * @returns {import('webpack').RuleSetRule}
@@ -13,7 +18,7 @@ function tsRule(production) {
     test: /\.tsx?$/,
     exclude: /node_modules/,
     use: {
-      loader: 'ts-loader',
+      loader: TS_LOADER,
       // Type errors are caught by `npm run typecheck` (tsc -b over the whole repo); the bundler only strips types.
       options: {
         transpileOnly: true,
@@ -50,4 +55,4 @@ function cssModules(production) {
   };
 }
 
-module.exports = { repoRoot, tsRule, cssModules };
+module.exports = { repoRoot, tsRule, cssModules, CSS_LOADER };
