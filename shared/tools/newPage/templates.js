@@ -12,9 +12,9 @@ function files(page) {
         private: true,
         description: `${title} page (${route}), a Module Federation remote.`,
         scripts: {
-          build: 'webpack --mode production',
+          build: 'nativegtm-webpack --mode production',
           start: 'nativegtm-serve-package',
-          dev: 'webpack serve --mode development',
+          dev: 'nativegtm-webpack serve --mode development',
           test: 'jest',
         },
         exports: { './Page': './src/Page.tsx', './package.json': './package.json' },
