@@ -2,7 +2,7 @@ const { createShellConfig } = require('@nativegtm/build/webpack');
 
 /**
  * @param {unknown} _env
- * @param {{ mode?: import('webpack').Configuration['mode'] }} argv webpack's command line (--mode)
+ * @param {{ mode?: import('@nativegtm/build/webpack').Mode }} argv webpack's command line (--mode)
  */
 module.exports = (_env, argv) =>
   createShellConfig({

@@ -111,7 +111,7 @@ function buildReferenceIfNeeded(label, dir, sources) {
   if (!reason) return;
   log(`Building the ${label} (${reason})…`);
   const config = path.join(dir, 'webpack.config.js');
-  const result = spawnSync('npx', ['webpack', '--mode', 'production', '--config', config], {
+  const result = spawnSync('npx', ['--no-install', 'nativegtm-webpack', '--mode', 'production', '--config', config], {
     cwd: repoRoot,
     stdio: 'inherit',
   });

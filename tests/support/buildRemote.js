@@ -1,7 +1,6 @@
 // Builds a remote with the same configuration as the real ones (production mode), from any package folder, into
 // `outputPath`. Used to deploy test doubles (a broken remote, a changed build of a real one) and by the soak.
-const webpack = require('webpack');
-const { createRemoteConfig } = require('@nativegtm/build/webpack');
+const { createRemoteConfig, webpack } = require('@nativegtm/build/webpack');
 const { deployables } = require('@nativegtm/server/deployables');
 
 /**

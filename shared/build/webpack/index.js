@@ -9,6 +9,13 @@ const { copyPublicFiles } = require('../plugins/copyPublicFiles');
 const { LinkAllStylesheetsPlugin } = require('../plugins/linkAllStylesheets');
 const { PaintFirstPlugin } = require('../paintFirst/plugin');
 
+// The compiler itself, for code that runs a build from Node (the tests' buildRemote): the one webpack this package
+// declares and configures, rather than a copy the caller would have to declare and keep at the same version.
+const webpack = require('webpack');
+
+/** @typedef {import('webpack').Configuration} Configuration */
+/** @typedef {import('./baseConfig').Mode} Mode */
+
 module.exports = {
   createShellConfig,
   createRemoteConfig,
@@ -17,4 +24,5 @@ module.exports = {
   LinkAllStylesheetsPlugin,
   PaintFirstPlugin,
   repoRoot,
+  webpack,
 };

@@ -10,8 +10,8 @@ const shell = deployables.find((deployable) => deployable.role === 'host');
 
 /**
  * @param {unknown} _env
- * @param {{ mode?: import('webpack').Configuration['mode'] }} argv
- * @returns {import('webpack').Configuration}
+ * @param {{ mode?: import('@nativegtm/build/webpack').Mode }} argv
+ * @returns {import('@nativegtm/build/webpack').Configuration}
  */
 module.exports = (_env, argv) => {
   if (!shell) throw new Error('@nativegtm/server/deployables lists no shell');

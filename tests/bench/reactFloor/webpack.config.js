@@ -13,8 +13,8 @@ const TITLE = 'React floor';
 
 /**
  * @param {unknown} _env
- * @param {{ mode?: import('webpack').Configuration['mode'] }} argv
- * @returns {import('webpack').Configuration}
+ * @param {{ mode?: import('@nativegtm/build/webpack').Mode }} argv
+ * @returns {import('@nativegtm/build/webpack').Configuration}
  */
 module.exports = (_env, argv) => {
   const config = baseConfig({
