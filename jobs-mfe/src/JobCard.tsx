@@ -5,7 +5,7 @@ import { formatPostedDate } from './jobs/postedDate';
 import styles from './JobCard.module.css';
 
 /** "Cobaltline Systems" → "CS", "Orbitra" → "O": a stand-in for a company logo the sample data does not have. */
-export function companyInitials(company: string): string {
+function companyInitials(company: string): string {
   return company
     .split(/\s+/)
     .filter(Boolean)

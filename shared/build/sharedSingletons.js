@@ -46,4 +46,4 @@ function sharedSingletons(packageDir) {
   return shared;
 }
 
-module.exports = { sharedSingletons, SINGLETONS };
+module.exports = { sharedSingletons };

@@ -187,4 +187,4 @@ function createSsrConfig({
   };
 }
 
-module.exports = { createSsrConfig, headHtml };
+module.exports = { createSsrConfig };

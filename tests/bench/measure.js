@@ -294,4 +294,4 @@ async function measureNavigation(browser, { url, linkName, heading, startHeading
 /** @typedef {Awaited<ReturnType<typeof measureVisit>>} Visit */
 /** @typedef {Awaited<ReturnType<typeof measurePaint>>} Paint */
 
-module.exports = { measureVisit, measurePaint, measureNavigation, criticalChain };
+module.exports = { measureVisit, measurePaint, measureNavigation };

@@ -772,7 +772,6 @@ function renderMarkdown(result) {
 }
 
 module.exports = {
-  BUDGETS,
   JS_OVERHEAD_FLOOR,
   median,
   summarizeVisits,

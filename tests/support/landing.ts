@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { pages, shellUrl, untilHydrated } from './site';
 
 /** The h1 that proves a route rendered, by path. */
-export function headingOf(path: string): string {
+function headingOf(path: string): string {
   const route = pages.find((candidate) => candidate.path === path);
   if (!route) throw new Error(`No known page at ${path}`);
   return route.heading;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /** From the narrowest phone the site supports to a wide desktop. */
-export const layoutWidths = [320, 375, 414, 768, 1024, 1280, 1440, 1920] as const;
+const layoutWidths = [320, 375, 414, 768, 1024, 1280, 1440, 1920] as const;
 
 /**
  * Resizes the page through `widths` and returns those at which it scrolls sideways or a control sticks out of the

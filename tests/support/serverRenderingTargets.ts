@@ -33,7 +33,7 @@ export interface Target {
 }
 
 /** A server under test; fragmentTimeoutMs and portOffset (from the fixture's base) as the spec needs. */
-export type StartTarget = (fragmentTimeoutMs?: number, portOffset?: number) => Promise<Target>;
+type StartTarget = (fragmentTimeoutMs?: number, portOffset?: number) => Promise<Target>;
 
 export const decode = (html: string) =>
   html

@@ -194,4 +194,4 @@ function ensureSystemTools({
   return packages;
 }
 
-module.exports = { ensureSystemTools, TOOLS, toolsFor, locateTool };
+module.exports = { ensureSystemTools, toolsFor, locateTool };

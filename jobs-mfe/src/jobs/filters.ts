@@ -11,7 +11,7 @@ export interface JobFilters {
 export const defaultFilters: JobFilters = { jobFunction: null, location: null, sort: sortOptions[0] };
 
 /** Both filters combined with AND; "All" matches every job. */
-export function matchesFilters(job: Job, { jobFunction, location }: JobFilters): boolean {
+function matchesFilters(job: Job, { jobFunction, location }: JobFilters): boolean {
   return (jobFunction === null || job.jobFunction === jobFunction) && (location === null || job.location === location);
 }
 

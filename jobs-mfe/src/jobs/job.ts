@@ -2,7 +2,7 @@ import type { SkillLevel } from '@nativegtm/design-system';
 import type { JobFunction, JobLocation } from './options';
 
 /** The only job type the product shows today. */
-export type JobType = 'Full-time';
+type JobType = 'Full-time';
 
 /** A job on the Featured Jobs page (SPEC section 3). */
 export interface Job {

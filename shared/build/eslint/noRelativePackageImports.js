@@ -51,4 +51,4 @@ const rule = {
   },
 };
 
-module.exports = { rule, packageOf };
+module.exports = { rule };

@@ -79,4 +79,4 @@ const rule = {
   },
 };
 
-module.exports = { rule, refusal };
+module.exports = { rule };

@@ -51,4 +51,4 @@ class PaintFirstPlugin {
   }
 }
 
-module.exports = { PaintFirstPlugin, BOOT_FILE };
+module.exports = { PaintFirstPlugin };

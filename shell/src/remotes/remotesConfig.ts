@@ -10,7 +10,6 @@ import {
  * contract's (@nativegtm/contract/remotesConfig), shared with both servers; this module fetches the file once per page.
  */
 export type { RemotesConfig };
-export { RemotesConfigError };
 
 let pending: Promise<RemotesConfig> | undefined;
 

@@ -10,7 +10,7 @@ export type Screen =
   | { kind: 'notFound' }
   | { kind: 'error'; remote: RemoteName };
 
-export interface NavigationState {
+interface NavigationState {
   /** The location on screen: it changes when the next screen is ready, not when the URL does. */
   location: Location;
   action: NavigationType;

@@ -17,7 +17,7 @@ export interface ServerPageHandoff {
   discardUntaken(): void;
 }
 
-export const noServerPage: ServerPageHandoff = { take: () => undefined, discardUntaken: () => undefined };
+const noServerPage: ServerPageHandoff = { take: () => undefined, discardUntaken: () => undefined };
 
 export const ServerPageContext = createContext<ServerPageHandoff>(noServerPage);
 

@@ -68,4 +68,4 @@ function launchEngine(name) {
   return launch();
 }
 
-module.exports = { engineNames, enginesUnderTest, parseEngines, launchEngine };
+module.exports = { enginesUnderTest, parseEngines, launchEngine };

@@ -125,4 +125,4 @@ class WebDriverSession {
   }
 }
 
-module.exports = { request, WebDriverSession, WebDriverError };
+module.exports = { request, WebDriverSession };
