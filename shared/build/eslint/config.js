@@ -8,90 +8,7 @@ const globals = require('globals');
 const { rule: noRelativePackageImports } = require('./noRelativePackageImports');
 const { rule: packageBoundaries } = require('./packageBoundaries');
 const { rule: fileNames } = require('./fileNames');
-
-const TESTS = ['**/*.test.{js,ts,tsx}'];
-const CONFIG_FILES = ['**/*.config.js'];
-
-/**
- * Who may import whom (packageBoundaries.js), by folder: the layers of shared/README.md. A package's tests may also
- * use Node and test libraries; its configuration files (webpack.config.js, jest.config.js) are build code.
- * @type {import('eslint').Linter.Config[]}
- */
-const boundaries = [
-  {
-    files: ['shared/contract/**/*.js'],
-    ignores: [...TESTS, ...CONFIG_FILES],
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        { layer: 'the contract (plain data and pure functions)', ours: [], external: false, builtins: false },
-      ],
-    },
-  },
-  {
-    files: ['shared/design-system/src/**/*.{ts,tsx}'],
-    ignores: TESTS,
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        {
-          layer: 'the design system (browser code)',
-          ours: ['@nativegtm/contract'],
-          // nativegtm-ssr-page: the alias the server-render bundle gives the page being rendered (ssr.js).
-          external: ['react', 'react-dom', 'react-router-dom', 'nativegtm-ssr-page'],
-          builtins: false,
-        },
-      ],
-    },
-  },
-  {
-    files: ['shell/src/**/*.{ts,tsx}', '*-mfe/src/**/*.{ts,tsx}', 'tests/fixtures/*/src/**/*.{ts,tsx}'],
-    ignores: TESTS,
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        { layer: 'browser code', ours: ['@nativegtm/contract', '@nativegtm/design-system'], builtins: false },
-      ],
-    },
-  },
-  {
-    files: ['shell/src/**/*.test.{ts,tsx}', '*-mfe/src/**/*.test.{ts,tsx}', 'shared/design-system/src/**/*.test.*'],
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        {
-          layer: "a browser package's tests",
-          ours: ['@nativegtm/contract', '@nativegtm/design-system'],
-          builtins: true,
-        },
-      ],
-    },
-  },
-  {
-    files: ['shared/build/**/*.{js,ts}'],
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        {
-          layer: 'the build',
-          // The server render bundles the design system's entry for it (ssr.js), and nothing else of it.
-          ours: ['@nativegtm/contract', '@nativegtm/build', '@nativegtm/design-system/ssr/server-entry'],
-          builtins: true,
-        },
-      ],
-    },
-  },
-  {
-    files: ['shared/server/**/*.js'],
-    ignores: CONFIG_FILES,
-    rules: {
-      'nativegtm/package-boundaries': [
-        'error',
-        { layer: 'the servers', ours: ['@nativegtm/contract', '@nativegtm/server'], builtins: true },
-      ],
-    },
-  },
-];
+const { layers } = require('./layers');
 
 const sharedInternals = [
   {
@@ -127,7 +44,7 @@ module.exports = tseslint.config(
     },
     rules: { 'nativegtm/no-relative-package-imports': 'error', 'nativegtm/file-names': 'error' },
   },
-  ...boundaries,
+  ...layers,
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },

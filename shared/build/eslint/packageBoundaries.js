@@ -1,20 +1,21 @@
 // ESLint rule: which packages a file may import. The packages of this repository are layered by runtime (see
 // shared/README.md): the contract imports none of ours and nothing else; the design system only the contract (and
-// React, its peers); browser code never the build or the servers; the servers only the contract. The configuration
-// (eslint/config.js) says, per folder, what is allowed; this rule reports everything else.
+// React, its peers); browser code never the build or the servers, and no npm package but React's and the federation
+// runtime's; the servers only the contract. layers.js says, per folder, what is allowed (of ours, from npm, of Node);
+// this rule reports everything else.
 
 const { onImportSources } = require('./importSources');
 
-/** Our packages: the design system, contract, build and server, and the deployables (the shell, the remotes). */
+/** Our packages: the contract, design system, build, servers and tools, and the deployables (shell, remotes). */
 const OURS = /^(@nativegtm\/[^/]+|shell|[a-z0-9-]+-mfe)(\/|$)/;
 
 /**
  * @typedef {object} Allowed
  * @property {string} layer what the files are, for the message ("the contract", "browser code")
- * @property {string[]} [ours] which of our packages it may import: by name ("@nativegtm/contract"), or one export of
+ * @property {string[]} ours which of our packages it may import: by name ("@nativegtm/contract"), or one export of
  *   a package by its full source when the layer needs that one alone ("@nativegtm/design-system/ssr/server-entry")
- * @property {boolean | string[]} [external] packages from npm: all (true), none (false) or these
- * @property {boolean} [builtins] Node's own modules (node:fs, path…)
+ * @property {false | string[]} external packages from npm: none, or these (never "any": each layer says which)
+ * @property {boolean} builtins Node's own modules (node:fs, path…)
  */
 
 /**
@@ -37,14 +38,13 @@ function refusal(source, allowed, isBuiltin) {
   if (source.startsWith('.') || source.startsWith('/')) return null;
   const name = packageName(source);
   if (OURS.test(source)) {
-    const ours = allowed.ours ?? [];
+    const { ours } = allowed;
     return ours.includes(name) || ours.includes(source) ? null : `${allowed.layer} may not import ${source}`;
   }
   if (source.startsWith('node:') || isBuiltin(name)) {
     return allowed.builtins ? null : `${allowed.layer} may not use Node's ${name}`;
   }
-  const external = allowed.external ?? true;
-  if (external === true || (Array.isArray(external) && external.includes(name))) return null;
+  if (allowed.external && allowed.external.includes(name)) return null;
   return `${allowed.layer} may not depend on ${name}`;
 }
 
@@ -59,10 +59,10 @@ const rule = {
         properties: {
           layer: { type: 'string' },
           ours: { type: 'array', items: { type: 'string' } },
-          external: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
+          external: { oneOf: [{ const: false }, { type: 'array', items: { type: 'string' } }] },
           builtins: { type: 'boolean' },
         },
-        required: ['layer'],
+        required: ['layer', 'ours', 'external', 'builtins'],
         additionalProperties: false,
       },
     ],
