@@ -32,6 +32,8 @@ const miniature = {
   },
   'shared/server/startSite.js':
     "const sirv = require('sirv');\n\nmodule.exports = { startSite: () => sirv('dist') };\n",
+  'shared/contract/package.json': { name: '@nativegtm/contract', private: true, exports: { './pages': './pages.js' } },
+  'shared/contract/pages.js': 'module.exports = { pages: [] };\n',
   'shell/package.json': { name: 'shell', private: true, dependencies: { react: '^19.3.1' } },
   'shell/src/index.ts': "import { createElement } from 'react';\n\ncreateElement('main');\n",
   // A test may use the root's tools.
@@ -129,10 +131,18 @@ describe('npm run knip', () => {
     let report = { status: /** @type {number | null} */ (0), output: '' };
     beforeAll(() => {
       report = knip({
-        // The shell's webpack entry may not lean on its own devDependencies or on the root's.
+        // The shell's webpack entry may not lean on its own devDependencies, on the root's, or on a package of ours
+        // it does not declare.
         'shell/package.json': { devDependencies: { 'playwright-core': '^1.65.1' } },
-        'shell/src/index.ts':
-          "import { createElement } from 'react';\nimport fc from 'fast-check';\nimport { chromium } from 'playwright-core';\n\ncreateElement('main', null, String(fc), String(chromium));\n",
+        'shell/src/index.ts': [
+          "import { createElement } from 'react';",
+          "import fc from 'fast-check';",
+          "import { chromium } from 'playwright-core';",
+          "import { pages } from '@nativegtm/contract/pages';",
+          '',
+          "createElement('main', null, String(fc), String(chromium), String(pages));",
+          '',
+        ].join('\n'),
       });
     });
 
@@ -144,6 +154,10 @@ describe('npm run knip', () => {
 
     it("a devDependency of the file's own package", () => {
       expect(lines(report.output, 'playwright-core')).toEqual([expect.stringContaining('shell/src/index.ts')]);
+    });
+
+    it('one of our packages, which npm links for every workspace, that its package.json does not declare', () => {
+      expect(lines(report.output, '@nativegtm/contract')).toEqual([expect.stringContaining('shell/src/index.ts')]);
     });
   });
 });
