@@ -39,11 +39,12 @@ const forTests = (/** @type {string} */ dir) => [
 
 const REACT = ['react', 'react-dom', 'react-router-dom'];
 /**
- * The npm packages browser code may use: React and its renderer and router, and the federation runtime the shell
- * publishes for the remotes (its API, @module-federation/runtime, and its core). Not @module-federation/enhanced:
- * that is the build's webpack plugin.
+ * The npm packages browser code may use: React and its renderer and router, the federation runtime the shell
+ * publishes for the remotes (its API, @module-federation/runtime, and its core), and cookie (the preview notice reads
+ * document.cookie with the parser the server uses). Not @module-federation/enhanced: that is the build's webpack
+ * plugin.
  */
-const BROWSER = [...REACT, '@module-federation/runtime', '@module-federation/runtime-core'];
+const BROWSER = [...REACT, '@module-federation/runtime', '@module-federation/runtime-core', 'cookie'];
 
 /** Code that runs only in tests: the tests, their helpers, and the jest setup the build gives every package. */
 const TEST_CODE = [
