@@ -75,4 +75,4 @@ function guardedFiles(serve, onVanished) {
   };
 }
 
-module.exports = { answerNotFound, guardedFiles, isDocument, staticFiles };
+module.exports = { answerNotFound, guardedFiles, staticFiles };

@@ -28,13 +28,10 @@ runReleaseCommand(USAGE, async () => {
     // Required only when it runs: it loads Playwright, half a second of a command that is otherwise instant.
     gate: skip
       ? null
-      : (releaseDir) =>
-          require('../releases/gate/runGate').runGate({
-            storeDir,
-            remote,
-            releaseDir,
-            chromiumPath: config.CHROME_PATH,
-          }),
+      : (releaseDir) => {
+          const { runGate } = require('../releases/gate/runGate');
+          return runGate({ storeDir, remote, releaseDir, chromiumPath: config.CHROME_PATH });
+        },
   });
   for (const check of result.gate.checks) console.error(`  ✓ ${check.name}`);
   console.log(

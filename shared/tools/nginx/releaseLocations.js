@@ -154,7 +154,6 @@ function previewRouteMap(plans) {
 }
 
 module.exports = {
-  FILE_CACHE_VARIABLE,
   PREVIEWING_VARIABLE,
   PREVIEW_REMOTES_LOCATION,
   previewPathVariable,

@@ -142,4 +142,4 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
   return { id, existed: false };
 }
 
-module.exports = { publishRelease, releaseId, filesUnder, isHashedFile, checkBuild };
+module.exports = { publishRelease, checkBuild };

@@ -158,6 +158,5 @@ module.exports = {
   writeGate,
   readHistory,
   appendHistory,
-  liveStack,
   liveAndPrevious,
 };
