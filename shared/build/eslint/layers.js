@@ -128,7 +128,7 @@ const layers = [
     external: forTests('shared/build'),
     builtins: true,
   }),
-  layer(['shared/server/**/*.js'], [...TEST_CODE, ...CONFIG_FILES], {
+  layer(['shared/server/**/*.js', 'shared/server/types/*.d.ts'], [...TEST_CODE, ...CONFIG_FILES], {
     layer: 'the servers',
     // Never the tools: the servers are what runs the site; the tools (release, gate, nginx configuration, dev
     // runner) run them, not the other way round.
