@@ -8,7 +8,7 @@
 //   <store>/<remote>/gates/<id>.json     the last gate run on it
 //   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
-//   <store>/<remote>/.lock               held by the command changing this remote's store
+//   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
 const path = require('node:path');
 const { repoRoot } = require('../deployables');
 

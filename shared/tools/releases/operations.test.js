@@ -6,7 +6,7 @@ const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { publish, promote, rollback, prune, describeReleases, ReleaseError } = require('./operations');
 const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { readGate, readHistory } = require('./records');
-const { StoreBusyError } = require('./storeLock');
+const { StoreBusyError, STALE_MS } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const source = { commit: 'abc', dirty: false };
@@ -101,9 +101,19 @@ describe('promote', () => {
     expect(fs.existsSync(layout.lock)).toBe(false);
   });
 
-  it('takes over the lock of a command that died', async () => {
+  it('takes over the lock of a command that died, once the lock is stale', async () => {
     const a = await release('a');
-    fs.writeFileSync(layout.lock, JSON.stringify({ pid: 2 ** 22 + 1, command: 'promote', since: 'then' }));
+    // A lock the killed command stopped refreshing: older than STALE_MS.
+    fs.mkdirSync(layout.lock);
+    fs.writeFileSync(
+      `${layout.lock}-holder.json`,
+      JSON.stringify({ pid: 2 ** 22 + 1, command: 'promote', since: 'then' }),
+    );
+    await expect(promote(layout, 'jobs', a, { gate: passing, now })).rejects.toThrow(
+      /"promote" \(pid 4194305, since then\)/,
+    );
+    const then = new Date(Date.now() - STALE_MS - 1000);
+    fs.utimesSync(layout.lock, then, then);
     await promote(layout, 'jobs', a, { gate: passing, now });
     expect(readLivePointer(layout)).toEqual({ id: a });
   });

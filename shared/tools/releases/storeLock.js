@@ -1,6 +1,13 @@
-// One command at a time changes a remote's store (publish, promote, rollback, prune): a lock file created with
-// O_EXCL, holding the holder's pid and command. A lock whose process is gone (a command killed) is taken over.
+// One command at a time changes a remote's store (publish, promote, rollback, prune): proper-lockfile's lock, a
+// directory made atomically (mkdir) whose modification time the holder refreshes while it runs. A lock not refreshed
+// for STALE_MS (its command killed, on this machine or another sharing the store) is taken over. Beside it, a small
+// file says who holds it, for the other command's message.
 const fs = require('node:fs');
+const path = require('node:path');
+const lockfile = require('proper-lockfile');
+
+/** A lock left this long without a refresh is a dead command's (the holder refreshes it every STALE_MS / 2). */
+const STALE_MS = 10_000;
 
 /** Another command holds the lock: the message says which and since when. */
 class StoreBusyError extends Error {
@@ -11,18 +18,21 @@ class StoreBusyError extends Error {
   }
 }
 
-/** @param {number} pid */
-function isRunning(pid) {
+/**
+ * Who holds the lock, as its holder wrote it; nothing when it cannot be read (being written this very moment).
+ * @param {string} file
+ * @returns {{ pid?: number, command?: string, since?: string }}
+ */
+function readHolder(file) {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return {};
   }
 }
 
 /**
- * Runs `work` holding the lock at `file`; throws StoreBusyError at once when a live process holds it.
+ * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it.
  * @template T
  * @param {string} file
  * @param {string} command what the holder is doing, for the other's message
@@ -30,37 +40,42 @@ function isRunning(pid) {
  * @returns {Promise<T>}
  */
 async function withStoreLock(file, command, work) {
-  const holder = JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() });
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      fs.writeFileSync(file, holder, { flag: 'wx' });
-      break;
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-      /** @type {{ pid?: number, command?: string, since?: string }} */
-      let other = {};
-      try {
-        other = JSON.parse(fs.readFileSync(file, 'utf8'));
-      } catch {
-        // Being written this very moment: treat as held.
-        other = { pid: process.pid };
-      }
-      // Held by a live process, or taken by another command between our removing a stale lock and retrying.
-      if (attempt > 0 || (typeof other.pid === 'number' && isRunning(other.pid))) {
-        throw new StoreBusyError(
-          `another command is changing this remote's releases: "${other.command}" (pid ${other.pid}, since ` +
-            `${other.since}). Nothing was changed; try again when it is done.`,
-        );
-      }
-      // Its process is gone: the lock is stale.
-      fs.rmSync(file, { force: true });
-    }
+  const holderFile = `${file}-holder.json`;
+  /** @type {Error | undefined} */
+  let lost;
+  let release;
+  try {
+    release = await lockfile.lock(path.dirname(file), {
+      lockfilePath: file,
+      realpath: false,
+      retries: 0,
+      stale: STALE_MS,
+      // Not proper-lockfile's default (throw in a timer, ending the process mid-change): the command finishes what it
+      // started, and says at the end that the lock was lost.
+      onCompromised: (error) => {
+        lost = error;
+      },
+    });
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED') throw error;
+    const other = readHolder(holderFile);
+    throw new StoreBusyError(
+      `another command is changing this remote's releases: "${other.command ?? 'unknown'}" (pid ${other.pid ?? '?'}, ` +
+        `since ${other.since ?? '?'}). Nothing was changed; try again when it is done.`,
+    );
   }
+  fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
   try {
     return await work();
   } finally {
-    fs.rmSync(file, { force: true });
+    fs.rmSync(holderFile, { force: true });
+    if (!lost) await release();
+    if (lost) {
+      // Thrown after `work`'s own outcome: what it changed is in the store, but another command may have run too.
+      // eslint-disable-next-line no-unsafe-finally
+      throw new StoreBusyError(`the store's lock was lost while "${command}" ran (${lost.message}); check the store`);
+    }
   }
 }
 
-module.exports = { withStoreLock, StoreBusyError };
+module.exports = { withStoreLock, StoreBusyError, STALE_MS };
