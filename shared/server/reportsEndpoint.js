@@ -1,8 +1,10 @@
 // POST /_reports on the shell's origin: CSP violation reports and the shell's reports of a remote that failed
 // (@nativegtm/contract/reports). Anyone can post here, so the endpoint is built for abuse: bodies over
-// MAX_REPORT_BYTES are refused unread, each client address gets a small budget of reports (a token bucket), the answer
-// is always an empty status (input is never echoed), and what is logged is only the known fields, cut short.
+// MAX_REPORT_BYTES are refused unread or cut off at the limit (raw-body), each client address gets a small budget of
+// reports (a token bucket), the answer is always an empty status (input is never echoed), and what is logged is only
+// the known fields, cut short.
 const { LRUCache } = require('lru-cache');
+const getRawBody = require('raw-body');
 const { MAX_REPORT_BYTES, parseReports } = require('@nativegtm/contract/reports');
 
 /** @typedef {import('./observability/logger').Logger} Logger */
@@ -52,33 +54,30 @@ function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, no
       metrics?.report('unknown', 'rejected');
       answer(res, status, { ...headers, Connection: 'close' });
     };
-    if (Number(req.headers['content-length'] ?? 0) > MAX_REPORT_BYTES) return refuse(413);
+    const declared = req.headers['content-length'];
+    // Before the client's budget is spent: a body declared too large is refused unread.
+    if (Number(declared ?? 0) > MAX_REPORT_BYTES) return refuse(413);
     if (!allowed(req.socket.remoteAddress ?? '')) return refuse(429, { 'Retry-After': '60' });
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let size = 0;
-    req.on('data', (/** @type {Buffer} */ chunk) => {
-      size += chunk.length;
-      if (size > MAX_REPORT_BYTES) {
-        req.removeAllListeners('data');
-        req.removeAllListeners('end');
-        refuse(413);
-        req.resume();
-      } else chunks.push(chunk);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      const reports = parseReports(String(req.headers['content-type'] ?? ''), Buffer.concat(chunks).toString('utf8'));
-      if (!reports) {
-        metrics?.report('unknown', 'rejected');
-        return answer(res, 400);
-      }
-      for (const report of reports) {
-        metrics?.report(report.type, 'accepted');
-        logger.warn({ reqId: observed.id, report }, 'browser report');
-      }
-      answer(res, 204);
-    });
+    // raw-body stops reading at the limit, and refuses a body whose length is not the one declared.
+    return getRawBody(req, { limit: MAX_REPORT_BYTES, length: declared, encoding: 'utf-8' }).then(
+      (body) => {
+        const reports = parseReports(String(req.headers['content-type'] ?? ''), body);
+        if (!reports) {
+          metrics?.report('unknown', 'rejected');
+          return answer(res, 400);
+        }
+        for (const report of reports) {
+          metrics?.report(report.type, 'accepted');
+          logger.warn({ reqId: observed.id, report }, 'browser report');
+        }
+        return answer(res, 204);
+      },
+      (/** @type {getRawBody.RawBodyError} */ error) => {
+        if (error.type === 'entity.too.large') return refuse(413);
+        // The client went away, or sent less or more than it declared: there is no one to answer.
+        return res.destroy();
+      },
+    );
   };
 }
 
