@@ -41,6 +41,8 @@ beforeAll(() => {
   for (const deployable of deployables.filter((d) => d.role === 'remote')) {
     cpSync(join(deployable.dir, 'dist'), join(copy, deployable.name, 'dist'), { recursive: true });
   }
+  // The README's first step: the generator is one of the tools (@nativegtm/tools), which need their packages.
+  inCopy('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
 });
 
 afterAll(async () => {

@@ -111,7 +111,7 @@ function main() {
   written.push(addToRegistry({ remote, package: packageName, route, pathKey: remote, port, title, heading: title }));
   written.push(addReference(path.join(repoRoot, 'tsconfig.json'), packageName));
   written.push(addReference(path.join(repoRoot, 'tests/tsconfig.json'), `../${packageName}`));
-  // Installing links the new workspace package (and, in a fresh clone, brings Prettier for the next step).
+  // Installing links the new workspace package, so the next build and the tests find it.
   if (!skipInstall) run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
   run('npx', ['--no-install', 'prettier', '--log-level', 'warn', '--write', ...written]);
 
