@@ -80,8 +80,10 @@ function createPreviews({ storeDir, routes, secure }) {
  * @param {boolean} secure
  */
 function previewCookies(value, maxAge, secure) {
+  // No encoding: a value is `<remote>.<id>`, which needs none, or nginx's variables standing for them (`$…`), which
+  // nginx fills in only as written.
   /** @type {import('cookie').SerializeOptions} */
-  const attributes = { maxAge, path: '/', sameSite: 'lax', secure };
+  const attributes = { maxAge, path: '/', sameSite: 'lax', secure, encode: String };
   return [
     cookie.serialize(PREVIEW_COOKIE, value, { ...attributes, httpOnly: true }),
     cookie.serialize(PREVIEW_NOTICE_COOKIE, value, attributes),
