@@ -42,12 +42,13 @@ function documentEtag(html) {
 
 /**
  * Whether the client's copy is still the one it would get (the `fresh` package: If-None-Match with weak comparison,
- * a list or "*"; a request with Cache-Control: no-cache, a forced reload, is never fresh).
+ * a list or "*"). Only If-None-Match is handed on: `fresh` also treats a request's Cache-Control: no-cache as "never
+ * fresh", which is a cache's rule (RFC 9111 5.2.1.4), not an origin's; a CDN revalidating with both gets its 304.
  * @param {import('node:http').IncomingHttpHeaders} requestHeaders
  * @param {string} validator the document's ETag
  */
 function isFresh(requestHeaders, validator) {
-  return fresh(requestHeaders, { etag: validator });
+  return fresh({ 'if-none-match': requestHeaders['if-none-match'] }, { etag: validator });
 }
 
 module.exports = {
