@@ -11,6 +11,7 @@ module.exports = {
     '<rootDir>/shared/tools',
     '<rootDir>/shell',
     ...pages.map((page) => `<rootDir>/${page.package}`),
+    '<rootDir>/tests/jest.unit.config.js',
     '<rootDir>/tests',
   ],
 };
