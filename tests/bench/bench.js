@@ -32,18 +32,14 @@ const { portsFrom } = require('@nativegtm/contract/ports');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { runLighthouse } = require('./lighthouse');
-const {
-  evaluateBudgets,
-  median,
-  renderMarkdown,
-  renderText,
-  summarizeLighthouse,
-  summarizeVisits,
-} = require('./report');
+const { median, summarizeLighthouse, summarizeVisits } = require('./report/statistics');
+const { evaluateBudgets } = require('./report/budgets');
+const { renderText } = require('./report/renderText');
+const { renderMarkdown } = require('./report/renderMarkdown');
 
 /** @typedef {import('./measure').Visit} Visit */
 /** @typedef {import('./measure').Paint} Paint */
-/** @typedef {import('./report').LighthouseSummary} LighthouseSummary */
+/** @typedef {import('./report/statistics').LighthouseSummary} LighthouseSummary */
 /** @typedef {import('../support/testSite').TestSite} TestSite */
 /** @typedef {'composed' | 'monolith' | 'prerendered'} Variant  a build measured (prerendered: the pre-rendered monolith) */
 
@@ -260,7 +256,7 @@ async function fragmentRequestsPerSecond(site, work) {
  * each page is asked for once a second.
  * @param {string} origin
  * @param {TestSite} [site]
- * @returns {Promise<import('./report').ServerCost>}
+ * @returns {Promise<import('./report/serverCost').ServerCost>}
  */
 async function measureServer(origin, site) {
   const urls = routes.map((route) => `${origin}${route.path}`);
@@ -322,7 +318,7 @@ async function cannon(origin, paths) {
  * load figures the budgets judge (docs/performance.md): a static file and the documents from that nginx, and the
  * documents from `npm start` (portBase+30..+35), each at 100 connections in turn. Skipped, with a line saying so,
  * without nginx.
- * @returns {Promise<{ nginxServer: import('./report').ServerCost, load: import('./report').LoadFigures } | undefined>}
+ * @returns {Promise<{ nginxServer: import('./report/serverCost').ServerCost, load: import('./report/serverCost').LoadFigures } | undefined>}
  */
 async function measureNginx() {
   let nginx;
@@ -581,7 +577,7 @@ async function main() {
     })),
     reactFloor,
   };
-  /** @type {import('./report').BenchReport} */
+  /** @type {import('./report/benchReport').BenchReport} */
   const result = { ...measured, budgets: evaluateBudgets(measured) };
 
   console.log(renderText(result));

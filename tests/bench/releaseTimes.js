@@ -18,7 +18,7 @@ const { buildRemote } = require('../support/buildRemote');
 const { npmRun } = require('../support/releaseCommands');
 const { startNginx } = require('../support/nginxServer');
 const { median } = require('../soak/memory');
-const { textTable } = require('./report');
+const { textTable } = require('./report/renderText');
 
 const runs = Number(process.env.RELEASE_BENCH_RUNS || 10);
 const portBase = Number(process.env.RELEASE_BENCH_PORT_BASE || 4700);

@@ -1,7 +1,8 @@
-// The statistics `npm run bench` judges its budgets with (tests/bench/report.js): plain functions, no browser.
+// The statistics and budgets `npm run bench` judges with (tests/bench/report/): plain functions, no browser.
 import type { Result } from 'lighthouse';
 import { longestTaskAfterFirstPaint } from '../bench/lighthouse';
-import { evaluateBudgets, JS_OVERHEAD_FLOOR, median, ratioInterval } from '../bench/report';
+import { evaluateBudgets, JS_OVERHEAD_FLOOR } from '../bench/report/budgets';
+import { median, ratioInterval } from '../bench/report/statistics';
 
 describe('the bench report', () => {
   it('takes the median of the numbers only', () => {
