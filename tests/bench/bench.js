@@ -384,8 +384,13 @@ async function measureNginx() {
   }
 }
 
-async function main() {
-  const started = Date.now();
+/** @typedef {Record<Variant, { origin: string, distFor: (url: string) => string | undefined }>} Variants */
+
+/**
+ * Starts what the bench measures on loopback: the composed site, the monolith client-rendered and pre-rendered, and
+ * the React floor, building the reference builds that are stale.
+ */
+async function startSites() {
   const site = await startTestSite({ base: settings.portBase, log });
   buildMonolithIfNeeded();
   const monolithPort = settings.portBase + 10;
@@ -398,7 +403,7 @@ async function main() {
   const reactFloorServer = createShellServer({ root: reactFloorDist, name: 'React floor' });
   await listen(reactFloorServer, reactFloorPort, 'React floor');
 
-  /** @type {Record<Variant, { origin: string, distFor: (url: string) => string | undefined }>} */
+  /** @type {Variants} */
   const variants = {
     composed: {
       origin: `http://localhost:${site.ports.shell}`,
@@ -417,6 +422,24 @@ async function main() {
     `composed: ${variants.composed.origin}   monolith: ${variants.monolith.origin}   ` +
       `pre-rendered monolith: ${variants.prerendered.origin}`,
   );
+  return {
+    site,
+    variants,
+    reactFloorUrl: `http://localhost:${reactFloorPort}/`,
+    stop: async () => {
+      await close(reactFloorServer);
+      await close(monolithServer);
+      await close(prerenderedServer);
+      await site.stop();
+    },
+  };
+}
+
+/**
+ * The document servers' cost: the built-in server of the composed site, then nginx and the load figures.
+ * @param {Awaited<ReturnType<typeof startSites>>} sites
+ */
+async function measureServerCost({ site, variants }) {
   log('Server cost (time to first byte, requests/s)…');
   const server = await measureServer(variants.composed.origin, site);
   log(
@@ -434,127 +457,187 @@ async function main() {
         `${Math.round(nginxServer.rate.requestsPerSecond)} requests/s`,
     );
   }
+  return { server, nginxServer, load: measuredNginx?.load };
+}
 
-  const executablePath = locateTool('CHROME_PATH');
-  const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
+/**
+ * One empty list per route and build.
+ * @template T
+ * @returns {Record<RoutePath, Record<Variant, T[]>>}
+ */
+function listsByRouteAndVariant() {
   // Every route's key is there from the start.
-  const visits = /** @type {Record<RoutePath, Record<Variant, Visit[]>>} */ (
+  return /** @type {Record<RoutePath, Record<Variant, T[]>>} */ (
     Object.fromEntries(
       routes.map((route) => [
         route.path,
-        /** @type {Record<Variant, Visit[]>} */ ({ composed: [], monolith: [], prerendered: [] }),
+        /** @type {Record<Variant, T[]>} */ ({ composed: [], monolith: [], prerendered: [] }),
       ]),
     )
   );
-  const paints = /** @type {Record<RoutePath, Record<Variant, Paint[]>>} */ (
-    Object.fromEntries(
-      routes.map((route) => [
-        route.path,
-        /** @type {Record<Variant, Paint[]>} */ ({ composed: [], monolith: [], prerendered: [] }),
-      ]),
-    )
-  );
+}
+
+/**
+ * The order of the builds in round `run`: alternated, so that neither always runs on a warmer (or busier) machine.
+ * @param {number} run
+ * @returns {Variant[]}
+ */
+const variantOrder = (run) =>
+  run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
+
+/**
+ * One instrumented load of a route of a build (measureVisit).
+ * @param {import('playwright-core').Browser} browser
+ * @param {Variants} variants
+ * @param {Variant} variant
+ * @param {Route} route
+ */
+const visit = (browser, variants, variant, route) =>
+  measureVisit(browser, {
+    url: `${variants[variant].origin}${route.path}`,
+    heading: route.heading,
+    distFor: variants[variant].distFor,
+  });
+
+/**
+ * A round of every route of every build, not counted: a server's first answers for a route cost more than the next
+ * ones (its first request, in the server cost), and the figures are about the next ones.
+ * @param {import('playwright-core').Browser} browser
+ * @param {Variants} variants
+ */
+async function warmUp(browser, variants) {
+  log('Warm-up run (not counted)…');
+  for (const route of routes) {
+    for (const variant of /** @type {Variant[]} */ (Object.keys(variants)))
+      await visit(browser, variants, variant, route);
+  }
+}
+
+/**
+ * BENCH_RUNS rounds of instrumented loads of every route of every build, each round with the navigations.
+ * @param {import('playwright-core').Browser} browser
+ * @param {Variants} variants
+ */
+async function instrumentedRounds(browser, variants) {
+  /** @type {Record<RoutePath, Record<Variant, Visit[]>>} */
+  const visits = listsByRouteAndVariant();
   const navigationRuns = navigations.map((navigation) => ({
     ...navigation,
     /** @type {Record<'composed' | 'monolith', number[]>} */
     times: { composed: [], monolith: [] },
   }));
-  let chromiumVersion;
-  try {
-    chromiumVersion = browser.version();
-    const visit = (/** @type {Variant} */ variant, /** @type {Route} */ route) =>
-      measureVisit(browser, {
-        url: `${variants[variant].origin}${route.path}`,
-        heading: route.heading,
-        distFor: variants[variant].distFor,
-      });
-    log('Warm-up run (not counted)…');
+  for (let run = 0; run < settings.runs; run += 1) {
+    const order = variantOrder(run);
     for (const route of routes) {
-      for (const variant of /** @type {Variant[]} */ (Object.keys(variants))) await visit(variant, route);
+      for (const variant of order) visits[route.path][variant].push(await visit(browser, variants, variant, route));
     }
+    for (const navigation of navigationRuns) {
+      for (const variant of order.filter((name) => name !== 'prerendered')) {
+        navigation.times[variant].push(
+          await measureNavigation(browser, {
+            url: `${variants[variant].origin}${navigation.from}`,
+            linkName: navigation.linkName,
+            startHeading: headingOf(navigation.from),
+            heading: headingOf(navigation.to),
+          }),
+        );
+      }
+    }
+    const home = visits['/'];
+    // Each was just measured, so neither list is empty.
+    const latest = (/** @type {Visit[]} */ list) => /** @type {Visit} */ (list.at(-1));
+    const figures = (/** @type {Visit} */ v) =>
+      `${Math.round(v.jsBytes / 1000)} KB LCP ${v.lcp === null ? 'n/a' : Math.round(v.lcp)} ms`;
+    log(
+      `run ${run + 1}/${settings.runs}: / composed ${figures(latest(home.composed))}, ` +
+        `monolith ${figures(latest(home.monolith))}`,
+    );
+  }
+  return { visits, navigationRuns };
+}
 
-    for (let run = 0; run < settings.runs; run += 1) {
-      // Alternate which variant goes first, so neither always runs on a warmer (or busier) machine.
-      /** @type {Variant[]} */
-      const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
-      for (const route of routes) {
-        for (const variant of order) visits[route.path][variant].push(await visit(variant, route));
-      }
-      for (const navigation of navigationRuns) {
-        for (const variant of order.filter((name) => name !== 'prerendered')) {
-          navigation.times[variant].push(
-            await measureNavigation(browser, {
-              url: `${variants[variant].origin}${navigation.from}`,
-              linkName: navigation.linkName,
-              startHeading: headingOf(navigation.from),
-              heading: headingOf(navigation.to),
-            }),
-          );
-        }
-      }
-      const home = visits['/'];
-      // Each was just measured, so neither list is empty.
-      const latest = (/** @type {Visit[]} */ list) => /** @type {Visit} */ (list.at(-1));
-      const figures = (/** @type {Visit} */ v) =>
-        `${Math.round(v.jsBytes / 1000)} KB LCP ${v.lcp === null ? 'n/a' : Math.round(v.lcp)} ms`;
-      log(
-        `run ${run + 1}/${settings.runs}: / composed ${figures(latest(home.composed))}, ` +
-          `monolith ${figures(latest(home.monolith))}`,
-      );
-    }
-    // Paint times from their own, lighter loads, many of them (see measurePaint), alternating the order of the builds.
-    log(`Paint times (${settings.paintRuns} loads per route and build)…`);
-    for (let run = 0; run < settings.paintRuns; run += 1) {
-      /** @type {Variant[]} */
-      const order = run % 2 ? ['prerendered', 'monolith', 'composed'] : ['composed', 'monolith', 'prerendered'];
-      for (const route of routes) {
-        for (const variant of order) {
-          paints[route.path][variant].push(
-            await measurePaint(browser, { url: `${variants[variant].origin}${route.path}` }),
-          );
-        }
+/**
+ * Paint times from their own, lighter loads, many of them (see measurePaint), alternating the order of the builds.
+ * @param {import('playwright-core').Browser} browser
+ * @param {Variants} variants
+ */
+async function paintLoads(browser, variants) {
+  /** @type {Record<RoutePath, Record<Variant, Paint[]>>} */
+  const paints = listsByRouteAndVariant();
+  log(`Paint times (${settings.paintRuns} loads per route and build)…`);
+  for (let run = 0; run < settings.paintRuns; run += 1) {
+    for (const route of routes) {
+      for (const variant of variantOrder(run)) {
+        paints[route.path][variant].push(
+          await measurePaint(browser, { url: `${variants[variant].origin}${route.path}` }),
+        );
       }
     }
+  }
+  return paints;
+}
+
+/**
+ * The loads in headless Chromium: a warm-up round, the instrumented rounds (with the navigations), then the paint
+ * loads.
+ * @param {string} chromePath
+ * @param {Variants} variants
+ */
+async function measureInChromium(chromePath, variants) {
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_ARGS });
+  try {
+    const chromiumVersion = browser.version();
+    await warmUp(browser, variants);
+    const { visits, navigationRuns } = await instrumentedRounds(browser, variants);
+    const paints = await paintLoads(browser, variants);
+    return { chromiumVersion, loads: { visits, paints, navigationRuns } };
   } finally {
     await browser.close();
   }
+}
 
+/**
+ * Lighthouse on every route of the builds it runs on, then on the React floor; nothing when BENCH_LIGHTHOUSE_RUNS
+ * is 0.
+ * @param {string} chromePath
+ * @param {Awaited<ReturnType<typeof startSites>>} sites
+ */
+async function measureLighthouse(chromePath, { variants, reactFloorUrl }) {
   /** @type {Record<Variant, Record<string, LighthouseSummary | null>>} */
   const lighthouse = { composed: {}, monolith: {}, prerendered: {} };
   /** @type {LighthouseSummary | null} */
   let reactFloor = null;
-  try {
-    if (settings.lighthouseRuns > 0) {
-      log('Lighthouse (mobile)…');
-      const lighthouseOptions = { chromePath: executablePath, args: CHROME_ARGS, runs: settings.lighthouseRuns, log };
-      /** @type {Variant[]} */
-      const targets = settings.lighthouseMonolith ? ['composed', 'monolith', 'prerendered'] : ['composed'];
-      for (const variant of targets) {
-        const byUrl = await runLighthouse(
-          routes.map((route) => `${variants[variant].origin}${route.path}`),
-          lighthouseOptions,
-        );
-        for (const route of routes) {
-          lighthouse[variant][route.path] = summarizeLighthouse(byUrl[`${variants[variant].origin}${route.path}`]);
-        }
+  if (settings.lighthouseRuns > 0) {
+    log('Lighthouse (mobile)…');
+    const lighthouseOptions = { chromePath, args: CHROME_ARGS, runs: settings.lighthouseRuns, log };
+    /** @type {Variant[]} */
+    const targets = settings.lighthouseMonolith ? ['composed', 'monolith', 'prerendered'] : ['composed'];
+    for (const variant of targets) {
+      const byUrl = await runLighthouse(
+        routes.map((route) => `${variants[variant].origin}${route.path}`),
+        lighthouseOptions,
+      );
+      for (const route of routes) {
+        lighthouse[variant][route.path] = summarizeLighthouse(byUrl[`${variants[variant].origin}${route.path}`]);
       }
-      const floorUrl = `http://localhost:${reactFloorPort}/`;
-      reactFloor = summarizeLighthouse((await runLighthouse([floorUrl], lighthouseOptions))[floorUrl]);
     }
-  } finally {
-    await close(reactFloorServer);
-    await close(monolithServer);
-    await close(prerenderedServer);
-    await site.stop();
+    reactFloor = summarizeLighthouse((await runLighthouse([reactFloorUrl], lighthouseOptions))[reactFloorUrl]);
   }
+  return { lighthouse, reactFloor };
+}
 
+/**
+ * The run's figures as the report holds them, summarized, with every budget judged.
+ * @param {Awaited<ReturnType<typeof measureAll>>} figures
+ * @returns {import('./report/benchReport').BenchReport}
+ */
+function benchResult({ serverCost, chromiumVersion, loads, lighthouse }) {
+  const { visits, paints, navigationRuns } = loads;
   const measured = {
     date: new Date().toISOString(),
     environment: { node: process.version, chromium: `Chromium ${chromiumVersion}`, cpus: os.cpus().length },
     settings,
-    server,
-    nginxServer,
-    load: measuredNginx?.load,
+    ...serverCost,
     routes: routes.map((route) => ({
       path: route.path,
       composed: summarizeVisits(visits[route.path].composed, paints[route.path].composed),
@@ -563,9 +646,9 @@ async function main() {
       lighthouse:
         settings.lighthouseRuns > 0
           ? {
-              composed: lighthouse.composed[route.path] ?? null,
-              monolith: lighthouse.monolith[route.path] ?? null,
-              prerendered: lighthouse.prerendered[route.path] ?? null,
+              composed: lighthouse.lighthouse.composed[route.path] ?? null,
+              monolith: lighthouse.lighthouse.monolith[route.path] ?? null,
+              prerendered: lighthouse.lighthouse.prerendered[route.path] ?? null,
             }
           : null,
     })),
@@ -575,26 +658,59 @@ async function main() {
       composed: { median: median(times.composed), runs: times.composed },
       monolith: { median: median(times.monolith), runs: times.monolith },
     })),
-    reactFloor,
+    reactFloor: lighthouse.reactFloor,
   };
-  /** @type {import('./report/benchReport').BenchReport} */
-  const result = { ...measured, budgets: evaluateBudgets(measured) };
+  return { ...measured, budgets: evaluateBudgets(measured) };
+}
 
-  console.log(renderText(result));
+/**
+ * Writes the result as JSON and Markdown into BENCH_OUT, dated and as latest.{json,md}.
+ * @param {import('./report/benchReport').BenchReport} result
+ */
+function writeResults(result) {
   fs.mkdirSync(settings.out, { recursive: true });
   const stamp = result.date.replace(/[:.]/g, '-');
   for (const name of [`bench-${stamp}`, 'latest']) {
     fs.writeFileSync(path.join(settings.out, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
     fs.writeFileSync(path.join(settings.out, `${name}.md`), renderMarkdown(result));
   }
-  log(
-    `\nWritten to ${path.relative(process.cwd(), settings.out) || '.'}/latest.{json,md} in ${Math.round((Date.now() - started) / 1000)} s`,
-  );
-  const missed = result.budgets.filter((budget) => !budget.met);
+}
+
+/**
+ * Every measurement, in order, on the sites started.
+ * @param {Awaited<ReturnType<typeof startSites>>} sites
+ */
+async function measureAll(sites) {
+  const serverCost = await measureServerCost(sites);
+  const chromePath = locateTool('CHROME_PATH');
+  const { chromiumVersion, loads } = await measureInChromium(chromePath, sites.variants);
+  const lighthouse = await measureLighthouse(chromePath, sites);
+  return { serverCost, chromiumVersion, loads, lighthouse };
+}
+
+/**
+ * Says which budgets the run missed, and makes the process exit 1 when any was.
+ * @param {import('./report/budgets').Budget[]} budgets
+ */
+function reportMissedBudgets(budgets) {
+  const missed = budgets.filter((budget) => !budget.met);
   if (missed.length) {
     console.error(`\n${missed.length} budget(s) missed.`);
     process.exitCode = 1;
   }
+}
+
+async function main() {
+  const started = Date.now();
+  const sites = await startSites();
+  const figures = await measureAll(sites).finally(sites.stop);
+  const result = benchResult(figures);
+  console.log(renderText(result));
+  writeResults(result);
+  log(
+    `\nWritten to ${path.relative(process.cwd(), settings.out) || '.'}/latest.{json,md} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  reportMissedBudgets(result.budgets);
 }
 
 module.exports = { startPrerenderedMonolith };
