@@ -689,11 +689,14 @@ async function measureAll(sites) {
 }
 
 /**
- * Says which budgets the run missed, and makes the process exit 1 when any was.
+ * Says how many budgets the run missed, and makes the process exit 1 when any was; and how many it could not judge
+ * (what they are judged against was not measured), which the report shows as such.
  * @param {import('./report/budgets').Budget[]} budgets
  */
-function reportMissedBudgets(budgets) {
-  const missed = budgets.filter((budget) => !budget.met);
+function reportBudgetVerdicts(budgets) {
+  const unjudged = budgets.filter((budget) => budget.met === null);
+  if (unjudged.length) console.error(`\n${unjudged.length} budget(s) not judged.`);
+  const missed = budgets.filter((budget) => budget.met === false);
   if (missed.length) {
     console.error(`\n${missed.length} budget(s) missed.`);
     process.exitCode = 1;
@@ -710,7 +713,7 @@ async function main() {
   log(
     `\nWritten to ${path.relative(process.cwd(), settings.out) || '.'}/latest.{json,md} in ${Math.round((Date.now() - started) / 1000)} s`,
   );
-  reportMissedBudgets(result.budgets);
+  reportBudgetVerdicts(result.budgets);
 }
 
 module.exports = { startPrerenderedMonolith };

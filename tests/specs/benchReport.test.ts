@@ -2,7 +2,9 @@
 import type { Result } from 'lighthouse';
 import { longestTaskAfterFirstPaint } from '../bench/lighthouse';
 import { evaluateBudgets, JS_OVERHEAD_FLOOR } from '../bench/report/budgets';
-import { median, ratioInterval } from '../bench/report/statistics';
+import { renderMarkdown } from '../bench/report/renderMarkdown';
+import { renderText } from '../bench/report/renderText';
+import { median, ratioInterval, summarizeLighthouse } from '../bench/report/statistics';
 
 describe('the bench report', () => {
   it('takes the median of the numbers only', () => {
@@ -137,6 +139,65 @@ describe('the bench report', () => {
         budget.name.includes('JS composed minus monolith'),
       )!.met,
     ).toBe(false);
+  });
+
+  describe("Lighthouse against the React floor's runs in the same run", () => {
+    /** Three Lighthouse runs with these scores and TBTs, the rest alike. */
+    const runs = (scores: number[], tbts: number[]) =>
+      summarizeLighthouse(
+        scores.map((score, index) => ({ score, fcp: 900, lcp: 950, tbt: tbts[index]!, cls: 0, si: 950, warnings: [] })),
+      )!;
+    // The floor's medians: score 100, TBT 74 ms; a route may score 97 and block for 174 ms.
+    const floor = runs([97, 100, 100], [204, 74, 60]);
+    const build = { jsBytes: 100_000, lcp: 100, cls: 0, packages: {} };
+    const judged = (route: ReturnType<typeof runs>, reactFloor: ReturnType<typeof runs> | null) =>
+      evaluateBudgets({
+        routes: [{ path: '/', composed: build, monolith: build, lighthouse: { composed: route } }],
+        navigations: [],
+        reactFloor,
+      }).filter((budget) => budget.name.includes('against the React floor'));
+    const verdicts = (budgets: ReturnType<typeof judged>) =>
+      budgets.map((budget) => `${budget.name}: ${budget.value} ${budget.met}`);
+
+    it("passes a route whose median score is at most 3 under the floor's and median TBT at most 100 ms over", () => {
+      // Medians of each route's runs, at the limits: 97 and 174 ms.
+      expect(verdicts(judged(runs([96, 100, 97], [300, 60, 174]), floor))).toEqual([
+        '/: Lighthouse mobile performance, against the React floor: 97 true',
+        '/: Lighthouse TBT, against the React floor: 174 ms true',
+      ]);
+    });
+
+    it('fails a route by its score alone', () => {
+      expect(verdicts(judged(runs([94, 96, 100], [50, 60, 70]), floor))).toEqual([
+        '/: Lighthouse mobile performance, against the React floor: 96 false',
+        '/: Lighthouse TBT, against the React floor: 60 ms true',
+      ]);
+    });
+
+    it('fails a route by its TBT alone', () => {
+      const [score, tbt] = judged(runs([100, 98, 99], [150, 175, 300]), floor);
+      expect([score!.met, tbt!.met]).toEqual([true, false]);
+      expect(tbt!.limit).toBe("<= 174 ms, the floor's 74 ms + 100 ms");
+    });
+
+    it('judges neither without the floor, and says so in both reports', () => {
+      const budgets = judged(runs([100, 100, 100], [0, 0, 0]), null);
+      expect(budgets.map((budget) => budget.met)).toEqual([null, null]);
+      expect(budgets.every((budget) => budget.limit.includes('not judged: the React floor was not measured'))).toBe(
+        true,
+      );
+      const report = {
+        date: '2026-11-25T00:00:00.000Z',
+        environment: { node: 'v20.9.0', chromium: 'Chromium', cpus: 2 },
+        settings: { runs: 1, lighthouseRuns: 3 },
+        server: { ttfb: {}, rate: { requestsPerSecond: 1, connections: 100, failed: 0 } },
+        routes: [],
+        navigations: [],
+        budgets,
+      };
+      expect(renderText(report)).toContain('NOT JUDGED /: Lighthouse TBT, against the React floor: 0 ms');
+      expect(renderMarkdown(report)).toContain('| not judged |');
+    });
   });
 
   describe('the longest task of a Lighthouse run', () => {

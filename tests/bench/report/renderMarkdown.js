@@ -62,7 +62,12 @@ function renderMarkdown(result) {
   parts.push(
     markdownTable(
       ['budget', 'measured', 'limit', ''],
-      result.budgets.map((b) => [b.name, b.value, b.limit, b.met ? 'met' : '**missed**']),
+      result.budgets.map((b) => [
+        b.name,
+        b.value,
+        b.limit,
+        b.met === null ? 'not judged' : b.met ? 'met' : '**missed**',
+      ]),
     ),
   );
   return `${parts.join('\n')}\n`;

@@ -58,7 +58,10 @@ function renderText(result) {
   }
   parts.push(
     `\nBudgets:\n${result.budgets
-      .map((b) => `  ${b.met ? 'ok    ' : 'MISSED'} ${b.name}: ${b.value} (budget ${b.limit})`)
+      .map(
+        (b) =>
+          `  ${(b.met === null ? 'NOT JUDGED' : b.met ? 'ok' : 'MISSED').padEnd(10)} ${b.name}: ${b.value} (budget ${b.limit})`,
+      )
       .join('\n')}`,
   );
   return parts.join('\n');
