@@ -270,4 +270,4 @@ function loadBudgets(load) {
   ];
 }
 
-module.exports = { BUDGETS, JS_OVERHEAD_FLOOR, evaluateBudgets };
+module.exports = { JS_OVERHEAD_FLOOR, evaluateBudgets };
