@@ -48,14 +48,57 @@ function chromeFlags(args) {
 }
 
 /**
+ * Chromium for Lighthouse to drive, with the bench's flags.
+ * @param {string} chromePath
+ * @param {string[]} args
+ */
+async function launchChrome(chromePath, args) {
+  const chromeLauncher = await import('chrome-launcher');
+  return chromeLauncher.launch({ chromePath, chromeFlags: chromeFlags(args) });
+}
+
+/**
+ * One Lighthouse run of `url`, performance category, default (mobile) settings, in the Chromium on `port`.
+ * @param {string} url
+ * @param {number} port
+ * @returns {Promise<import('lighthouse').Result>}
+ */
+async function lighthouseResult(url, port) {
+  const { default: lighthouse } = await import('lighthouse');
+  const result = await lighthouse(url, { port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' });
+  if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
+/**
+ * A Lighthouse run's numbers.
+ * @param {import('lighthouse').Result} lhr
+ * @returns {LighthouseRun}
+ */
+function numbersOf(lhr) {
+  const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? null;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    cls: audit('cumulative-layout-shift'),
+    si: audit('speed-index'),
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+    longestTask: longestTaskAfterFirstPaint(lhr),
+    warnings: lhr.runWarnings,
+  };
+}
+
+/**
  * @param {string[]} urls
  * @param {{ chromePath: string, args: string[], runs: number, log: (line: string) => void }} options
  * @returns {Promise<Record<string, LighthouseRun[]>>} every run's numbers, by URL
  */
 async function runLighthouse(urls, { chromePath, args, runs, log }) {
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: chromeFlags(args) });
+  const chrome = await launchChrome(chromePath, args);
   /** @type {Record<string, LighthouseRun[]>} */
   const results = {};
   try {
@@ -64,28 +107,7 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
       const runsOfUrl = [];
       results[url] = runsOfUrl;
       for (let run = 0; run < runs; run += 1) {
-        const result = await lighthouse(url, {
-          port: chrome.port,
-          onlyCategories: ['performance'],
-          logLevel: 'error',
-          output: 'json',
-        });
-        if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
-        const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? null;
-        /** @type {LighthouseRun} */
-        const numbers = {
-          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-          fcp: audit('first-contentful-paint'),
-          lcp: audit('largest-contentful-paint'),
-          tbt: audit('total-blocking-time'),
-          cls: audit('cumulative-layout-shift'),
-          si: audit('speed-index'),
-          benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
-          longestTask: longestTaskAfterFirstPaint(lhr),
-          warnings: lhr.runWarnings,
-        };
+        const numbers = numbersOf(await lighthouseResult(url, chrome.port));
         const show = (/** @type {number | null} */ value, digits = 0) => value?.toFixed(digits) ?? 'n/a';
         log(
           `  lighthouse ${url} run ${run + 1}/${runs}: ${numbers.score} (LCP ${show(numbers.lcp)} ms, ` +
@@ -101,4 +123,4 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
   return results;
 }
 
-module.exports = { runLighthouse, longestTaskAfterFirstPaint };
+module.exports = { runLighthouse, launchChrome, lighthouseResult, numbersOf, longestTaskAfterFirstPaint };
