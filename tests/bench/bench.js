@@ -31,7 +31,7 @@ const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
-const { runLighthouse } = require('./lighthouse');
+const { CHROME_ARGS, runLighthouse } = require('./lighthouse');
 const { median, summarizeLighthouse, summarizeVisits } = require('./report/statistics');
 const { evaluateBudgets } = require('./report/budgets');
 const { renderText } = require('./report/renderText');
@@ -80,13 +80,6 @@ const settings = {
 /** Connections of the load figures, and how many rounds of them (each BENCH_LOAD_MS per target). */
 const LOAD_CONNECTIONS = 100;
 const LOAD_ROUNDS = 3;
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 
 /** @param {string} line */
 const log = (line) => console.log(line);

@@ -2,6 +2,18 @@
 // simulated (Lantern) from a trace of the real load. Run programmatically against the same Chromium as the bench.
 
 /**
+ * How the bench starts Debian's Chromium, for Playwright and for Lighthouse alike, so that their runs compare: no
+ * sandbox (CI runs as root), no GPU, and none of the browser's own background traffic (updates, first-run pages).
+ */
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/**
  * One run's numbers: the performance score (0-100), and the metrics in milliseconds (CLS without a unit), null for
  * an audit that did not run.
  * @typedef {object} LighthouseRun
@@ -123,4 +135,4 @@ async function runLighthouse(urls, { chromePath, args, runs, log }) {
   return results;
 }
 
-module.exports = { runLighthouse, launchChrome, lighthouseResult, numbersOf, longestTaskAfterFirstPaint };
+module.exports = { CHROME_ARGS, runLighthouse, launchChrome, lighthouseResult, numbersOf, longestTaskAfterFirstPaint };

@@ -12,19 +12,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { locateTool } = require('../support/systemTools');
-const { launchChrome, lighthouseResult, numbersOf } = require('./lighthouse');
+const { CHROME_ARGS, launchChrome, lighthouseResult, numbersOf } = require('./lighthouse');
 const { median } = require('./report/statistics');
 const { fmtMs, fmtNumber } = require('./report/format');
 const { textTable } = require('./report/renderText');
-
-/** The bench's flags (bench.js), so that these runs compare with its runs. */
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 
 /**
  * A simulated LCP this late is a late paint: the routes' own LCP is 0.9-1.2 s simulated (docs/performance.md), and a
