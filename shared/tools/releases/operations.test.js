@@ -101,6 +101,19 @@ describe('promote', () => {
     expect(fs.existsSync(layout.lock)).toBe(false);
   });
 
+  it('names the holder even when it has taken the lock but not yet said who it is', async () => {
+    const a = await release('a');
+    // The instant between the holder's mkdir and its holder file: the loser waits for the file.
+    fs.mkdirSync(layout.lock);
+    setTimeout(
+      () => fs.writeFileSync(`${layout.lock}-holder.json`, JSON.stringify({ pid: 7, command: 'promote jobs x' })),
+      300,
+    );
+    await expect(promote(layout, 'jobs', a, { gate: passing, now })).rejects.toThrow(/"promote jobs x" \(pid 7,/);
+    fs.rmSync(layout.lock, { recursive: true });
+    fs.rmSync(`${layout.lock}-holder.json`);
+  });
+
   it('takes over the lock of a command that died, once the lock is stale', async () => {
     const a = await release('a');
     // A lock the killed command stopped refreshing: older than STALE_MS.

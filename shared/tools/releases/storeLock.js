@@ -18,17 +18,37 @@ class StoreBusyError extends Error {
   }
 }
 
+/** How long a command that found the lock taken waits for its holder to say who it is. */
+const HOLDER_WAIT_MS = 2_000;
+
 /**
- * Who holds the lock, as its holder wrote it; nothing when it cannot be read (being written this very moment).
+ * Who holds the lock, as its holder wrote it. The holder writes it just after taking the lock, so a command that
+ * lost the race by a millisecond may look before it exists: it waits a moment for it. Nothing when it never comes
+ * (the holder died between the two steps).
  * @param {string} file
- * @returns {{ pid?: number, command?: string, since?: string }}
+ * @returns {Promise<{ pid?: number, command?: string, since?: string }>}
  */
-function readHolder(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return {};
+async function readHolder(file) {
+  const until = Date.now() + HOLDER_WAIT_MS;
+  for (;;) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      if (Date.now() >= until) return {};
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
+}
+
+/**
+ * Writes the holder's file whole (a temporary file renamed over it), so a reader never sees half of it.
+ * @param {string} file
+ * @param {string} command
+ */
+function writeHolder(file, command) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
+  fs.renameSync(temporary, file);
 }
 
 /**
@@ -58,13 +78,13 @@ async function withStoreLock(file, command, work) {
     });
   } catch (error) {
     if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED') throw error;
-    const other = readHolder(holderFile);
+    const other = await readHolder(holderFile);
     throw new StoreBusyError(
       `another command is changing this remote's releases: "${other.command ?? 'unknown'}" (pid ${other.pid ?? '?'}, ` +
         `since ${other.since ?? '?'}). Nothing was changed; try again when it is done.`,
     );
   }
-  fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
+  writeHolder(holderFile, command);
   try {
     return await work();
   } finally {
