@@ -1,0 +1,159 @@
+// Where field data ends up: one folder (FIELD_DATA_DIR, field-data/ at the repository's root by default) that every
+// process writing records shares — each worker of the built-in server, the collector beside nginx, every node when the
+// folder is shared storage, as the release store is. Each process appends to its own file, so writers never contend:
+//
+//   <dir>/<YYYY-MM-DDTHH>/<host>-<pid>.ndjson   one record per line, in the hour (UTC) it was received
+//
+// Readers (`npm run vitals`, the status page, the canary) read every file of the hours they ask for, so what they
+// compute is exact over the records: percentiles are sorted values, not histogram estimates.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { repoRoot } = require('../deployables');
+
+/**
+ * One stored record. Labels are the server's, already bounded (fieldLabels.js): route, remote and release are ones the
+ * site knows, or "other".
+ * @typedef {{ t: number, type: 'view', route: string, remote: string, release: string, device: string, nav: string,
+ *   signed: boolean, doc?: string, seq?: number }} ViewRecord
+ * @typedef {Omit<ViewRecord, 'type'> & { type: 'vital', name: import('@nativegtm/contract/fieldData').VitalName,
+ *   value: number, target?: string, targetRemote?: string }} VitalRecord
+ *   value: milliseconds, or CLS's score
+ * @typedef {Omit<ViewRecord, 'type'> & { type: 'error', source: string, page: string }} ErrorRecord
+ *   remote and release: whose files threw; page: the remote that owns the page it happened on
+ * @typedef {ViewRecord | VitalRecord | ErrorRecord} FieldRecord
+ *   t: when it was received (ms since 1970); signed: it came with a valid token of a private document (doc: that
+ *   document's id, seq: the view's place in it)
+ */
+
+/** How often buffered records are written out: a crash loses at most this much. */
+const FLUSH_INTERVAL_MS = 1000;
+/** Records buffered at most before they are written out at once. */
+const MAX_BUFFERED = 2000;
+/** Hours of records kept by default: a week. */
+const DEFAULT_RETENTION_HOURS = 7 * 24;
+
+/**
+ * The store's folder: the one configured (FIELD_DATA_DIR), or field-data/ at the repository's root.
+ * @param {string} [configured]
+ */
+function fieldDataDir(configured) {
+  return path.resolve(configured ?? path.join(repoRoot, 'field-data'));
+}
+
+/**
+ * The hour folder's name of a time: `2026-11-26T09`.
+ * @param {number} time
+ */
+const hourOf = (time) => new Date(time).toISOString().slice(0, 13);
+
+/** An hour folder's name. */
+const HOUR_FOLDER = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
+
+/**
+ * Appends records to this process's file of the current hour, buffered (one write a second, or sooner when many
+ * records wait). Deletes hour folders older than the retention when it opens a new hour.
+ * @param {{ dir: string, retentionHours?: number, now?: () => number, onError?: (error: Error) => void }} options
+ */
+function createRecordWriter({ dir, retentionHours = DEFAULT_RETENTION_HOURS, now = Date.now, onError = () => {} }) {
+  const name = `${os.hostname().replace(/[^A-Za-z0-9_.-]/g, '_')}-${process.pid}.ndjson`;
+  /** @type {string[]} */
+  let buffered = [];
+  let hour = '';
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  /** Writes run one after the other, in order. */
+  let writing = Promise.resolve();
+
+  function prune() {
+    const oldest = hourOf(now() - retentionHours * 3600_000);
+    let entries;
+    try {
+      entries = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
+    // Another process may prune the same folder at the same moment: force, and a failure is not this writer's.
+    for (const entry of entries) {
+      if (HOUR_FOLDER.test(entry) && entry < oldest) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    }
+  }
+
+  /** Writes what is buffered to its hour's file (the hour it was received in: the buffer never spans two hours). */
+  function flush() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (buffered.length === 0) return writing;
+    const lines = buffered.join('');
+    const file = path.join(dir, hour, name);
+    buffered = [];
+    writing = writing.then(() =>
+      fs.promises
+        .mkdir(path.dirname(file), { recursive: true })
+        .then(() => fs.promises.appendFile(file, lines))
+        .catch((/** @type {Error} */ error) => onError(error)),
+    );
+    return writing;
+  }
+
+  return {
+    /** @param {FieldRecord[]} records */
+    write(records) {
+      const current = hourOf(now());
+      if (current !== hour) {
+        void flush();
+        if (hour !== '') prune();
+        hour = current;
+      }
+      for (const record of records) buffered.push(`${JSON.stringify(record)}\n`);
+      if (buffered.length >= MAX_BUFFERED) void flush();
+      else timer ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
+    },
+    /** Writes out what is buffered; resolves once it is on disk. */
+    flush,
+  };
+}
+
+/** @typedef {ReturnType<typeof createRecordWriter>} RecordWriter */
+
+/**
+ * Every record received from `since` to `until` (ms since 1970), file by file. Lines that do not parse (a write cut
+ * short by a crash) are skipped.
+ * @param {string} dir
+ * @param {{ since: number, until?: number }} window
+ * @returns {AsyncGenerator<FieldRecord>}
+ */
+async function* readRecords(dir, { since, until = Date.now() }) {
+  let hours;
+  try {
+    hours = fs.readdirSync(dir).filter((entry) => HOUR_FOLDER.test(entry));
+  } catch {
+    return;
+  }
+  const first = hourOf(since);
+  const last = hourOf(until);
+  for (const hour of hours.sort()) {
+    if (hour < first || hour > last) continue;
+    const folder = path.join(dir, hour);
+    for (const file of fs.readdirSync(folder).sort()) {
+      if (!file.endsWith('.ndjson')) continue;
+      const lines = readline.createInterface({
+        input: fs.createReadStream(path.join(folder, file)),
+        crlfDelay: Infinity,
+      });
+      for await (const line of lines) {
+        /** @type {FieldRecord} */
+        let record;
+        try {
+          record = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (typeof record?.t === 'number' && record.t >= since && record.t <= until) yield record;
+      }
+    }
+  }
+}
+
+module.exports = { fieldDataDir, createRecordWriter, readRecords, DEFAULT_RETENTION_HOURS };
