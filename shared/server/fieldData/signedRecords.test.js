@@ -1,7 +1,7 @@
 const { signedOncePerDocument } = require('./signedRecords');
 
 const base = { t: 1, route: '/', remote: 'candidates', release: 'r', device: 'mobile', nav: 'document' };
-const view = (/** @type {object} */ extra) => ({
+const view = (/** @type {object} */ extra = {}) => ({
   ...base,
   type: /** @type {const} */ ('view'),
   signed: true,
@@ -9,7 +9,7 @@ const view = (/** @type {object} */ extra) => ({
   seq: 0,
   ...extra,
 });
-const lcp = (/** @type {object} */ extra) => ({
+const lcp = (/** @type {object} */ extra = {}) => ({
   ...base,
   type: /** @type {const} */ ('vital'),
   name: /** @type {const} */ ('LCP'),
@@ -19,7 +19,7 @@ const lcp = (/** @type {object} */ extra) => ({
   seq: 0,
   ...extra,
 });
-const error = (/** @type {object} */ extra) => ({
+const error = (/** @type {object} */ extra = {}) => ({
   ...base,
   type: /** @type {const} */ ('error'),
   source: 'error',
