@@ -42,6 +42,14 @@ const origin = envalid.makeValidator((input) => {
   }
 });
 
+/** A share from 0 to 1. */
+const share = envalid.makeValidator((input) => {
+  const value = Number(input);
+  if (input.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new Error('must be a number from 0 to 1');
+  return value;
+});
+
 /** What the servers read, with the defaults `npm start` runs with. */
 const SERVER_SPECS = {
   PORT_BASE: portBase({ default: SHELL_PORT, desc: "the shell's port; the remotes take the ports after it" }),
@@ -53,6 +61,16 @@ const SERVER_SPECS = {
   SITE_ORIGIN: origin({ default: DEFAULT_ORIGIN, desc: 'the public origin of canonical URLs and link previews' }),
   REMOTES_FILE: envalid.str({ default: undefined, desc: "the shell's /remotes.json, instead of dist/remotes.json" }),
   RELEASES_DIR: envalid.str({ default: undefined, desc: 'the release store (releases/ at the root by default)' }),
+  FIELD_DATA_DIR: envalid.str({
+    default: undefined,
+    desc: 'where field data is kept (field-data/ at the root by default)',
+  }),
+  FIELD_DATA_SECRET: envalid.str({
+    default: undefined,
+    desc: "the key that signs private documents' field-data tokens (a key kept in FIELD_DATA_DIR by default)",
+  }),
+  RUM_SAMPLE_RATE: share({ default: 1, desc: 'the share of page views whose field data is collected' }),
+  COLLECTOR_PORT: tcpPort({ default: 9465, desc: "the field-data collector's loopback port, behind nginx" }),
   FRAGMENT_TIMEOUT_MS: wholeNumber(0)({ default: undefined, desc: "how long a document waits for a page's HTML" }),
 };
 

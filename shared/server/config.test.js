@@ -28,8 +28,17 @@ describe('the servers’ configuration', () => {
       SITE_ORIGIN: 'http://localhost:3000',
       REMOTES_FILE: undefined,
       RELEASES_DIR: undefined,
+      FIELD_DATA_DIR: undefined,
+      FIELD_DATA_SECRET: undefined,
+      RUM_SAMPLE_RATE: 1,
+      COLLECTOR_PORT: 9465,
       FRAGMENT_TIMEOUT_MS: undefined,
     });
+  });
+
+  it('reads a sample rate from 0 to 1', () => {
+    expect(serverConfig({ RUM_SAMPLE_RATE: '0' }).RUM_SAMPLE_RATE).toBe(0);
+    expect(serverConfig({ RUM_SAMPLE_RATE: '0.25' }).RUM_SAMPLE_RATE).toBe(0.25);
   });
 
   it('reads every variable, and takes an empty one as unset', () => {
@@ -68,6 +77,9 @@ describe('the servers’ configuration', () => {
     ['SITE_ORIGIN', 'https://nativegtm.example/path'],
     ['SITE_ORIGIN', 'nativegtm.example'],
     ['FRAGMENT_TIMEOUT_MS', '-5'],
+    ['RUM_SAMPLE_RATE', '1.5'],
+    ['RUM_SAMPLE_RATE', 'half'],
+    ['COLLECTOR_PORT', '-1'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
   });
