@@ -6,6 +6,13 @@ const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = require('
 /** Seconds; fragments come from loopback or a nearby node, so the low buckets carry the detail. */
 const FRAGMENT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 const DOCUMENT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/**
+ * Seconds of LCP, INP, FCP and TTFB in visitors' browsers: web.dev's good and poor thresholds of each are bucket
+ * bounds (0.2, 0.5; 0.8, 1.8; 1.8, 3; 2.5, 4), so the share of good and poor views is exact from the buckets.
+ */
+const VITAL_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.8, 2.5, 3, 4, 6, 10, 20];
+/** CLS scores, with its thresholds (0.1, 0.25) as bounds. */
+const LAYOUT_SHIFT_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
 
 /**
  * @typedef {'timeout' | 'unreachable' | 'status' | 'rejected'} FragmentFailure
@@ -72,6 +79,40 @@ function createMetrics() {
     registers,
   });
 
+  // Field data: labels are bounded by the endpoint (fieldLabels.js): known routes, remotes and releases, or "other".
+  const vitalSeconds = new Histogram({
+    name: 'nativegtm_web_vital_seconds',
+    help: "LCP, INP, FCP and TTFB in visitors' browsers, by metric, route, the page's remote and release, and device.",
+    labelNames: /** @type {const} */ (['metric', 'route', 'remote', 'release', 'device']),
+    buckets: VITAL_BUCKETS,
+    registers,
+  });
+  const layoutShift = new Histogram({
+    name: 'nativegtm_web_vital_cls',
+    help: "CLS (a score, no unit) in visitors' browsers, by route, the page's remote and release, and device.",
+    labelNames: /** @type {const} */ (['route', 'remote', 'release', 'device']),
+    buckets: LAYOUT_SHIFT_BUCKETS,
+    registers,
+  });
+  const pageViews = new Counter({
+    name: 'nativegtm_page_views_total',
+    help: 'Pages shown to visitors (a document load or an in-app navigation), as their browsers reported them.',
+    labelNames: /** @type {const} */ (['route', 'remote', 'release', 'device', 'nav']),
+    registers,
+  });
+  const browserErrors = new Counter({
+    name: 'nativegtm_browser_errors_total',
+    help: "Errors in visitors' browsers, by the remote whose files threw (or shell), its release, and source.",
+    labelNames: /** @type {const} */ (['remote', 'release', 'source']),
+    registers,
+  });
+  const beacons = new Counter({
+    name: 'nativegtm_field_data_beacons_total',
+    help: 'Field-data beacons received, by outcome (accepted, signed, malformed, oversized, limited).',
+    labelNames: /** @type {const} */ (['outcome']),
+    registers,
+  });
+
   /** @type {Map<string, string>} */
   const liveBuilds = new Map();
 
@@ -124,6 +165,27 @@ function createMetrics() {
      */
     report(type, outcome) {
       reports.inc({ type, outcome });
+    },
+    /**
+     * @param {{ route: string, remote: string, release: string, device: string }} labels
+     * @param {import('@nativegtm/contract/fieldData').VitalName} name
+     * @param {number} value milliseconds, or CLS's score
+     */
+    webVital(labels, name, value) {
+      if (name === 'CLS') layoutShift.observe(labels, value);
+      else vitalSeconds.observe({ metric: name, ...labels }, value / 1000);
+    },
+    /** @param {{ route: string, remote: string, release: string, device: string, nav: string }} labels */
+    pageView(labels) {
+      pageViews.inc(labels);
+    },
+    /** @param {{ remote: string, release: string, source: string }} labels */
+    browserError(labels) {
+      browserErrors.inc(labels);
+    },
+    /** @param {'accepted' | 'signed' | 'malformed' | 'oversized' | 'limited'} outcome */
+    beacon(outcome) {
+      beacons.inc({ outcome });
     },
   };
 }

@@ -11,6 +11,31 @@ async function samples(metrics, name) {
 }
 
 describe('the metrics of a server', () => {
+  it("counts visitors' vitals in seconds (CLS as a score), page views and errors by their labels", async () => {
+    const metrics = createMetrics();
+    const labels = { route: '/featured-jobs', remote: 'jobs', release: '0123456789abcdef', device: 'mobile' };
+    metrics.webVital(labels, 'LCP', 2500);
+    metrics.webVital(labels, 'CLS', 0.3);
+    metrics.pageView({ ...labels, nav: 'document' });
+    metrics.browserError({ remote: 'jobs', release: '0123456789abcdef', source: 'error' });
+    metrics.beacon('accepted');
+    expect(await samples(metrics, 'nativegtm_web_vital_seconds_bucket')).toContain(
+      'nativegtm_web_vital_seconds_bucket{le="2.5",metric="LCP",route="/featured-jobs",remote="jobs",release="0123456789abcdef",device="mobile"} 1',
+    );
+    expect(await samples(metrics, 'nativegtm_web_vital_cls_bucket')).toContain(
+      'nativegtm_web_vital_cls_bucket{le="0.25",route="/featured-jobs",remote="jobs",release="0123456789abcdef",device="mobile"} 0',
+    );
+    expect(await samples(metrics, 'nativegtm_page_views_total')).toEqual([
+      'nativegtm_page_views_total{route="/featured-jobs",remote="jobs",release="0123456789abcdef",device="mobile",nav="document"} 1',
+    ]);
+    expect(await samples(metrics, 'nativegtm_browser_errors_total')).toEqual([
+      'nativegtm_browser_errors_total{remote="jobs",release="0123456789abcdef",source="error"} 1',
+    ]);
+    expect(await samples(metrics, 'nativegtm_field_data_beacons_total')).toEqual([
+      'nativegtm_field_data_beacons_total{outcome="accepted"} 1',
+    ]);
+  });
+
   it('counts requests by server, route and status', async () => {
     const metrics = createMetrics();
     metrics.request('shell', '/employers', 200);
