@@ -37,12 +37,13 @@ const MAX_REUSED = 256;
 
 /**
  * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
- *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number,
+ *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number, sampleRate?: number,
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
  *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
- *   request target; events: told of each fragment fetch and cache hit, by remote;
+ *   request target; sampleRate: the share of page views measured (RUM_SAMPLE_RATE); events: told of each fragment
+ *   fetch and cache hit, by remote;
  *   metrics: where the live build of each remote is shown.
  */
 function createDocumentComposer({
@@ -53,6 +54,7 @@ function createDocumentComposer({
   fragmentTimeoutMs = 400,
   fragmentMaxAgeMs = 500,
   reuseMs = DOCUMENT_REUSE_MS,
+  sampleRate = 1,
   events,
   metrics,
 }) {
@@ -208,7 +210,7 @@ function createDocumentComposer({
       const include = parseComposePath(virtual);
       if (include?.screen !== page) return '';
       if (include.part === composeParts.pageHead) return pageHead(page, live);
-      if (include.part === composeParts.siteHead) return siteHead(origin, route?.route);
+      if (include.part === composeParts.siteHead) return siteHead(origin, route?.route, { sampleRate });
       return pageBody(page, search, live);
     });
     return { status: route ? 200 : 404, html, route: route?.route };

@@ -20,13 +20,15 @@ const encodedCache = new LRUCache({ max: 64 });
 
 /**
  * @param {string} html
+ * @param {boolean} personal sent to one visitor only (a document with its own token): not kept, it would only push
+ *   out the shared documents
  * @returns {Encoded}
  */
-function encodedDocument(html) {
+function encodedDocument(html, personal) {
   let encoded = encodedCache.get(html);
   if (!encoded) {
     encoded = { etag: documentEtag(html), identity: Buffer.from(html) };
-    encodedCache.set(html, encoded);
+    if (!personal) encodedCache.set(html, encoded);
   }
   return encoded;
 }
@@ -62,14 +64,15 @@ function acceptedEncoding(req) {
  * @param {import('node:http').ServerResponse} res
  * @param {{ status: number, html: string }} document
  * @param {Record<string, string>} headers the document's own headers (security policy, a preview's caching)
+ * @param {{ personal?: boolean }} [options] personal: this text is for this response only (encodedDocument)
  */
-function sendDocument(req, res, { status, html }, headers) {
+function sendDocument(req, res, { status, html }, headers, { personal = false } = {}) {
   res.statusCode = status;
   // The document's own headers may say otherwise (a preview is personal).
   res.setHeader('Cache-Control', documentCacheControl(status));
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Vary', 'Accept-Encoding');
-  const encoded = encodedDocument(html);
+  const encoded = encodedDocument(html, personal);
   const { etag } = encoded;
   res.setHeader('ETag', etag);
   if (status === 200 && isFresh(req.headers, etag)) {

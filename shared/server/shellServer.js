@@ -6,6 +6,7 @@
 const path = require('node:path');
 const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
 const { REPORTS_PATH } = require('@nativegtm/contract/reports');
+const { FIELD_DATA_PATH, FIELD_TOKEN_META } = require('@nativegtm/contract/fieldData');
 const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
 const { FILE_EXTENSION } = require('@nativegtm/contract/assetNames');
 const { htmlHeadersFor } = require('./securityHeaders');
@@ -14,6 +15,7 @@ const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
 const { createReadiness } = require('./readiness');
 const { createReportsEndpoint } = require('./reportsEndpoint');
+const { createFieldCollector } = require('./fieldData/fieldCollector');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
@@ -29,13 +31,16 @@ const { guardedFiles, staticFiles } = require('./staticFiles');
 
 /**
  * @typedef {{ root: string, remotesFile?: string, name?: string,
- *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number },
+ *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number,
+ *     sampleRate?: number },
  *   logger?: import('./observability/logger').Logger, metrics?: import('./observability/metrics').Metrics,
- *   releasesDir?: string }} ShellServerOptions
+ *   releasesDir?: string, fieldData?: { dir: string, secret?: string } }} ShellServerOptions
  *   root: its dist/; remotesFile: the remotes.json served and obeyed (REMOTES_FILE; dist/remotes.json unless given);
  *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout
  *   (without it, dist/ as a single-page app); logger: where request and fragment lines go (nowhere unless given);
- *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from
+ *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from;
+ *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR) and the key of private documents' tokens (without
+ *   it, the site takes no field data)
  */
 
 /**
@@ -50,6 +55,7 @@ function createShellHandler({
   logger = silentLogger(),
   metrics,
   releasesDir,
+  fieldData,
 }) {
   const dist = path.resolve(root);
   const remotes = createRemotesFile(remotesFile ?? path.join(dist, 'remotes.json'));
@@ -117,6 +123,9 @@ function createShellHandler({
   const previewOf = previews && ((req) => previews.of(req));
   // Browsers report to the origin of the documents: the shell's.
   const reports = createReportsEndpoint({ logger, metrics });
+  const collector =
+    fieldData &&
+    createFieldCollector({ ...fieldData, storeDir: releasesDir, liveBuilds: composer.liveBuilds, metrics, logger });
   const readiness = createReadiness({
     remotes,
     remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
@@ -133,7 +142,15 @@ function createShellHandler({
       observed.route(label);
       metrics?.document(label, (performance.now() - started) / 1000);
       const headers = documentHeaders();
-      sendDocument(req, res, document, preview ? { ...headers, ...PREVIEW_HEADERS } : headers);
+      if (!preview) return sendDocument(req, res, document, headers);
+      // A preview is private: its document carries its own token, proof for its field data (fieldData/fieldTokens.js).
+      const html = collector
+        ? document.html.replace(
+            '</head>',
+            `<meta name="${FIELD_TOKEN_META}" content="${collector.issueToken()}" />\n</head>`,
+          )
+        : document.html;
+      return sendDocument(req, res, { ...document, html }, { ...headers, ...PREVIEW_HEADERS }, { personal: true });
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
@@ -151,6 +168,17 @@ function createShellHandler({
       methods: ['POST'],
       handle: (req, res, { observed }) => reports(req, res, observed),
     },
+    ...(collector
+      ? [
+          {
+            label: 'field-data',
+            path: is(FIELD_DATA_PATH),
+            methods: ['POST'],
+            handle: (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) =>
+              collector.receive(req, res),
+          },
+        ]
+      : []),
     health,
     ...(previews
       ? [
@@ -194,8 +222,14 @@ function createShellHandler({
     asset,
   ];
 
-  // close() stops the composer's background refresh of fragments (the server calls it when it closes).
-  return Object.assign(createRouteHandler({ name, logger, metrics, routes }), { close: composer.close });
+  // close() stops the composer's background refresh of fragments and writes out the field data still buffered (the
+  // server calls it when it closes).
+  return Object.assign(createRouteHandler({ name, logger, metrics, routes }), {
+    close() {
+      composer.close();
+      collector?.flush();
+    },
+  });
 }
 
 /** @param {ShellServerOptions} options */

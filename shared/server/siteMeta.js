@@ -3,6 +3,7 @@
 // configuration (SITE_ORIGIN), never from a request's Host header, which anyone can set and which would end up in
 // cached pages.
 const { escapeHtml } = require('@nativegtm/contract/fragments');
+const { SAMPLE_RATE_META } = require('@nativegtm/contract/fieldData');
 
 const DEFAULT_ORIGIN = 'http://localhost:3000';
 const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'NativeGTM: AI-native go-to-market talent' };
@@ -26,12 +27,20 @@ function siteOrigin(value = DEFAULT_ORIGIN) {
 }
 
 /**
+ * The share of page views whose field data the shell collects, when it is not all of them (RUM_SAMPLE_RATE).
+ * @param {number} sampleRate
+ */
+const sampleRateTag = (sampleRate) =>
+  sampleRate === 1 ? [] : [`<meta name="${SAMPLE_RATE_META}" content="${sampleRate}" />`];
+
+/**
  * The shell's head tags for a page route, or for the 404 screen (route undefined): not to be indexed.
  * @param {string} origin
  * @param {string | undefined} route
+ * @param {{ sampleRate?: number }} [options] sampleRate: RUM_SAMPLE_RATE
  */
-function siteHead(origin, route) {
-  if (route === undefined) return '<meta name="robots" content="noindex" />';
+function siteHead(origin, route, { sampleRate = 1 } = {}) {
+  if (route === undefined) return ['<meta name="robots" content="noindex" />', ...sampleRateTag(sampleRate)].join('\n');
   const url = escapeHtml(`${origin}${route}`);
   const image = escapeHtml(`${origin}${OG_IMAGE.path}`);
   return [
@@ -44,6 +53,7 @@ function siteHead(origin, route) {
     `<meta property="og:image:height" content="${OG_IMAGE.height}" />`,
     `<meta property="og:image:alt" content="${escapeHtml(OG_IMAGE.alt)}" />`,
     '<meta name="twitter:card" content="summary_large_image" />',
+    ...sampleRateTag(sampleRate),
   ].join('\n');
 }
 

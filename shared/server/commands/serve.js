@@ -12,6 +12,7 @@ const { createLogger } = require('../observability/logger');
 const { startMetricsServer } = require('../observability/metricsServer');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
+const { fieldDataDir } = require('../fieldData/recordStore');
 const { storeDir } = require('../releases/storeLayout');
 
 /** @typedef {import('../config').ServerConfig} ServerConfig */
@@ -65,6 +66,8 @@ function worker(config) {
     releasesDir: storeDir(config.RELEASES_DIR),
     origin: config.SITE_ORIGIN,
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
+    fieldData: { dir: fieldDataDir(config.FIELD_DATA_DIR), secret: config.FIELD_DATA_SECRET },
+    sampleRate: config.RUM_SAMPLE_RATE,
     logger: createLogger({ level: config.LOG_LEVEL }),
   });
 }

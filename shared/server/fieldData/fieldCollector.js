@@ -1,0 +1,39 @@
+// The field-data endpoint with everything it needs, as both servers run it: the built-in shell server in each worker,
+// and the collector process beside nginx (commands/collect.js).
+const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
+const { createFieldLabels } = require('./fieldLabels');
+const { createFieldTokens, tokenKey } = require('./fieldTokens');
+const { createRecordWriter } = require('./recordStore');
+
+/**
+ * @param {{ dir: string, secret?: string, storeDir?: string, liveBuilds: () => Map<string, string>,
+ *   metrics?: import('../observability/metrics').Metrics, logger: import('../observability/logger').Logger,
+ *   unsignedPerSecond?: number }} options
+ *   dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; storeDir: the release store, if any;
+ *   liveBuilds: each remote's build served live
+ */
+function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logger, unsignedPerSecond }) {
+  const tokens = createFieldTokens({ key: tokenKey({ dir, secret }) });
+  const writer = createRecordWriter({
+    dir,
+    onError: (error) => logger.error({ err: error }, 'field data could not be written'),
+  });
+  const receive = createFieldDataEndpoint({
+    labels: createFieldLabels({ storeDir, liveBuilds }),
+    tokens,
+    writer,
+    metrics,
+    unsignedPerSecond,
+  });
+  return {
+    receive,
+    /** Signs a private document's token. */
+    issueToken: () => tokens.issue(),
+    /** Writes out the records still buffered (when the server closes, before a draining worker exits). */
+    flush: () => writer.flush(),
+  };
+}
+
+/** @typedef {ReturnType<typeof createFieldCollector>} FieldCollector */
+
+module.exports = { createFieldCollector };

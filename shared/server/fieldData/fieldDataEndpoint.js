@@ -1,0 +1,138 @@
+// POST /_field-data: the shell's collector sends one beacon per page view (@nativegtm/contract/fieldData). Anyone can
+// post here, so everything is untrusted: a body over MAX_BEACON_BYTES is refused unread, unknown fields are dropped
+// (parseBeacon), labels are bounded (fieldLabels.js), and the answer is an empty status. What is kept goes to the
+// record store and the metrics.
+//
+// Rate: behind a CDN every visitor arrives from one address, so there is no cap per address (it would refuse the
+// site's own traffic). Unsigned beacons share one budget per process, far above real traffic (the bench posts 2,000 a
+// second to the whole site); beyond it they are refused with 429. Signed beacons are never refused for rate: a token
+// is bounded by itself (one set of records per document, kept by the readers that decide; signedRecords.js).
+const getRawBody = require('raw-body');
+const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData');
+
+/** @typedef {import('./recordStore').FieldRecord} FieldRecord */
+/** @typedef {import('./recordStore').RecordWriter} RecordWriter */
+/** @typedef {import('./fieldLabels').FieldLabels} FieldLabels */
+/** @typedef {import('./fieldTokens').FieldTokens} FieldTokens */
+/** @typedef {import('../observability/metrics').Metrics} Metrics */
+
+/** Unsigned beacons one process accepts a second (and at once). */
+const DEFAULT_UNSIGNED_PER_SECOND = 5000;
+
+/**
+ * @param {{ labels: FieldLabels, tokens: FieldTokens, writer: RecordWriter, metrics?: Metrics,
+ *   unsignedPerSecond?: number, now?: () => number }} options
+ */
+function createFieldDataEndpoint({
+  labels,
+  tokens,
+  writer,
+  metrics,
+  unsignedPerSecond = DEFAULT_UNSIGNED_PER_SECOND,
+  now = Date.now,
+}) {
+  let budget = unsignedPerSecond;
+  let refilled = now();
+
+  /** Takes one unsigned beacon from the budget, if any is left (a token bucket that refills every millisecond). */
+  function unsignedAllowed() {
+    const time = now();
+    budget = Math.min(unsignedPerSecond, budget + ((time - refilled) / 1000) * unsignedPerSecond);
+    refilled = time;
+    if (budget < 1) return false;
+    budget -= 1;
+    return true;
+  }
+
+  /**
+   * @param {import('node:http').ServerResponse} res
+   * @param {number} status
+   * @param {Record<string, string>} [headers]
+   */
+  function answer(res, status, headers = {}) {
+    res.statusCode = status;
+    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.end();
+  }
+
+  /**
+   * The records of a beacon, labelled by what the site knows.
+   * @param {import('@nativegtm/contract/fieldData').Beacon} beacon
+   * @param {string | undefined} doc the document its token proves
+   * @returns {FieldRecord[]}
+   */
+  function recordsOf(beacon, doc) {
+    const { view } = beacon;
+    const page = labels.remote(view.remote);
+    const base = {
+      t: now(),
+      route: labels.route(view.route),
+      remote: page,
+      release: labels.release(page, view.build),
+      device: view.device,
+      nav: view.nav,
+      signed: doc !== undefined,
+      ...(doc === undefined ? {} : { doc, seq: view.seq }),
+    };
+    const { route, remote, release, device, nav } = base;
+    /** @type {FieldRecord[]} */
+    const records = [];
+    if (beacon.first) {
+      records.push({ ...base, type: 'view' });
+      metrics?.pageView({ route, remote, release, device, nav });
+    }
+    for (const { name, value, target, targetRemote } of beacon.vitals) {
+      const where = target === undefined ? {} : { target, targetRemote: labels.remote(targetRemote ?? '') };
+      records.push({ ...base, type: 'vital', name, value, ...where });
+      metrics?.webVital({ route, remote, release, device }, name, value);
+    }
+    for (const error of beacon.errors) {
+      const thrower = labels.remote(error.remote);
+      const threw = { remote: thrower, release: labels.release(thrower, error.build), source: error.source };
+      records.push({ ...base, ...threw, type: 'error', page });
+      metrics?.browserError(threw);
+    }
+    return records;
+  }
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  return function receive(req, res) {
+    const declared = req.headers['content-length'];
+    if (Number(declared ?? 0) > MAX_BEACON_BYTES) {
+      metrics?.beacon('oversized');
+      // The rest of the body is not read: the connection closes.
+      return answer(res, 413, { Connection: 'close' });
+    }
+    return getRawBody(req, { limit: MAX_BEACON_BYTES, length: declared, encoding: 'utf-8' }).then(
+      (body) => {
+        const beacon = parseBeacon(body);
+        if (!beacon) {
+          metrics?.beacon('malformed');
+          return answer(res, 400);
+        }
+        const doc = tokens.verify(beacon.token);
+        if (doc === undefined && !unsignedAllowed()) {
+          metrics?.beacon('limited');
+          return answer(res, 429, { 'Retry-After': '1' });
+        }
+        writer.write(recordsOf(beacon, doc));
+        metrics?.beacon(doc === undefined ? 'accepted' : 'signed');
+        return answer(res, 204);
+      },
+      (/** @type {getRawBody.RawBodyError} */ error) => {
+        if (error.type === 'entity.too.large') {
+          metrics?.beacon('oversized');
+          return answer(res, 413, { Connection: 'close' });
+        }
+        // The client went away, or sent less or more than it declared: there is no one to answer.
+        return res.destroy();
+      },
+    );
+  };
+}
+
+module.exports = { createFieldDataEndpoint, DEFAULT_UNSIGNED_PER_SECOND };
