@@ -15,4 +15,5 @@ module.exports = async function globalSetup() {
   /** @type {SetupGlobals} */ (globalThis).__SITE__ = site;
   // Test workers start after this and inherit the environment.
   process.env.SITE_PORTS = JSON.stringify(site.ports);
+  process.env.SITE_FIELD_DATA_DIR = site.fieldDataDir;
 };

@@ -5,21 +5,42 @@ const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { generateNginxConfig } = require('@nativegtm/tools/nginx');
+const { startCollector } = require('@nativegtm/server/collect');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
 /**
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
- *   roots?: Record<string, string>, releasesDir?: string }} options roots: each package's dist/ folder, when not
- *   the checkout's own; releasesDir: a release store to serve (none by default: dist/ only).
- * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number }>}
- *   pid: nginx's master process
+ *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, sampleRate?: number }} options
+ *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
+ *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there.
+ * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
+ *   collectorMetrics?: string }>} pid: nginx's master process; collectorMetrics: the collector's /metrics URL
  */
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
-  const { config, warnings } = await generateNginxConfig({ ...options, prefix, listenHost: '127.0.0.1' });
+  // As an operator runs it: beside nginx, with the same remotes.json and release store.
+  const collector =
+    options.fieldDataDir === undefined
+      ? undefined
+      : await startCollector({
+          COLLECTOR_PORT: 0,
+          FIELD_DATA_DIR: options.fieldDataDir,
+          FIELD_DATA_SECRET: undefined,
+          RELEASES_DIR: options.releasesDir,
+          REMOTES_FILE: options.remotesFile,
+          METRICS_HOST: '127.0.0.1',
+          METRICS_PORT: 0,
+          LOG_LEVEL: 'silent',
+        });
+  const { config, warnings } = await generateNginxConfig({
+    ...options,
+    prefix,
+    listenHost: '127.0.0.1',
+    collectorPort: collector?.port,
+  });
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
 
@@ -41,8 +62,11 @@ async function startNginx(options) {
   });
   try {
     await Promise.all(Object.values(options.ports).map((port) => waitForPort(port, { what: 'nginx: nothing' })));
+    // nginx serves the remotes the collector reads its builds from: read them now that it does.
+    await collector?.refreshBuilds();
   } catch (error) {
     child.kill('SIGKILL');
+    await collector?.stop();
     const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
     rmSync(prefix, { recursive: true, force: true });
     throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}\n${log}`);
@@ -51,11 +75,12 @@ async function startNginx(options) {
     config,
     warnings,
     pid: /** @type {number} */ (child.pid),
+    collectorMetrics: collector?.metricsUrl,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
           rmSync(prefix, { recursive: true, force: true });
-          resolve();
+          void (collector ? collector.stop() : Promise.resolve()).then(() => resolve());
         });
         child.kill('SIGQUIT');
       }),

@@ -5,6 +5,9 @@ import { reactOwnsHeading } from './engines/inPage';
 /** Ports of the test site, by package name (set by globalSetup). */
 export const ports: Record<string, number> = JSON.parse(process.env.SITE_PORTS ?? '{}');
 
+/** Where the test site keeps visitors' field data (set by globalSetup). */
+export const fieldDataDir = process.env.SITE_FIELD_DATA_DIR ?? '';
+
 export const shellUrl = (path = '/') => `http://localhost:${ports.shell}${path}`;
 
 /** Which package serves each page route, and the heading that proves it rendered: the registry of pages. */

@@ -11,6 +11,7 @@
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
 //   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test)
+//   B+115..B+119 nginx and its field-data collector (fieldDataServers.test)
 //   B+120..B+124 a fifth site, B+125..B+129 nginx (cspOrigins.test)
 //   B+130..B+134 npm start's cluster, B+135 its metrics (cluster.test)
 //   B+140..B+144 a site and B+145..B+149 nginx sharing one release store (releases.test)
@@ -32,6 +33,8 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   const ports = portsFrom(base);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-'));
   const remotesFile = path.join(dir, 'remotes.json');
+  // Visitors' field data from every test's browser, as `npm start` keeps it.
+  const fieldDataDir = path.join(dir, 'field-data');
   // portsFrom has every page's package.
   const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify(remotes, null, 2));
@@ -40,7 +43,7 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   try {
     // Quiet unless asked: LOG_LEVEL=info npm test shows the test site's request and fragment lines.
     const logger = process.env.LOG_LEVEL ? createLogger({ level: process.env.LOG_LEVEL }) : undefined;
-    site = await startSite(deployables, { ports, remotesFile, logger });
+    site = await startSite(deployables, { ports, remotesFile, logger, fieldData: { dir: fieldDataDir } });
   } catch (error) {
     remove();
     throw error;
@@ -49,6 +52,7 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
     ...site,
     ports,
     remotesFile,
+    fieldDataDir,
     async stop() {
       await site.stop();
       remove();

@@ -135,4 +135,4 @@ function createFieldDataEndpoint({
   };
 }
 
-module.exports = { createFieldDataEndpoint, DEFAULT_UNSIGNED_PER_SECOND };
+module.exports = { createFieldDataEndpoint };

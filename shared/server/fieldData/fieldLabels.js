@@ -87,4 +87,4 @@ function createFieldLabels({ storeDir, liveBuilds, now = Date.now }) {
 
 /** @typedef {ReturnType<typeof createFieldLabels>} FieldLabels */
 
-module.exports = { createFieldLabels, NOT_FOUND, SHELL_RELEASE };
+module.exports = { createFieldLabels };

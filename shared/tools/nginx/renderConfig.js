@@ -9,6 +9,7 @@ const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require(
 const { HEALTH_PATH } = require('@nativegtm/server/healthPaths');
 const { HEADER_TIMEOUT_MS } = require('@nativegtm/server/httpServer');
 const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
+const { FIELD_DATA_PATH, MAX_BEACON_BYTES } = require('@nativegtm/contract/fieldData');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   composeParts,
@@ -44,6 +45,8 @@ const {
  *   undecidable: string | undefined }} RemotePlan
  */
 
+/** The field-data collector's upstream name (a Node process beside nginx: @nativegtm/server's nativegtm-collect). */
+const COLLECTOR_UPSTREAM = 'nativegtm_collector';
 /** The relay's upstream name. */
 const RELAY_UPSTREAM = 'nativegtm_fragment_relay';
 /** How much longer than the fragment timeout an include waits for the relay's own answer to a timeout. */
@@ -319,9 +322,19 @@ function textLocation(location, type, text, headers) {
 
 /**
  * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
- *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>> }} options
+ *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>>, sampleRate: number }} options
  */
-function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, revalidate, releasesDir, remotes }) {
+function shellLocations({
+  root,
+  origin,
+  plans,
+  timeoutMs,
+  documentHeaders,
+  revalidate,
+  releasesDir,
+  remotes,
+  sampleRate,
+}) {
   const releases = releasesDir !== undefined;
   // A browser that previews a release gets personal documents (releaseLocations.js).
   const pageCache = releases ? '$nativegtm_page_cache' : documentCacheControl(200);
@@ -354,9 +367,17 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
     '',
     ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs, releases)}\n`),
     ...plans.map((plan) =>
-      textLocation(composePath(composeParts.siteHead, plan.remote), 'text/html', siteHead(origin, plan.route)),
+      textLocation(
+        composePath(composeParts.siteHead, plan.remote),
+        'text/html',
+        siteHead(origin, plan.route, { sampleRate }),
+      ),
     ),
-    textLocation(composePath(composeParts.siteHead, NOT_FOUND_SCREEN), 'text/html', siteHead(origin, undefined)),
+    textLocation(
+      composePath(composeParts.siteHead, NOT_FOUND_SCREEN),
+      'text/html',
+      siteHead(origin, undefined, { sampleRate }),
+    ),
     '',
     block(`location = ${composePath(composeParts.pageHead, NOT_FOUND_SCREEN)}`, [
       'internal;',
@@ -382,6 +403,19 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
       headerLines({ ...revalidate, 'Cache-Control': 'no-store' }),
       block('limit_except POST', ['deny all;']),
       'return 204;',
+    ]),
+    '',
+    '# Field data: passed to the collector beside nginx, which checks, keeps and counts it (nativegtm-collect).',
+    block(`location = ${FIELD_DATA_PATH}`, [
+      `client_max_body_size ${MAX_BEACON_BYTES / 1024}k;`,
+      block('limit_except POST', ['deny all;']),
+      'proxy_http_version 1.1;',
+      'proxy_set_header Connection "";',
+      '# Nothing about the visitor goes further: no cookie, no address, no user agent.',
+      ...['Cookie', 'User-Agent', 'X-Forwarded-For', 'X-Real-IP', 'Referer'].map(
+        (header) => `proxy_set_header ${header} "";`,
+      ),
+      `proxy_pass http://${COLLECTOR_UPSTREAM};`,
     ]),
     '',
     textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
@@ -413,7 +447,7 @@ function shellLocations({ root, origin, plans, timeoutMs, documentHeaders, reval
  * One deployable's server block.
  * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
  *   remotesFile?: string, releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
- *   remotes: Partial<Record<string, string>> } }} options
+ *   remotes: Partial<Record<string, string>>, sampleRate: number } }} options
  */
 function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, releasesDir, shell }) {
   const host = deployable.role === 'host';
@@ -478,10 +512,12 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
  * The configuration's text.
  * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
  *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
- *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string }} options
+ *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string, collectorPort?: number,
+ *   sampleRate?: number }} options
  *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
  *   where the shell's /remotes.json is served from, when not its dist/; releasesDir: the release store
- *   (releaseLocations.js), none to serve dist/ only.
+ *   (releaseLocations.js), none to serve dist/ only; collectorPort: the field-data collector's loopback port
+ *   (COLLECTOR_PORT); sampleRate: the share of page views measured (RUM_SAMPLE_RATE).
  * @returns {string}
  */
 function renderNginxConfig({
@@ -496,6 +532,8 @@ function renderNginxConfig({
   fragmentTimeoutMs = 400,
   mimeTypes = '/etc/nginx/mime.types',
   releasesDir,
+  collectorPort = 9465,
+  sampleRate = 1,
 }) {
   if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
   const origins = remoteOrigins(remotes);
@@ -503,7 +541,7 @@ function renderNginxConfig({
     .filter((d) => d.role === 'remote')
     .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
     .filter((plan) => plan !== undefined);
-  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, remotes };
+  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, remotes, sampleRate };
   const relaySocket = path.join(prefix, 'fragment-relay.sock');
   const servers = deployables.map((deployable) =>
     serverBlock({
@@ -542,6 +580,7 @@ function renderNginxConfig({
     `proxy_cache_path ${quote(path.join(prefix, 'fragments'))} levels=1 keys_zone=nativegtm_fragments:1m max_size=64m inactive=30s use_temp_path=off;`,
     block(`map $msec $${CURRENT_SECOND_VARIABLE}`, [`"~^(?<second>[0-9]+)" $second;`]),
     block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, 'keepalive 16;']),
+    block(`upstream ${COLLECTOR_UPSTREAM}`, [`server 127.0.0.1:${collectorPort};`, 'keepalive 32;']),
     '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
     ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// nativegtm-collect: the field-data collector for a site served by nginx, which has no Node process of its own. nginx
+// passes POST /_field-data to it (the generated configuration's collector upstream, COLLECTOR_PORT on loopback);
+// it checks, labels and keeps the records exactly as the built-in server does (fieldData/), in the same
+// FIELD_DATA_DIR, and counts them on its own metrics port (METRICS_HOST:METRICS_PORT). Run one per nginx node, beside
+// it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. SIGTERM and Ctrl+C write out what
+// is buffered, then stop.
+const path = require('node:path');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
+const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
+const { deployables } = require('../deployables');
+const { HEALTH_PATH } = require('../healthPaths');
+const { createHttpServer, listen, close } = require('../httpServer');
+const { createLogger } = require('../observability/logger');
+const { createMetrics } = require('../observability/metrics');
+const { startMetricsServer } = require('../observability/metricsServer');
+const { createRemotesFile } = require('../remotesFile');
+const { createRouteHandler, is, sendText } = require('../routeTable');
+const { storeDir } = require('../releases/storeLayout');
+const { createFieldCollector } = require('../fieldData/fieldCollector');
+const { pollLiveBuilds } = require('../fieldData/liveBuildsPoller');
+const { fieldDataDir } = require('../fieldData/recordStore');
+
+const SPECS = {
+  COLLECTOR_PORT: SERVER_SPECS.COLLECTOR_PORT,
+  FIELD_DATA_DIR: SERVER_SPECS.FIELD_DATA_DIR,
+  FIELD_DATA_SECRET: SERVER_SPECS.FIELD_DATA_SECRET,
+  RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  REMOTES_FILE: SERVER_SPECS.REMOTES_FILE,
+  METRICS_HOST: SERVER_SPECS.METRICS_HOST,
+  METRICS_PORT: SERVER_SPECS.METRICS_PORT,
+  LOG_LEVEL: SERVER_SPECS.LOG_LEVEL,
+};
+
+/**
+ * Starts the collector; resolves once it and its metrics listen.
+ * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, RELEASES_DIR?: string,
+ *   REMOTES_FILE?: string, METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's
+ *   (SPECS), or a test's
+ */
+async function startCollector(config) {
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const metrics = createMetrics();
+  const shell = deployables.find((deployable) => deployable.role === 'host');
+  const remotes = createRemotesFile(
+    config.REMOTES_FILE ?? path.join(/** @type {NonNullable<typeof shell>} */ (shell).dir, 'dist', 'remotes.json'),
+  );
+  const builds = pollLiveBuilds({ remotes });
+  await builds.refresh();
+  const collector = createFieldCollector({
+    dir: fieldDataDir(config.FIELD_DATA_DIR),
+    secret: config.FIELD_DATA_SECRET,
+    storeDir: storeDir(config.RELEASES_DIR),
+    liveBuilds: builds.liveBuilds,
+    metrics,
+    logger,
+  });
+  const handler = createRouteHandler({
+    name: 'collector',
+    logger,
+    metrics,
+    routes: [
+      {
+        label: 'field-data',
+        path: is(FIELD_DATA_PATH),
+        methods: ['POST'],
+        handle: (req, res) => collector.receive(req, res),
+      },
+      {
+        label: 'healthz',
+        path: is(HEALTH_PATH),
+        handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
+      },
+    ],
+  });
+  const server = createHttpServer(Object.assign(handler, { close: () => collector.flush() }));
+  // Loopback only: nginx on this node is its one client.
+  await listen(server, config.COLLECTOR_PORT, 'collector', '127.0.0.1');
+  const metricsServer = await startMetricsServer(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  logger.info({ url: `http://127.0.0.1:${port}${FIELD_DATA_PATH}`, metrics: metricsServer.url }, 'collecting');
+  return {
+    port,
+    metricsUrl: metricsServer.url,
+    /** Reads the remotes' live builds now (they are read every few seconds; a test need not wait for that). */
+    refreshBuilds: builds.refresh,
+    async stop() {
+      builds.stop();
+      await Promise.all([close(server), metricsServer.stop()]);
+      logger.flush();
+    },
+  };
+}
+
+if (require.main === module) {
+  const config = configOrExit(() => readEnv(SPECS, process.env));
+  startCollector(config).then(
+    (collector) => {
+      const stop = () => collector.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (error) => {
+      console.error(`Could not start the collector: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { startCollector };
