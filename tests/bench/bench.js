@@ -29,6 +29,7 @@ const { startNginx } = require('../support/nginxServer');
 const { startNpmStart } = require('../support/npmStart');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { portsFrom } = require('@nativegtm/contract/ports');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { CHROME_ARGS, runLighthouse } = require('./lighthouse');
@@ -79,6 +80,8 @@ const settings = {
 };
 /** Connections of the load figures, and how many rounds of them (each BENCH_LOAD_MS per target). */
 const LOAD_CONNECTIONS = 100;
+/** Field-data beacons a second posted beside the documents' load, from one client as behind a CDN (issue budget). */
+const BEACONS_PER_SECOND = 2000;
 const LOAD_ROUNDS = 3;
 
 /** @param {string} line */
@@ -334,7 +337,7 @@ async function measureNginx() {
   );
   const paths = routes.map((route) => route.path);
   try {
-    nginx = await startNginx({ ports, remotesFile });
+    nginx = await startNginx({ ports, remotesFile, fieldDataDir: path.join(folder, 'field-data') });
     const origin = `http://127.0.0.1:${ports.shell}`;
     const nginxServer = await measureServer(origin);
     const sizes = await Promise.all(
@@ -343,9 +346,32 @@ async function measureNginx() {
     const documentBytes = Math.round(sizes.reduce((sum, size) => sum + size, 0) / sizes.length);
     const staticFile = staticFileLike(documentBytes);
     log('  load: npm start (a worker per core) starts beside nginx…');
-    const site = await startNpmStart({ base: settings.portBase + 30, metricsPort: settings.portBase + 35 });
-    /** @type {{ static: import('./load').CannonResult[], nginx: import('./load').CannonResult[], builtIn: import('./load').CannonResult[] }} */
-    const rounds = { static: [], nginx: [], builtIn: [] };
+    const site = await startNpmStart({
+      base: settings.portBase + 30,
+      metricsPort: settings.portBase + 35,
+      fieldDataDir: path.join(folder, 'field-data-npm-start'),
+    });
+    /**
+     * @type {{ static: import('./load').CannonResult[], nginx: import('./load').CannonResult[],
+     *   builtIn: import('./load').CannonResult[], nginxBeacons: import('./load').CannonResult[],
+     *   builtInBeacons: import('./load').CannonResult[], beacons: import('./load').BeaconsResult[] }}
+     */
+    const rounds = { static: [], nginx: [], builtIn: [], nginxBeacons: [], builtInBeacons: [], beacons: [] };
+    const builtInOrigin = `http://127.0.0.1:${site.ports.shell}`;
+    /**
+     * The documents' load while BEACONS_PER_SECOND beacons are posted to the same server from one client.
+     * @param {string} target
+     */
+    const withBeacons = async (target) => {
+      const [documents, posted] = await Promise.all([
+        cannon(target, paths),
+        /** @type {Promise<import('./load').BeaconsResult>} */ (
+          probe(['beacons', String(BEACONS_PER_SECOND), String(settings.loadMs + 1000), `${target}${FIELD_DATA_PATH}`])
+        ),
+      ]);
+      rounds.beacons.push(posted);
+      return documents;
+    };
     try {
       // In rounds, the three one after the other, so that a machine that gets busier or quieter during the run moves
       // all three alike; each ratio is then taken per round.
@@ -356,7 +382,12 @@ async function measureNginx() {
         );
         rounds.static.push(await cannon(origin, [staticFile.path]));
         rounds.nginx.push(await cannon(origin, paths));
-        rounds.builtIn.push(await cannon(`http://127.0.0.1:${site.ports.shell}`, paths));
+        rounds.builtIn.push(await cannon(builtInOrigin, paths));
+        log(
+          `  load, round ${round + 1}/${LOAD_ROUNDS}: the same documents with ${BEACONS_PER_SECOND} beacons a second`,
+        );
+        rounds.nginxBeacons.push(await withBeacons(origin));
+        rounds.builtInBeacons.push(await withBeacons(builtInOrigin));
       }
     } finally {
       await site.stop();

@@ -10,6 +10,9 @@
 //   node tests/bench/load.js cannon <connections> <ms> <url>… : the same load from autocannon (an HTTP client fast
 //     enough not to be the bottleneck against nginx), after a second of warm-up: requests/s, latency percentiles,
 //     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are.
+//   node tests/bench/load.js beacons <per second> <ms> <url> : posts field-data beacons to <url> at that rate for <ms>
+//     from one client (as a CDN's one address), each the records of one page view: how many were sent, accepted
+//     (204) and refused
 // Prints one JSON object.
 const http = require('node:http');
 const autocannon = require('autocannon');
@@ -152,6 +155,62 @@ async function cannon(connections, durationMs, urls) {
   };
 }
 
+/**
+ * One page view's beacon, as the shell's collector sends it (the build is not the live one: its records count as
+ * "other", which costs the server the same).
+ * @param {number} index
+ */
+const beaconBody = (index) =>
+  JSON.stringify({
+    v: 1,
+    first: true,
+    view: { seq: 0, route: '/featured-jobs', remote: 'jobs', build: 'bench', nav: 'document', device: 'mobile' },
+    vitals: [
+      { name: 'LCP', value: 900 + (index % 400) },
+      { name: 'FCP', value: 500 },
+      { name: 'TTFB', value: 40 },
+    ],
+    errors: [],
+  });
+
+/**
+ * @param {number} perSecond
+ * @param {number} durationMs
+ * @param {string} url
+ */
+async function beacons(perSecond, durationMs, url) {
+  const httpAgent = agent(32);
+  const counts = { sent: 0, accepted: 0, refused: 0, failed: 0 };
+  /** @type {Promise<void>[]} */
+  const pending = [];
+  const post = (/** @type {string} */ body) =>
+    new Promise((resolve) => {
+      const request = http.request(
+        url,
+        { method: 'POST', agent: httpAgent, headers: { 'Content-Type': 'application/json' } },
+        (response) => {
+          if (response.statusCode === 204) counts.accepted += 1;
+          else counts.refused += 1;
+          response.resume().on('end', resolve);
+        },
+      );
+      request.on('error', () => {
+        counts.failed += 1;
+        resolve(undefined);
+      });
+      request.end(body);
+    });
+  // Every 10 ms, the beacons due by then: the rate holds even when a tick comes late.
+  const started = Date.now();
+  while (Date.now() - started < durationMs) {
+    const due = Math.floor(((Date.now() - started) / 1000) * perSecond);
+    while (counts.sent < due) pending.push(/** @type {Promise<void>} */ (post(beaconBody(counts.sent++))));
+    await pause(10);
+  }
+  await Promise.all(pending);
+  return { ...counts, perSecond, seconds: durationMs / 1000 };
+}
+
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
   /** @type {Record<string, (urls: string[]) => Promise<object>>} */
@@ -160,6 +219,7 @@ async function main() {
     'quiet-ttfb': quietTtfb,
     rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)),
     cannon: () => cannon(Number(args[0]), Number(args[1]), args.slice(2)),
+    beacons: () => beacons(Number(args[0]), Number(args[1]), String(args[2])),
   };
   const run = mode === undefined ? undefined : modes[mode];
   if (!run) throw new Error(`load.js: no mode ${mode}; the modes are ${Object.keys(modes).join(', ')}.`);
@@ -171,6 +231,7 @@ async function main() {
 /** @typedef {Awaited<ReturnType<typeof quietTtfb>>} QuietTtfbResult  by URL */
 /** @typedef {Awaited<ReturnType<typeof rate>>} RateResult */
 /** @typedef {Awaited<ReturnType<typeof cannon>>} CannonResult */
+/** @typedef {Awaited<ReturnType<typeof beacons>>} BeaconsResult */
 
 main().catch((error) => {
   console.error(error);

@@ -15,11 +15,13 @@ const repoRoot = path.resolve(__dirname, '../..');
 /**
  * Starts the command with the site on `base` (remotes after it) and its metrics on `metricsPort`; resolves once it
  * says it runs.
- * @param {{ base: number, metricsPort: number, workers?: number, remotes?: Record<string, string> }} options
+ * @param {{ base: number, metricsPort: number, workers?: number, remotes?: Record<string, string>,
+ *   fieldDataDir?: string }} options
  *   workers: WEB_CONCURRENCY (one per core unless given); remotes: remotes.json entries that replace those of its own
- *   remotes (a remote served elsewhere)
+ *   remotes (a remote served elsewhere); fieldDataDir: FIELD_DATA_DIR (a temporary folder unless given: never the
+ *   checkout's)
  */
-async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {} }) {
+async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {}, fieldDataDir }) {
   const ports = portsFrom(base);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-npm-start-'));
   const remotesFile = path.join(folder, 'remotes.json');
@@ -34,6 +36,7 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
       REMOTES_FILE: remotesFile,
       METRICS_PORT: String(metricsPort),
       ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
+      FIELD_DATA_DIR: fieldDataDir ?? path.join(folder, 'field-data'),
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

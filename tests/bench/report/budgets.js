@@ -1,11 +1,12 @@
 // The budgets `npm run bench` holds the composed site to, and their checks. See docs/performance.md#budgets.
 const { KB, fmtKB, fmtMs, fmtRatio, fmtNumber, fmtInterval } = require('./format');
-const { ratio, overRounds, prerenderedLcpInterval } = require('./statistics');
+const { median, ratio, overRounds, prerenderedLcpInterval } = require('./statistics');
 const { ttfbSeries, JUDGED_TTFB, serversOf } = require('./serverCost');
 
 /** @typedef {import('./statistics').LighthouseSummary} LighthouseSummary */
 /** @typedef {import('./serverCost').ServerCost} ServerCost */
 /** @typedef {import('./serverCost').LoadFigures} LoadFigures */
+/** @typedef {import('./serverCost').Load} Load */
 
 /**
  * What the budgets read of one build of one route: a VisitSummary has it all.
@@ -91,6 +92,12 @@ const BUDGETS = {
   nginxLoadRatio: 0.5,
   nginxP99Ms: 25,
   builtInLoadRatio: 0.45,
+  /**
+   * The documents' requests/s with 2,000 field-data beacons a second posted to the same server, as a share of those
+   * without, in the same round; and their p99, as a multiple of the p99 without: within 10 %.
+   */
+  beaconThroughputRatio: 0.9,
+  beaconP99Ratio: 1.1,
 };
 
 /**
@@ -261,6 +268,7 @@ function loadBudgets(load) {
       limit: `>= ${BUDGETS.builtInLoadRatio}`,
       met: builtIn.ratio >= BUDGETS.builtInLoadRatio,
     },
+    ...beaconBudgets(load, at),
     ...all.map(([label, figures]) => ({
       name: `errors and non-2xx answers, ${label}`,
       value: String(figures.failures),
@@ -268,6 +276,54 @@ function loadBudgets(load) {
       met: figures.failures === 0,
     })),
   ];
+}
+
+/**
+ * The field-data budgets: each server's documents with beacons posted to it, as ratios of the same documents without
+ * them in the same round; and no beacon refused.
+ * @param {LoadFigures} load
+ * @param {string} at
+ * @returns {Budget[]}
+ */
+function beaconBudgets(load, at) {
+  /** @type {[string, Load[], Load[] | undefined][]} */
+  const servers = [
+    ['nginx', load.nginx, load.nginxBeacons],
+    ['npm start', load.builtIn, load.builtInBeacons],
+  ];
+  /** @type {Budget[]} */
+  const budgets = [];
+  for (const [label, without, withBeacons] of servers) {
+    if (!withBeacons || withBeacons.length === 0) continue;
+    const figures = overRounds(withBeacons, without);
+    const p99Ratio =
+      median(withBeacons.map((round, index) => round.p99 / (without[index]?.p99 ?? Number.NaN))) ?? Number.NaN;
+    budgets.push(
+      {
+        name: `documents with 2,000 beacons/s / without, requests/s, ${label}, ${at}`,
+        value: fmtRatio(figures.ratio),
+        limit: `>= ${BUDGETS.beaconThroughputRatio}`,
+        met: figures.ratio >= BUDGETS.beaconThroughputRatio,
+      },
+      {
+        name: `documents with 2,000 beacons/s / without, p99, ${label}, ${at}`,
+        value: fmtRatio(p99Ratio),
+        limit: `<= ${BUDGETS.beaconP99Ratio}`,
+        met: p99Ratio <= BUDGETS.beaconP99Ratio,
+      },
+    );
+  }
+  const posted = load.beacons ?? [];
+  if (posted.length > 0) {
+    const refused = posted.reduce((sum, round) => sum + round.refused + round.failed, 0);
+    budgets.push({
+      name: 'field-data beacons refused or failed at 2,000/s from one client',
+      value: `${refused} of ${posted.reduce((sum, round) => sum + round.sent, 0)}`,
+      limit: '0',
+      met: refused === 0,
+    });
+  }
+  return budgets;
 }
 
 module.exports = { JS_OVERHEAD_FLOOR, evaluateBudgets };
