@@ -21,6 +21,7 @@ const { createRequestObserver } = require('./observability/requestLog');
  * @property {string} label the route's name in logs and metrics (a bounded set)
  * @property {(pathname: string) => boolean} path which paths it answers
  * @property {string[]} [methods] GET and HEAD unless given
+ * @property {boolean} [quiet] its requests are counted but not logged one by one (thousands a second, all alike)
  * @property {(req: IncomingMessage, res: ServerResponse, request: { pathname: string, observed: Observed }) => void}
  *   handle
  */
@@ -65,7 +66,7 @@ function createRouteHandler({ name, routes, logger = silentLogger(), metrics, be
       res.setHeader('Allow', methods.join(', '));
       return res.end();
     }
-    observed.route(chosen.label);
+    observed.route(chosen.label, { quiet: chosen.quiet });
     return chosen.handle(req, res, { pathname, observed });
   }
 

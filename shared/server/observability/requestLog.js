@@ -23,8 +23,9 @@ function requestId(header) {
 }
 
 /**
- * What the handler and the line know of one request: when it started, the route it was given (a bounded label).
- * @type {WeakMap<ServerResponse, { started: number, label: string }>}
+ * What the handler and the line know of one request: when it started, the route it was given (a bounded label), and
+ * whether it is counted without a line (a route too frequent to log each request of).
+ * @type {WeakMap<ServerResponse, { started: number, label: string, quiet: boolean }>}
  */
 const observations = new WeakMap();
 
@@ -40,7 +41,8 @@ function endStatus(res) {
  * Observes every request of one server: `observe(req, res)` starts, and the handler names the request's route once
  * it knows it. The line is written, and the request counted, when the response is finished or the client leaves.
  * @param {{ server: string, logger: Logger, metrics?: Metrics }} options  server: the deployable's name
- * @returns {(req: IncomingMessage, res: ServerResponse) => { id: string, route: (label: string) => void }}
+ * @returns {(req: IncomingMessage, res: ServerResponse) => { id: string,
+ *   route: (label: string, options?: { quiet?: boolean }) => void }}
  */
 function createRequestObserver({ server, logger, metrics }) {
   /**
@@ -70,8 +72,9 @@ function createRequestObserver({ server, logger, metrics }) {
     // The line carries the id and the fields above; a handler's own lines (req.log) carry the id alone.
     quietReqLogger: true,
     quietResLogger: true,
-    // Every request is an info line, a 500 included: errors are logged where they happen, with their cause.
-    customLogLevel: () => 'info',
+    // Every request is an info line, a 500 included: errors are logged where they happen, with their cause. A quiet
+    // route's requests (field-data beacons, thousands a second) are counted, not logged.
+    customLogLevel: (_req, res) => (observations.get(res)?.quiet ? 'silent' : 'info'),
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request',
     customSuccessObject: line,
@@ -79,7 +82,7 @@ function createRequestObserver({ server, logger, metrics }) {
   });
 
   return (req, res) => {
-    const observation = { started: performance.now(), label: 'other' };
+    const observation = { started: performance.now(), label: 'other', quiet: false };
     observations.set(res, observation);
     log(req, res);
     let counted = false;
@@ -93,8 +96,13 @@ function createRequestObserver({ server, logger, metrics }) {
     res.once('close', count);
     return {
       id: String(req.id),
-      route(name) {
+      /**
+       * @param {string} name
+       * @param {{ quiet?: boolean }} [options] quiet: count the request, write no line for it
+       */
+      route(name, { quiet = false } = {}) {
         observation.label = name;
+        observation.quiet = quiet;
       },
     };
   };
