@@ -5,10 +5,21 @@
 
 /** Where the collector posts, on the site's own origin. */
 const FIELD_DATA_PATH = '/_field-data';
+/**
+ * Where nginx asks its collector for a private document's token (an internal SSI include: never reachable from
+ * outside), answered with the token's `<meta>` tag.
+ */
+const FIELD_TOKEN_PATH = `${FIELD_DATA_PATH}/token`;
 /** A beacon larger than this is refused unread: one view's batch is well under 2 KB. */
 const MAX_BEACON_BYTES = 8 * 1024;
 /** The `<meta name>` of a private document's proof that the site served it (field-data token). */
 const FIELD_TOKEN_META = 'nativegtm-field-token';
+
+/**
+ * The tag a private document carries its token in.
+ * @param {string} token
+ */
+const fieldTokenTag = (token) => `<meta name="${FIELD_TOKEN_META}" content="${token}" />`;
 /** The `<meta name>` that tells the collector the share of page views to measure (RUM_SAMPLE_RATE). */
 const SAMPLE_RATE_META = 'nativegtm-rum-sample-rate';
 /** The views of one document (its load and the in-app navigations after it) whose records one token can sign. */
@@ -219,8 +230,10 @@ function parseBeacon(text) {
 
 module.exports = {
   FIELD_DATA_PATH,
+  FIELD_TOKEN_PATH,
   MAX_BEACON_BYTES,
   FIELD_TOKEN_META,
+  fieldTokenTag,
   SAMPLE_RATE_META,
   MAX_VIEWS_PER_DOCUMENT,
   OTHER,

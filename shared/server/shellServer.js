@@ -6,7 +6,7 @@
 const path = require('node:path');
 const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
 const { REPORTS_PATH } = require('@nativegtm/contract/reports');
-const { FIELD_DATA_PATH, FIELD_TOKEN_META } = require('@nativegtm/contract/fieldData');
+const { FIELD_DATA_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
 const { FILE_EXTENSION } = require('@nativegtm/contract/assetNames');
 const { htmlHeadersFor } = require('./securityHeaders');
@@ -145,10 +145,7 @@ function createShellHandler({
       if (!preview) return sendDocument(req, res, document, headers);
       // A preview is private: its document carries its own token, proof for its field data (fieldData/fieldTokens.js).
       const html = collector
-        ? document.html.replace(
-            '</head>',
-            `<meta name="${FIELD_TOKEN_META}" content="${collector.issueToken()}" />\n</head>`,
-          )
+        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken())}\n</head>`)
         : document.html;
       return sendDocument(req, res, { ...document, html }, { ...headers, ...PREVIEW_HEADERS }, { personal: true });
     } catch (error) {
@@ -174,6 +171,7 @@ function createShellHandler({
             label: 'field-data',
             path: is(FIELD_DATA_PATH),
             methods: ['POST'],
+            quiet: true,
             handle: (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) =>
               collector.receive(req, res),
           },

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
 import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
+import { FIELD_TOKEN_META, TOKEN } from '@nativegtm/contract/fieldData';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
 import { startSite } from '@nativegtm/server/startSite';
 import { buildRemote } from '../support/buildRemote';
@@ -95,11 +96,13 @@ beforeAll(async () => {
     ports: sitePorts,
     remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
     releasesDir: env.RELEASES_DIR,
+    fieldData: { dir: join(scratch, 'field-data') },
   });
   nginx = await startNginx({
     ports: nginxPorts,
     remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
     releasesDir: env.RELEASES_DIR,
+    fieldDataDir: join(scratch, 'field-data'),
   });
   browser = await launchChromium();
 });
@@ -208,6 +211,13 @@ describe('releases', () => {
 
       const response = await page.goto(`${origin}${jobsPage.route}`);
       expect(response?.headers()).toMatchObject({ 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' });
+      // A private document: its own field-data token, a new one each time.
+      const token = () => page.getAttribute(`meta[name="${FIELD_TOKEN_META}"]`, 'content');
+      const first = await token();
+      expect(first).toMatch(TOKEN);
+      await page.reload();
+      expect(await token()).toMatch(TOKEN);
+      expect(await token()).not.toBe(first);
       expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.b);
       await navigateInApp(page, '/');
       await navigateInApp(page, jobsPage.route);
@@ -217,6 +227,7 @@ describe('releases', () => {
       // Anyone else, and shared caches, get the live site; canonical links are the same in both.
       const visitor = await rawGet(port, jobsPage.route);
       expect(visitor.headers['cache-control']).toMatch(/^public/);
+      expect(visitor.body).not.toContain(FIELD_TOKEN_META);
       expect(await documentBuild(port)).toBe(builds.a);
       const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
       expect(canonical(await page.content())).toBe(canonical(visitor.body));

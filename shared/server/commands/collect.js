@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // nativegtm-collect: the field-data collector for a site served by nginx, which has no Node process of its own. nginx
-// passes POST /_field-data to it (the generated configuration's collector upstream, COLLECTOR_PORT on loopback);
+// passes POST /_field-data to it (the generated configuration's collector upstream, COLLECTOR_PORT on loopback), and
+// asks it for the token of each private document it composes (/_field-data/token, an SSI include);
 // it checks, labels and keeps the records exactly as the built-in server does (fieldData/), in the same
 // FIELD_DATA_DIR, and counts them on its own metrics port (METRICS_HOST:METRICS_PORT). Run one per nginx node, beside
 // it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. SIGTERM and Ctrl+C write out what
 // is buffered, then stop.
 const path = require('node:path');
-const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
+const { FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
 const { deployables } = require('../deployables');
 const { HEALTH_PATH } = require('../healthPaths');
@@ -64,7 +65,14 @@ async function startCollector(config) {
         label: 'field-data',
         path: is(FIELD_DATA_PATH),
         methods: ['POST'],
+        quiet: true,
         handle: (req, res) => collector.receive(req, res),
+      },
+      {
+        // nginx's include for a private document (a preview): its token, signed here, where the key is.
+        label: 'field-token',
+        path: is(FIELD_TOKEN_PATH),
+        handle: (req, res) => sendText(req, res, 'text/html', fieldTokenTag(collector.issueToken()), 'no-store'),
       },
       {
         label: 'healthz',

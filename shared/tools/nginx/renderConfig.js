@@ -9,7 +9,7 @@ const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require(
 const { HEALTH_PATH } = require('@nativegtm/server/healthPaths');
 const { HEADER_TIMEOUT_MS } = require('@nativegtm/server/httpServer');
 const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
-const { FIELD_DATA_PATH, MAX_BEACON_BYTES } = require('@nativegtm/contract/fieldData');
+const { FIELD_DATA_PATH, FIELD_TOKEN_PATH, MAX_BEACON_BYTES } = require('@nativegtm/contract/fieldData');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   composeParts,
@@ -321,6 +321,28 @@ function textLocation(location, type, text, headers) {
 }
 
 /**
+ * The site head of a screen's documents (an internal include). With releases, a browser that previews gets a private
+ * document, and with it its own field-data token: the collector signs it (where the key is), through an include of
+ * its own whose failure prints nothing.
+ * @param {string} screen
+ * @param {string} head
+ * @param {boolean} releases
+ */
+function siteHeadLocation(screen, head, releases) {
+  if (!releases) return textLocation(composePath(composeParts.siteHead, screen), 'text/html', head);
+  return block(`location = ${composePath(composeParts.siteHead, screen)}`, [
+    'internal;',
+    'default_type text/html;',
+    'ssi on;',
+    'ssi_types text/html;',
+    block(`if (${PREVIEWING_VARIABLE})`, [
+      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}" -->`)};`,
+    ]),
+    `return 200 ${nginxText(head)};`,
+  ]);
+}
+
+/**
  * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
  *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>>, sampleRate: number }} options
  */
@@ -366,18 +388,23 @@ function shellLocations({
     block('location = /index.html', notFound),
     '',
     ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs, releases)}\n`),
-    ...plans.map((plan) =>
-      textLocation(
-        composePath(composeParts.siteHead, plan.remote),
-        'text/html',
-        siteHead(origin, plan.route, { sampleRate }),
-      ),
-    ),
-    textLocation(
-      composePath(composeParts.siteHead, NOT_FOUND_SCREEN),
-      'text/html',
-      siteHead(origin, undefined, { sampleRate }),
-    ),
+    ...plans.map((plan) => siteHeadLocation(plan.remote, siteHead(origin, plan.route, { sampleRate }), releases)),
+    siteHeadLocation(NOT_FOUND_SCREEN, siteHead(origin, undefined, { sampleRate }), releases),
+    '',
+    "# A private document's field-data token, from the collector; nothing when it does not answer.",
+    block(`location = ${FIELD_TOKEN_PATH}`, [
+      'internal;',
+      'proxy_http_version 1.1;',
+      'proxy_set_header Connection "";',
+      'proxy_pass_request_headers off;',
+      'proxy_pass_request_body off;',
+      'proxy_connect_timeout 200ms;',
+      'proxy_read_timeout 500ms;',
+      'proxy_intercept_errors on;',
+      'error_page 400 403 404 500 502 503 504 = @no_field_token;',
+      `proxy_pass http://${COLLECTOR_UPSTREAM};`,
+    ]),
+    block('location @no_field_token', ['default_type text/html;', 'return 200 "";']),
     '',
     block(`location = ${composePath(composeParts.pageHead, NOT_FOUND_SCREEN)}`, [
       'internal;',
