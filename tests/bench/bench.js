@@ -32,6 +32,7 @@ const { portsFrom } = require('@nativegtm/contract/ports');
 const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
+const { RECORDS_PER_BEACON } = require('./load');
 const { CHROME_ARGS, runLighthouse } = require('./lighthouse');
 const { median, summarizeLighthouse, summarizeVisits } = require('./report/statistics');
 const { evaluateBudgets } = require('./report/budgets');
@@ -80,8 +81,12 @@ const settings = {
 };
 /** Connections of the load figures, and how many rounds of them (each BENCH_LOAD_MS per target). */
 const LOAD_CONNECTIONS = 100;
-/** Field-data beacons a second posted beside the documents' load, from one client as behind a CDN (issue budget). */
-const BEACONS_PER_SECOND = 2000;
+/**
+ * Field-data records a second posted beside the documents' load, from one client as behind a CDN: beacons of
+ * RECORDS_PER_BEACON records (one page view each), as visitors' browsers send them.
+ */
+const RECORDS_PER_SECOND = 2000;
+const BEACONS_PER_SECOND = Math.round(RECORDS_PER_SECOND / RECORDS_PER_BEACON);
 const LOAD_ROUNDS = 3;
 
 /** @param {string} line */
@@ -359,7 +364,7 @@ async function measureNginx() {
     const rounds = { static: [], nginx: [], builtIn: [], nginxBeacons: [], builtInBeacons: [], beacons: [] };
     const builtInOrigin = `http://127.0.0.1:${site.ports.shell}`;
     /**
-     * The documents' load while BEACONS_PER_SECOND beacons are posted to the same server from one client.
+     * The documents' load while RECORDS_PER_SECOND records are posted to the same server from one client.
      * @param {string} target
      */
     const withBeacons = async (target) => {

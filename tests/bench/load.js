@@ -11,8 +11,8 @@
 //     enough not to be the bottleneck against nginx), after a second of warm-up: requests/s, latency percentiles,
 //     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are.
 //   node tests/bench/load.js beacons <per second> <ms> <url> : posts field-data beacons to <url> at that rate for <ms>
-//     from one client (as a CDN's one address), each the records of one page view: how many were sent, accepted
-//     (204) and refused
+//     from one client (as a CDN's one address), each one page view's RECORDS_PER_BEACON records: how many were sent,
+//     accepted (204) and refused
 // Prints one JSON object.
 const http = require('node:http');
 const autocannon = require('autocannon');
@@ -155,6 +155,9 @@ async function cannon(connections, durationMs, urls) {
   };
 }
 
+/** The records of one beacon below: the view, LCP, FCP, TTFB and CLS (a view without an interaction has no INP). */
+const RECORDS_PER_BEACON = 5;
+
 /**
  * One page view's beacon, as the shell's collector sends it (the build is not the live one: its records count as
  * "other", which costs the server the same).
@@ -169,6 +172,7 @@ const beaconBody = (index) =>
       { name: 'LCP', value: 900 + (index % 400) },
       { name: 'FCP', value: 500 },
       { name: 'TTFB', value: 40 },
+      { name: 'CLS', value: 0.02 },
     ],
     errors: [],
   });
@@ -208,7 +212,7 @@ async function beacons(perSecond, durationMs, url) {
     await pause(10);
   }
   await Promise.all(pending);
-  return { ...counts, perSecond, seconds: durationMs / 1000 };
+  return { ...counts, perSecond, recordsPerBeacon: RECORDS_PER_BEACON, seconds: durationMs / 1000 };
 }
 
 async function main() {
@@ -233,7 +237,10 @@ async function main() {
 /** @typedef {Awaited<ReturnType<typeof cannon>>} CannonResult */
 /** @typedef {Awaited<ReturnType<typeof beacons>>} BeaconsResult */
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { RECORDS_PER_BEACON };
+
+if (require.main === module)
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

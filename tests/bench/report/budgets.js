@@ -93,7 +93,7 @@ const BUDGETS = {
   nginxP99Ms: 25,
   builtInLoadRatio: 0.45,
   /**
-   * The documents' requests/s with 2,000 field-data beacons a second posted to the same server, as a share of those
+   * The documents' requests/s with 2,000 field-data records a second posted to the same server, as a share of those
    * without, in the same round; and their p99, as a multiple of the p99 without: within 10 %.
    */
   beaconThroughputRatio: 0.9,
@@ -300,13 +300,13 @@ function beaconBudgets(load, at) {
       median(withBeacons.map((round, index) => round.p99 / (without[index]?.p99 ?? Number.NaN))) ?? Number.NaN;
     budgets.push(
       {
-        name: `documents with 2,000 beacons/s / without, requests/s, ${label}, ${at}`,
+        name: `documents with 2,000 records/s / without, requests/s, ${label}, ${at}`,
         value: fmtRatio(figures.ratio),
         limit: `>= ${BUDGETS.beaconThroughputRatio}`,
         met: figures.ratio >= BUDGETS.beaconThroughputRatio,
       },
       {
-        name: `documents with 2,000 beacons/s / without, p99, ${label}, ${at}`,
+        name: `documents with 2,000 records/s / without, p99, ${label}, ${at}`,
         value: fmtRatio(p99Ratio),
         limit: `<= ${BUDGETS.beaconP99Ratio}`,
         met: p99Ratio <= BUDGETS.beaconP99Ratio,
@@ -317,7 +317,7 @@ function beaconBudgets(load, at) {
   if (posted.length > 0) {
     const refused = posted.reduce((sum, round) => sum + round.refused + round.failed, 0);
     budgets.push({
-      name: 'field-data beacons refused or failed at 2,000/s from one client',
+      name: 'field-data beacons refused or failed, 2,000 records/s from one client',
       value: `${refused} of ${posted.reduce((sum, round) => sum + round.sent, 0)}`,
       limit: '0',
       met: refused === 0,

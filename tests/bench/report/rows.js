@@ -91,10 +91,10 @@ function loadRows(load) {
     [`documents (${fmtKB(load.documentBytes)} on average), nginx`, load.nginx],
     ['documents, npm start (a worker per core)', load.builtIn],
     ...(load.nginxBeacons
-      ? [/** @type {[string, Load[]]} */ (['documents, nginx, with 2,000 beacons/s', load.nginxBeacons])]
+      ? [/** @type {[string, Load[]]} */ (['documents, nginx, with 2,000 records/s', load.nginxBeacons])]
       : []),
     ...(load.builtInBeacons
-      ? [/** @type {[string, Load[]]} */ (['documents, npm start, with 2,000 beacons/s', load.builtInBeacons])]
+      ? [/** @type {[string, Load[]]} */ (['documents, npm start, with 2,000 records/s', load.builtInBeacons])]
       : []),
   ];
   return all.map(([label, rounds]) => {
