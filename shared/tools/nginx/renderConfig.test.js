@@ -133,6 +133,19 @@ describe('the rendered nginx configuration', () => {
     }
   });
 
+  it('tells the browser the sample rate in the page heads when it is not 1, and passes beacons to the collector', () => {
+    const sampled = render({ sampleRate: 0.25, collectorPort: 9999 });
+    const origin = siteOrigin('https://nativegtm.example');
+    expect(served(sampled, '/_compose/site-head/jobs')).toBe(siteHead(origin, '/featured-jobs', { sampleRate: 0.25 }));
+    expect(served(sampled, '/_compose/site-head/jobs')).toContain(
+      '<meta name="nativegtm-rum-sample-rate" content="0.25" />',
+    );
+    expect(served(config, '/_compose/site-head/jobs')).not.toContain('nativegtm-rum-sample-rate');
+    expect(sampled).toContain('server 127.0.0.1:9999;');
+    expect(sampled).toMatch(/location = \/_field-data \{[^}]*client_max_body_size 8k;/);
+    expect(sampled).toMatch(/location = \/_field-data \{[\s\S]*?proxy_set_header Cookie "";/);
+  });
+
   it('answers /healthz with "ok" on every server, never cached', () => {
     const relay = config.indexOf('# The fragment relay');
     const servers = config
