@@ -4,10 +4,13 @@
 // remote goes down for 5 s and comes back for 5 s in turn. It holds when: the routes of the healthy remotes answered
 // nothing but 2xx; the jobs route always answered 200, with its HTML or the fallback that boots it in the browser; the
 // resident memory of every long-lived process stayed flat (the median of its last minute within 10 % of its first
-// minute after the warm-up). Prints the figures and exits 1 when a check fails. See docs/performance.md.
+// minute after the warm-up). Field-data beacons are posted to both servers all along (nginx's collector runs as its
+// own process, as an operator runs it), and every one must be taken. Prints the figures and exits 1 when a check
+// fails. See docs/performance.md.
 //
 // Environment: SOAK_SECONDS (600), SOAK_WARMUP_SECONDS (60, at most a fifth of the run), SOAK_RATE (200 requests/s
-// per server), SOAK_PORT_BASE (4800: npm start on 4800-4805, nginx on 4810-4814, the two remotes on 4820-4821).
+// per server), SOAK_BEACON_RATE (100 beacons/s per server), SOAK_PORT_BASE (4800: npm start on 4800-4805, nginx on
+// 4810-4814, the two remotes on 4820-4821, the collector on 4825 and its metrics on 4826).
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -22,6 +25,8 @@ const { startNginx } = require('../support/nginxServer');
 const { startNpmStart } = require('../support/npmStart');
 const { residentBytes, childrenOf } = require('./processes');
 const { memoryGrowth } = require('./memory');
+const { waitForPort } = require('../support/waitForPort');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 
 /**
  * @param {string} name
@@ -33,6 +38,7 @@ const settings = {
   seconds,
   warmupSeconds: Math.min(envNumber('SOAK_WARMUP_SECONDS', 60), seconds / 5),
   rate: envNumber('SOAK_RATE', 200),
+  beaconRate: envNumber('SOAK_BEACON_RATE', 100),
   portBase: envNumber('SOAK_PORT_BASE', 4800),
   redeployEverySeconds: 30,
   flapSeconds: 5,
@@ -150,6 +156,67 @@ function load(origin) {
   return { counts, result: running };
 }
 
+/**
+ * Field-data beacons posted to one server at `beaconRate` a second for the whole run, one page view each, with the
+ * statuses counted.
+ * @param {string} origin
+ */
+function beacons(origin) {
+  /** @type {Record<string, number>} */
+  const statuses = {};
+  const body = JSON.stringify({
+    v: 1,
+    first: true,
+    view: { seq: 0, route: '/featured-jobs', remote: 'jobs', build: 'soak', nav: 'document', device: 'mobile' },
+    vitals: [
+      { name: 'LCP', value: 1200 },
+      { name: 'CLS', value: 0.3, target: 'main > ul', targetRemote: 'jobs' },
+    ],
+    errors: [{ source: 'error', remote: 'jobs' }],
+  });
+  const result = autocannon({
+    url: `${origin}${FIELD_DATA_PATH}`,
+    connections: 4,
+    overallRate: settings.beaconRate,
+    duration: settings.seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        /** @param {number} status */
+        onResponse: (status) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  return { statuses, result };
+}
+
+/**
+ * nginx's field-data collector, as an operator runs it: its own process, beside nginx.
+ * @param {number} port
+ * @param {number} metricsPort
+ * @param {string} fieldDataDir
+ * @param {string} remotesFile
+ */
+async function startCollectorProcess(port, metricsPort, fieldDataDir, remotesFile) {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'shared/server/commands/collect.js')], {
+    env: {
+      ...process.env,
+      COLLECTOR_PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      FIELD_DATA_DIR: fieldDataDir,
+      REMOTES_FILE: remotesFile,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitForPort(port, { what: 'the collector: nothing' });
+  return child;
+}
+
 async function main() {
   const ports = {
     npmStart: portsFrom(settings.portBase),
@@ -190,7 +257,15 @@ async function main() {
       remotes: elsewhere,
     });
     cleanups.push(() => npmStart.stop());
-    const nginx = await startNginx({ ports: ports.nginx, remotesFile: nginxRemotes });
+    const collectorPort = settings.portBase + 25;
+    const collector = await startCollectorProcess(
+      collectorPort,
+      settings.portBase + 26,
+      path.join(nginxFolder, 'field-data'),
+      nginxRemotes,
+    );
+    cleanups.push(async () => collector.kill('SIGTERM'));
+    const nginx = await startNginx({ ports: ports.nginx, remotesFile: nginxRemotes, collectorPort });
     cleanups.push(() => nginx.stop());
     await pause(1000);
 
@@ -205,6 +280,7 @@ async function main() {
         'nginx, master': nginx.pid,
         ...Object.fromEntries(childrenOf(nginx.pid).map((pid, i) => [`nginx, worker ${i + 1}`, pid])),
         'employers remote (redeployed)': redeployServer.pid,
+        "nginx's field-data collector": collector.pid,
       };
       for (const [name, pid] of Object.entries(processes)) {
         const bytes = pid === undefined ? undefined : residentBytes(pid);
@@ -216,6 +292,10 @@ async function main() {
     const loads = {
       'npm start': load(`http://127.0.0.1:${ports.npmStart.shell}`),
       nginx: load(`http://127.0.0.1:${ports.nginx.shell}`),
+    };
+    const beaconLoads = {
+      'npm start': beacons(`http://127.0.0.1:${ports.npmStart.shell}`),
+      nginx: beacons(`http://127.0.0.1:${ports.nginx.shell}`),
     };
     const started = Date.now();
     const elapsed = () => (Date.now() - started) / 1000;
@@ -254,11 +334,12 @@ async function main() {
       'npm start': await loads['npm start'].result,
       nginx: await loads.nginx.result,
     };
+    await Promise.all(Object.values(beaconLoads).map(({ result }) => result));
     running = false;
     clearInterval(sampler);
     const events = { redeploys: await redeploys, outages: await flaps };
 
-    const report = evaluate({ loads, results, memory, events });
+    const report = evaluate({ loads, results, memory, events, beaconLoads });
     console.log(report.text);
     process.exitCode = report.passed ? 0 : 1;
   } finally {
@@ -273,9 +354,10 @@ async function main() {
  * The checks and the figures, as text.
  * @param {{ loads: Record<string, { counts: Record<string, RouteCount> }>,
  *   results: Record<string, import('autocannon').Result>, memory: Record<string, number[]>,
- *   events: { redeploys: number, outages: number } }} run
+ *   events: { redeploys: number, outages: number },
+ *   beaconLoads: Record<string, { statuses: Record<string, number> }> }} run
  */
-function evaluate({ loads, results, memory, events }) {
+function evaluate({ loads, results, memory, events, beaconLoads }) {
   /** @type {{ check: string, passed: boolean }[]} */
   const checks = [];
   const lines = [
@@ -306,6 +388,14 @@ function evaluate({ loads, results, memory, events }) {
         passed: count.ok > 0 && other.length === 0 && (!jobs || count.neither === 0),
       });
     }
+  }
+  lines.push('', `Field-data beacons (${settings.beaconRate} a second per server):`);
+  for (const [server, { statuses }] of Object.entries(beaconLoads)) {
+    const answered = Object.entries(statuses).map(([status, n]) => `${n}x ${status}`);
+    lines.push(`  ${server}: ${answered.join(', ') || 'none answered'}`);
+    const taken = statuses[204] ?? 0;
+    const all = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+    checks.push({ check: `${server}: every field-data beacon taken (204)`, passed: taken > 0 && taken === all });
   }
   lines.push(
     '',

@@ -12,9 +12,11 @@ const { waitForPort } = require('./waitForPort');
 /**
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
- *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, sampleRate?: number }} options
+ *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, collectorPort?: number,
+ *   sampleRate?: number }} options
  *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
- *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there.
+ *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there;
+ *   collectorPort: a collector already running (its own process), instead.
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
  *   collectorMetrics?: string }>} pid: nginx's master process; collectorMetrics: the collector's /metrics URL
  */
@@ -39,7 +41,7 @@ async function startNginx(options) {
     ...options,
     prefix,
     listenHost: '127.0.0.1',
-    collectorPort: collector?.port,
+    collectorPort: collector?.port ?? options.collectorPort,
   });
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
