@@ -5,11 +5,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Refusal } = require('@nativegtm/server/commandLine');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
 const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { withStoreLock } = require('./storeLock');
 const { publishRelease } = require('./publish');
 const { metadataCheck } = require('./gate/buildChecks');
-const { appendHistory, listReleases, liveAndPrevious, readGate, readRecord, writeGate } = require('./records');
+const { appendHistory, listReleases, readGate, readRecord, writeGate } = require('./records');
 
 /** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
 /** @typedef {import('./records').GateResult} GateResult */

@@ -5,7 +5,8 @@ const path = require('node:path');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { publish, promote, rollback, prune, describeReleases, ReleaseError } = require('./operations');
 const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
-const { readGate, readHistory } = require('./records');
+const { readHistory } = require('@nativegtm/server/releases/liveHistory');
+const { readGate } = require('./records');
 const { StoreBusyError, STALE_MS } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 

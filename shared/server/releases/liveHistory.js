@@ -1,0 +1,65 @@
+// What the store says about which release of a remote was live before: <store>/<remote>/history.jsonl, one line per
+// change of the live pointer, appended by the release commands (@nativegtm/tools). Read here, beside the pointer,
+// because the servers' status page needs the previous release too and the servers never import the tools.
+const fs = require('node:fs');
+const { readLivePointer } = require('./livePointer');
+
+/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+/** @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null }} LiveChange */
+
+/**
+ * Every change of the live pointer, oldest first. A line that does not parse (cut short by a crash) is skipped.
+ * @param {StoreLayout} layout
+ * @returns {LiveChange[]}
+ */
+function readHistory(layout) {
+  let text;
+  try {
+    text = fs.readFileSync(layout.history, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/**
+ * The releases that were live, most recent last, as rollbacks unwind them: a promote pushes, a rollback pops. The
+ * last is the live one (when the pointer agrees); the one before it is what a rollback makes live.
+ * @param {LiveChange[]} history
+ */
+function liveStack(history) {
+  /** @type {string[]} */
+  const stack = [];
+  for (const change of history) {
+    if (change.action === 'rollback') stack.pop();
+    else if (stack[stack.length - 1] !== change.id) stack.push(change.id);
+  }
+  return stack;
+}
+
+/**
+ * The live release, the previous one (what a rollback would make live), and the one the last change replaced (after
+ * a rollback, the release rolled back from: someone may want it again).
+ * @param {StoreLayout} layout
+ */
+function liveAndPrevious(layout) {
+  const pointer = readLivePointer(layout);
+  const history = readHistory(layout);
+  const stack = liveStack(history);
+  // The pointer is the truth; the history says what came before it.
+  const at = pointer.id ? stack.lastIndexOf(pointer.id) : -1;
+  const previous = at > 0 ? stack[at - 1] : undefined;
+  const replaced = history[history.length - 1]?.from ?? undefined;
+  return { live: pointer.id, problem: pointer.problem, previous, replaced };
+}
+
+module.exports = { readHistory, liveAndPrevious };
