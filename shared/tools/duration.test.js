@@ -1,0 +1,16 @@
+const { parseDuration } = require('./duration');
+
+describe('parseDuration', () => {
+  it.each([
+    ['30m', 30 * 60_000],
+    ['1h', 3_600_000],
+    ['24h', 24 * 3_600_000],
+    ['7d', 7 * 86_400_000],
+  ])('reads %j', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it.each(['', '1', '100', '0h', '1.5h', '-1h', '1 h', '1y', 'h', '1H', '1234567d'])('refuses %j', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
+});
