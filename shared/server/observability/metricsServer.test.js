@@ -14,6 +14,10 @@ describe('the metrics endpoint', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(await response.text()).toContain('nativegtm_http_requests_total{server="shell",route="/",status="200"} 1');
       expect((await fetch(`${base}/`)).status).toBe(404);
+      // No status page unless one is given (serve.js gives the primary's).
+      const status = await fetch(`${base}/status`);
+      expect(status.status).toBe(404);
+      expect(await status.text()).toBe('Not found: metrics are at /metrics\n');
       expect((await fetch(server.url, { method: 'POST' })).status).toBe(404);
     } finally {
       await server.stop();
