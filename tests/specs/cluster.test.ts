@@ -51,6 +51,16 @@ describe('npm start: the built-in server on every core', () => {
     expect(Number(served?.[1])).toBeGreaterThanOrEqual(20);
   });
 
+  it('serves the field-data status page beside the metrics, from the primary', async () => {
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/status`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; /);
+    const html = await response.text();
+    expect(html).toContain('<h1>NativeGTM field data: the last hour</h1>');
+    for (const remote of ['candidates', 'employers', 'jobs', 'comingSoon'])
+      expect(html).toContain(`id="remote-${remote}"`);
+  });
+
   it('replaces every worker on SIGHUP, one at a time, failing no request under load', async () => {
     const { child, workers, line } = cluster!;
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Serves the composed site from the builds as they are (the shell on PORT_BASE, 3000 by default, the remotes on the
-// ports after it) from one worker per core (WEB_CONCURRENCY), with JSON logs on stdout (LOG_LEVEL) and every worker's
-// metrics on METRICS_HOST:METRICS_PORT. What a server image runs; `npm start` builds what is stale first and then
-// runs this. SIGHUP restarts the workers one at a time (new code and configuration, no request failed); SIGTERM and
-// Ctrl+C finish the requests under way, then stop.
+// ports after it) from one worker per core (WEB_CONCURRENCY), with JSON logs on stdout (LOG_LEVEL), and every worker's
+// metrics and the field-data status page (/status) on METRICS_HOST:METRICS_PORT. What a server image runs; `npm start`
+// builds what is stale first and then runs this. SIGHUP restarts the workers one at a time (new code and
+// configuration, no request failed); SIGTERM and Ctrl+C finish the requests under way, then stop.
 const cluster = require('node:cluster');
 const { portsFrom } = require('@nativegtm/contract/ports');
 const { configOrExit, serverConfig } = require('../config');
 const { deployables } = require('../deployables');
 const { createLogger } = require('../observability/logger');
 const { startMetricsServer } = require('../observability/metricsServer');
+const { createStatusPage } = require('../observability/statusPage');
+const { fieldDataDir } = require('../fieldData/recordStore');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
-const { fieldDataDir } = require('../fieldData/recordStore');
 const { storeDir } = require('../releases/storeLayout');
 
 /** @typedef {import('../config').ServerConfig} ServerConfig */
@@ -29,6 +30,11 @@ async function primary(config) {
   const metricsServer = await startMetricsServer(workers, {
     host: config.METRICS_HOST,
     port: config.METRICS_PORT,
+    // The primary reads the stores every worker writes to and serves from, so the page covers them all.
+    statusPage: createStatusPage({
+      fieldDataDir: fieldDataDir(config.FIELD_DATA_DIR),
+      releasesDir: storeDir(config.RELEASES_DIR),
+    }),
   }).catch(async (/** @type {Error} */ error) => {
     await workers.stop();
     throw error;
@@ -38,7 +44,7 @@ async function primary(config) {
     logger.info({ server: deployable.name, url: `http://localhost:${ports[deployable.name]}` }, 'listening');
   }
   logger.info(
-    { workers: pids, metrics: metricsServer.url },
+    { workers: pids, metrics: metricsServer.url, status: metricsServer.url.replace(/\/metrics$/, '/status') },
     `NativeGTM is running on http://localhost:${ports.shell} (Ctrl+C to stop)`,
   );
 
