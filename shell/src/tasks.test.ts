@@ -1,4 +1,4 @@
-import { inTaskOfItsOwn, inTurns } from './tasks';
+import { inTaskOfItsOwn, inTurns, whenIdleAfter } from './tasks';
 
 describe('start-up tasks', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -45,5 +45,46 @@ describe('start-up tasks', () => {
     await jest.runAllTimersAsync();
     expect(await settled).toEqual(new Error('chunk failed'));
     expect(after).not.toHaveBeenCalled();
+  });
+});
+
+describe('whenIdleAfter', () => {
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+  afterEach(() => Reflect.deleteProperty(window, 'requestIdleCallback'));
+
+  it('waits for what it is given, failed or not, then for idle time (the document of jsdom has loaded)', async () => {
+    const idle: { callback: () => void; timeout: number | undefined }[] = [];
+    window.requestIdleCallback = ((callback: () => void, options?: IdleRequestOptions) => {
+      idle.push({ callback, timeout: options?.timeout });
+      return idle.length;
+    }) as typeof window.requestIdleCallback;
+    let fail!: () => void;
+    const callback = jest.fn();
+    whenIdleAfter(
+      [Promise.resolve(), new Promise<void>((_, reject) => (fail = () => reject(new Error('x'))))],
+      callback,
+    );
+    await flush();
+    expect(idle).toEqual([]);
+    fail();
+    await flush();
+    expect(idle.map(({ timeout }) => timeout)).toEqual([3000]);
+    expect(callback).not.toHaveBeenCalled();
+    idle[0]!.callback();
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits a second instead where there is no requestIdleCallback (WebKit)', async () => {
+    jest.useFakeTimers();
+    try {
+      const callback = jest.fn();
+      whenIdleAfter([], callback);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(callback).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(callback).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

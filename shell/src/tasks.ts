@@ -15,3 +15,22 @@ export function inTaskOfItsOwn<T>(work: () => Promise<T> | T): Promise<T> {
 export async function inTurns(steps: readonly (() => unknown)[]): Promise<void> {
   for (const step of steps) await inTaskOfItsOwn(step);
 }
+
+const documentLoaded = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (document.readyState === 'complete') resolve();
+    else window.addEventListener('load', () => resolve(), { once: true });
+  });
+
+/**
+ * Calls `callback` once the document has loaded, `after` have settled (fulfilled or not) and the browser is idle:
+ * for work that is not part of the first page (prefetching the next pages, measuring this one). A page that is never
+ * idle gets it after 3 s; a browser without requestIdleCallback (WebKit) one second after the rest.
+ */
+export function whenIdleAfter(after: readonly Promise<unknown>[], callback: () => void): void {
+  const schedule = () => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => callback(), { timeout: 3000 });
+    else setTimeout(callback, 1000);
+  };
+  void Promise.all([documentLoaded(), ...after.map((promise) => promise.catch(() => undefined))]).then(schedule);
+}

@@ -1,5 +1,6 @@
 import type { RemoteName } from '@nativegtm/contract/pages';
 import { remoteForPath } from '../routeTable';
+import { whenIdleAfter } from '../tasks';
 import type { PageLoader } from './pageLoader';
 
 /** Marks when the idle prefetch starts: what loads after it is not part of the first page (read by npm run bench). */
@@ -21,24 +22,6 @@ function savingData(): boolean {
   return Boolean(connection?.saveData) || /(^|-)2g$/.test(connection?.effectiveType ?? '');
 }
 
-const documentLoaded = (): Promise<void> =>
-  new Promise((resolve) => {
-    if (document.readyState === 'complete') resolve();
-    else window.addEventListener('load', () => resolve(), { once: true });
-  });
-
-/**
- * Both the document's load and the first route are awaited: the first page's manifest is read with fetch(), which
- * does not delay `load`, so on a slow start `load` can come while only the loading screen (no links) is on screen.
- */
-function whenIdleAfter(firstRouteSettled: Promise<unknown>, callback: () => void): void {
-  const schedule = () => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: 3000 });
-    else setTimeout(callback, 1000);
-  };
-  void Promise.all([documentLoaded(), firstRouteSettled.catch(() => undefined)]).then(schedule);
-}
-
 /**
  * Loads the pages a visitor is likely to open next, so a click on a link paints the new page at once:
  * - the page behind a link of this site as soon as the pointer is over it or it gets keyboard focus;
@@ -54,7 +37,9 @@ export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>, firstRo
   document.addEventListener('pointerover', onIntent, { passive: true });
   document.addEventListener('focusin', onIntent);
 
-  whenIdleAfter(firstRouteSettled, () => {
+  // The first route too: the first page's manifest is read with fetch(), which does not delay `load`, so on a slow
+  // start `load` can come while only the loading screen (no links) is on screen.
+  whenIdleAfter([firstRouteSettled], () => {
     if (savingData()) return;
     performance.mark?.(IDLE_PREFETCH_MARK);
     const current = remoteForPath(window.location.pathname);
