@@ -118,5 +118,6 @@ export function PageSlot({ remote, module, navigator }: PageSlotProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [location, navigationType, navigator, Page, screenRendered]);
 
-  return <div ref={host} />;
+  // Marked with its remote: field data tells the elements of a page rendered here from the shell's own.
+  return <div ref={host} data-page-slot={remote} />;
 }
