@@ -1,3 +1,4 @@
+import { collectWhenIdle, watchScreens } from './fieldData/signals';
 import { pageLoader } from './remotes/federation';
 import { inTaskOfItsOwn } from './tasks';
 
@@ -10,7 +11,8 @@ void inTaskOfItsOwn(() =>
   ]),
 ).then(([{ renderShell }, { prefetchLikelyPages }]) =>
   inTaskOfItsOwn(() => {
-    const firstRouteSettled = renderShell(pageLoader);
+    const firstRouteSettled = renderShell(pageLoader, { onNavigation: watchScreens });
     prefetchLikelyPages(pageLoader, firstRouteSettled);
+    collectWhenIdle(firstRouteSettled);
   }),
 );

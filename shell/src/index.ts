@@ -1,6 +1,11 @@
+import { startFieldData } from './fieldData/signals';
 import { loadSharedModule, pageLoader } from './remotes/federation';
 import { remoteForPath } from './routeTable';
 import { inTurns } from './tasks';
+
+// Whether this document's page views are measured (field data), decided before anything else runs, so that the
+// start-up's own errors are kept too.
+startFieldData();
 
 // First, the page's remote starts downloading (remotes.json, its manifest, remoteEntry.js and the page's chunks), in
 // parallel with React and the router, instead of after them: on a first visit that takes the remote's requests off

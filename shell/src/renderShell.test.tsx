@@ -31,6 +31,17 @@ describe('renderShell', () => {
     expect(await screen.findByRole('heading', { name: 'Employers page' })).toBeInTheDocument();
   });
 
+  it("hands the shell's navigation to whoever follows its screens, before the first route settles", async () => {
+    const followed: string[] = [];
+    await act(async () => {
+      void renderShell(
+        { load: () => new Promise<PageModule>(() => undefined), preload: jest.fn(), prefetch: jest.fn() },
+        { onNavigation: (navigation) => followed.push(navigation.state.location.pathname) },
+      );
+    });
+    expect(followed).toEqual(['/employers']);
+  });
+
   it('needs the #root element of index.html', () => {
     document.body.innerHTML = '';
     expect(() => renderShell({ load: jest.fn(), preload: jest.fn(), prefetch: jest.fn() })).toThrow('#root');

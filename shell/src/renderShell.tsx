@@ -2,7 +2,7 @@ import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 're
 import { createRoot } from 'react-dom/client';
 import type { PageLoader } from './remotes/pageLoader';
 import { createBrowserHistory } from './routing/history';
-import { createShellNavigation } from './routing/shellNavigation';
+import { createShellNavigation, type ShellNavigation } from './routing/shellNavigation';
 import { ShellRouter } from './routing/ShellRouter';
 import { findServerPage, ServerPageContext, serverPageHandoff } from './screens/serverPage';
 import { inTaskOfItsOwn } from './tasks';
@@ -22,14 +22,20 @@ import { inTaskOfItsOwn } from './tasks';
  * The navigation starts first (the history, the first route's page load), React's root in the next task: the first
  * call into React DOM compiles much of its code and attaches its event listeners, and together they are one of the
  * start-up's long tasks on a phone.
+ *
+ * `onNavigation` is handed the shell's navigation as soon as it exists, to follow the screens it shows (field data).
  */
-export function renderShell(pageLoader: PageLoader): Promise<void> {
+export function renderShell(
+  pageLoader: PageLoader,
+  { onNavigation }: { onNavigation?: (navigation: ShellNavigation) => void } = {},
+): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The shell needs a #root element in index.html');
 
   const serverPage = findServerPage();
   const handoff = serverPageHandoff(serverPage);
   const navigation = createShellNavigation(createBrowserHistory(), pageLoader);
+  onNavigation?.(navigation);
   const app = (
     <StrictMode>
       <ServerPageContext value={handoff}>

@@ -40,11 +40,12 @@ const forTests = (/** @type {string} */ dir) => [
 const REACT = ['react', 'react-dom', 'react-router-dom'];
 /**
  * The npm packages browser code may use: React and its renderer and router, the federation runtime the shell
- * publishes for the remotes (its API, @module-federation/runtime, and its core), and cookie (the preview notice reads
- * document.cookie with the parser the server uses). Not @module-federation/enhanced: that is the build's webpack
- * plugin.
+ * publishes for the remotes (its API, @module-federation/runtime, and its core), cookie (the preview notice reads
+ * document.cookie with the parser the server uses) and web-vitals (the shell's field-data collector, in a chunk of
+ * its own that loads once the page is idle; pinned to one version, since its soft-navigation and attribution fields
+ * still change between minor versions). Not @module-federation/enhanced: that is the build's webpack plugin.
  */
-const BROWSER = [...REACT, '@module-federation/runtime', '@module-federation/runtime-core', 'cookie'];
+const BROWSER = [...REACT, '@module-federation/runtime', '@module-federation/runtime-core', 'cookie', 'web-vitals'];
 
 /** Code that runs only in tests: the tests, their helpers, and the jest setup the build gives every package. */
 const TEST_CODE = [

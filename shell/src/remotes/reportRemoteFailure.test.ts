@@ -1,5 +1,8 @@
 import { REPORTS_PATH } from '@nativegtm/contract/reports';
+import { fieldSignal } from '../fieldData/signals';
 import { reportRemoteFailure } from './reportRemoteFailure';
+
+jest.mock('../fieldData/signals', () => ({ fieldSignal: jest.fn() }));
 
 describe('reportRemoteFailure', () => {
   const sendBeacon = jest.fn((_url: string, _data?: BodyInit | null) => true);
@@ -37,6 +40,11 @@ describe('reportRemoteFailure', () => {
       route: '/featured-jobs',
       message: 'Remote "jobs": failed to load from http://localhost:3003/mf-manifest.json',
     });
+  });
+
+  it("counts as an error of the page view in field data, the remote's", () => {
+    reportRemoteFailure('jobs', new Error('x'));
+    expect(fieldSignal).toHaveBeenCalledWith({ kind: 'remote-failure', remote: 'jobs' });
   });
 
   it('sends an empty build for a remote whose HTML the document does not hold', async () => {

@@ -1,12 +1,15 @@
 import { REPORTS_PATH, remoteFailureReport } from '@nativegtm/contract/reports';
+import { fieldSignal } from '../fieldData/signals';
 
 /**
  * Tells the site's server that a remote failed for this visitor (its load, or its page while rendering), so the
  * operators see what only this browser's console would otherwise know. A beacon: sent even as the visitor leaves,
  * never waited for, and nothing happens when the browser has none or refuses it. The build is the one whose
- * server-rendered HTML the document holds, when it holds that remote's.
+ * server-rendered HTML the document holds, when it holds that remote's. It also counts as an error of the page view in
+ * field data, when this document is measured.
  */
 export function reportRemoteFailure(remote: string, error: unknown): void {
+  fieldSignal({ kind: 'remote-failure', remote });
   const build = [...document.querySelectorAll<HTMLElement>('[data-remote]')].find(
     (element) => element.dataset.remote === remote,
   )?.dataset.build;
