@@ -9,6 +9,7 @@ const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
 const { trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 const { rule: pagesLoaderRule } = require('../pagesLoader');
+const { CorsScriptsPlugin } = require('../plugins/corsScripts');
 const { tsRule, cssModules, CSS_LOADER } = require('./rules');
 const { newBuildId } = require('./buildId');
 
@@ -108,6 +109,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
         templateParameters: { compose: templateCompose },
         ...html,
       }),
+      new CorsScriptsPlugin(),
       ...(production
         ? [
             new CompressionPlugin({

@@ -49,6 +49,7 @@ describe('createShellConfig', () => {
       'DefinePlugin',
       'MiniCssExtractPlugin',
       'HtmlWebpackPlugin',
+      'CorsScriptsPlugin',
       'CompressionPlugin',
       'CompressionPlugin',
       'CopyPlugin',
@@ -108,6 +109,7 @@ describe('createRemoteConfig', () => {
       'DefinePlugin',
       'MiniCssExtractPlugin',
       'HtmlWebpackPlugin',
+      'CorsScriptsPlugin',
       'ModuleFederationPlugin',
     ]);
   });

@@ -1,23 +1,55 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 
 type CreateScript = NonNullable<ModuleFederationRuntimePlugin['createScript']>;
+type CreateLink = NonNullable<ModuleFederationRuntimePlugin['createLink']>;
 
-/** The plugin's createScript, from a fresh copy of the module (its policy is created once per page). */
-function createScript(): CreateScript {
-  let hook: CreateScript | undefined;
+/** The plugin, from a fresh copy of the module (its policy is created once per page). */
+function plugin(): ModuleFederationRuntimePlugin {
+  let created: ModuleFederationRuntimePlugin | undefined;
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module per test, with its own policy
-    const plugin = require('./trustedScriptUrls') as typeof import('./trustedScriptUrls');
-    hook = plugin.default().createScript;
+    const module = require('./trustedScriptUrls') as typeof import('./trustedScriptUrls');
+    created = module.default();
   });
-  return hook!;
+  return created!;
 }
+const createScript = (): CreateScript => plugin().createScript!;
+const createLink = (): CreateLink => plugin().createLink!;
 
 describe('the trusted script URLs runtime plugin', () => {
   afterEach(() => Reflect.deleteProperty(globalThis, 'trustedTypes'));
 
-  it('leaves the runtime its own element in a browser without Trusted Types', () => {
-    expect(createScript()({ url: 'http://localhost:3003/remoteEntry.js', attrs: {} })).toBeUndefined();
+  it("leaves the runtime its own element for the page's own origin in a browser without Trusted Types", () => {
+    expect(createScript()({ url: `${location.origin}/remoteEntry.js`, attrs: {} })).toBeUndefined();
+  });
+
+  it("requests a remote's scripts with CORS, so their errors are not hidden from the page", () => {
+    const script = createScript()({
+      url: 'http://localhost:3003/remoteEntry.js',
+      attrs: { fetchpriority: 'high' },
+    }) as HTMLScriptElement;
+    expect([script.src, script.crossOrigin, script.getAttribute('fetchpriority')]).toEqual([
+      'http://localhost:3003/remoteEntry.js',
+      'anonymous',
+      'high',
+    ]);
+  });
+
+  it("preloads a remote's scripts with CORS too, so the script uses the preload; stylesheets stay as they are", () => {
+    const link = createLink()({
+      url: 'http://localhost:3003/__federation_expose_Page.0123456789.js',
+      attrs: { rel: 'preload', as: 'script' },
+    }) as HTMLLinkElement;
+    expect([link.rel, link.getAttribute('as'), link.crossOrigin, link.href]).toEqual([
+      'preload',
+      'script',
+      'anonymous',
+      'http://localhost:3003/__federation_expose_Page.0123456789.js',
+    ]);
+    expect(
+      createLink()({ url: 'http://localhost:3003/a.css', attrs: { rel: 'preload', as: 'style' } }),
+    ).toBeUndefined();
+    expect(createLink()({ url: `${location.origin}/1.js`, attrs: { rel: 'preload', as: 'script' } })).toBeUndefined();
   });
 
   it('sets src through the shell policy, keeps the URL and the attributes, and refuses what is not http(s)', () => {
@@ -48,7 +80,8 @@ describe('the trusted script URLs runtime plugin', () => {
       script.getAttribute('fetchpriority'),
       script.async,
       script.isConnected,
-    ]).toEqual(['http://localhost:3003/remoteEntry.js', 'high', true, false]);
+      script.crossOrigin,
+    ]).toEqual(['http://localhost:3003/remoteEntry.js', 'high', true, false, 'anonymous']);
     hook({ url: 'http://localhost:3002/remoteEntry.js' });
     expect(created).toHaveLength(1);
     expect(() => hook({ url: 'javascript:alert(1)' })).toThrow(/Not a script URL/);

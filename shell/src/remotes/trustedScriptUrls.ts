@@ -32,18 +32,27 @@ function scriptUrlPolicy(): ScriptUrlPolicy | null {
   return policy;
 }
 
+/** A URL of another origin than the page's: a remote's. */
+const otherOrigin = (url: string) => new URL(url, document.baseURI).origin !== location.origin;
+
 /**
- * A Module Federation runtime plugin of the shell: the documents enforce Trusted Types, and the runtime adds remote
- * entries and preloaded chunks as <script> elements with a plain string for src, which the browser refuses. This
- * builds those elements with src set through the shell's policy; the runtime attaches and awaits them as its own.
- * Without Trusted Types it leaves the runtime's own element.
+ * A Module Federation runtime plugin of the shell, for the scripts the runtime adds (remote entries, and the
+ * preloads of a remote's chunks):
+ * - the documents enforce Trusted Types, and the runtime sets a script's src with a plain string, which the browser
+ *   refuses: this builds those elements with src set through the shell's policy;
+ * - a remote's scripts are requested with CORS (`crossorigin="anonymous"`, which every remote allows), or the browser
+ *   hides their errors from the shell's field data ("Script error.", no file, no stack). Their preloads are too, or
+ *   the script would not use them; the remotes' own chunk loading does the same (@nativegtm/build's
+ *   CorsScriptsPlugin). Stylesheets are left as they are: a server-rendered page links its own without CORS.
+ * The runtime attaches and awaits these elements as its own; for the rest it makes its own.
  */
 export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
   return {
     name: 'nativegtm-trusted-script-urls',
     createScript({ url, attrs }) {
       const scriptUrls = scriptUrlPolicy();
-      if (!scriptUrls) return undefined;
+      const cors = otherOrigin(url);
+      if (!scriptUrls && !cors) return undefined;
       const script = document.createElement('script');
       script.type = attrs?.['type'] === 'module' ? 'module' : 'text/javascript';
       // The runtime applies its attributes only to an element it made itself.
@@ -52,8 +61,17 @@ export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
         if (name === 'async' || name === 'defer') script[name] = Boolean(value);
         else script.setAttribute(name, String(value));
       }
-      script.src = scriptUrls.createScriptURL(url) as string;
+      if (cors) script.crossOrigin = 'anonymous';
+      script.src = (scriptUrls ? scriptUrls.createScriptURL(url) : url) as string;
       return script;
+    },
+    createLink({ url, attrs }) {
+      if (attrs?.['as'] !== 'script' || !otherOrigin(url)) return undefined;
+      const link = document.createElement('link');
+      for (const [name, value] of Object.entries(attrs)) link.setAttribute(name, String(value));
+      link.crossOrigin = 'anonymous';
+      link.href = url;
+      return link;
     },
   };
 }
