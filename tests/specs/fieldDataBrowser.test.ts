@@ -4,11 +4,11 @@ import { pages as registry } from '@nativegtm/contract/pages';
 import { startBeaconProxy } from '../support/beaconProxy';
 import { chromiumPerFile } from '../support/chromium';
 import { eventually } from '../support/eventually';
-import { ports, untilHydrated } from '../support/site';
+import { fieldDataDir, ports, untilHydrated } from '../support/site';
+import { readRecords, type FieldRecord } from '@nativegtm/server/fieldData/recordStore';
 
-// The shell's field data in Chromium: what the collector sends for real page views of the composed site. The beacons
-// are read where they arrive (a proxy in front of the test site's shell, support/beaconProxy.ts), so these tests do
-// not depend on the servers' /_field-data endpoint.
+// The shell's field data in Chromium: what the collector sends for real page views of the composed site, read on the
+// way (a proxy in front of the test site's shell, support/beaconProxy.ts), and what the server kept of it.
 
 jest.setTimeout(90_000);
 const browser = chromiumPerFile();
@@ -72,6 +72,7 @@ const named = (vitals: Vital[], name: string) => vitals.find((vital) => vital.na
 
 describe('field data in Chromium', () => {
   it('measures the document, then an in-app navigation as a view of its own, and sends the last as the tab closes', async () => {
+    const started = Date.now();
     const jobsBuild = await serverBuild('/featured-jobs', 'jobs');
     const employersBuild = await serverBuild('/employers', 'employers');
     const page = await openMeasured('/featured-jobs', 'jobs');
@@ -163,6 +164,28 @@ describe('field data in Chromium', () => {
     expect(named(navigationVitals, 'CLS')).toMatchObject({ targetRemote: 'employers' });
     expect(named(navigationVitals, 'CLS')!.value).toBeGreaterThan(0.25);
     expect(proxy.beacons.every((beacon) => beacon.errors.length === 0)).toBe(true);
+
+    // The server kept both views, labelled with the builds it serves live (the test site has no release store).
+    const kept = await eventually(
+      async () => {
+        const records: FieldRecord[] = [];
+        for await (const record of readRecords(fieldDataDir, { since: started })) records.push(record);
+        return records.filter((record) => record.type === 'view');
+      },
+      (records) => records.length >= 2,
+      { timeoutMs: 5000, what: 'the views the server kept' },
+    );
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ route: '/featured-jobs', remote: 'jobs', release: jobsBuild, nav: 'document' }),
+        expect.objectContaining({
+          route: '/employers',
+          remote: 'employers',
+          release: employersBuild,
+          nav: 'navigation',
+        }),
+      ]),
+    );
   });
 
   it("counts a remote's errors after hydration, and one from before the collector loaded, as that remote's", async () => {

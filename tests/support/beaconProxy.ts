@@ -4,10 +4,10 @@ import { FIELD_DATA_PATH, type Beacon } from '@nativegtm/contract/fieldData';
 import { close, listen } from '@nativegtm/server/httpServer';
 
 /**
- * The test site's shell behind a pass-through proxy that keeps the field-data beacons posted to it, and answers them
- * itself: whatever the shell's server does with /_field-data, these tests read what the browser sent. Not
- * playwright's page.route: a beacon sent as the page unloads (a closed tab) never reaches a page's or a context's
- * routes or request events. On a port of the system's choosing, off the test site's port plan.
+ * The test site's shell behind a pass-through proxy that keeps a copy of each field-data beacon posted to it, so
+ * the tests read what the browser sent as well as what the server kept of it. Not playwright's page.route: a beacon
+ * sent as the page unloads (a closed tab) never reaches a page's or a context's routes or request events. On a port
+ * of the system's choosing, off the test site's port plan.
  */
 export async function startBeaconProxy(shellPort: number) {
   const beacons: Beacon[] = [];
@@ -15,12 +15,7 @@ export async function startBeaconProxy(shellPort: number) {
     if (req.method === 'POST' && req.url === FIELD_DATA_PATH) {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        beacons.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Beacon);
-        res.statusCode = 204;
-        res.end();
-      });
-      return;
+      req.on('end', () => beacons.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Beacon));
     }
     const upstream = request(
       { host: 'localhost', port: shellPort, path: req.url, method: req.method, headers: req.headers },
