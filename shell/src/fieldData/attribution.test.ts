@@ -97,16 +97,16 @@ describe('errors', () => {
     expect(remoteOfError(undefined, 'http://localhost:3000/remotes/1.js', sameOrigin)).toBe('shell');
   });
 
-  it("are 'other' when no file of the site is named: a script the browser hides, an extension's", () => {
-    expect(remoteOfError(undefined, undefined, bases)).toBe('other');
-    expect(remoteOfError('Error: x\n    at <anonymous>', '', bases)).toBe('other');
-    expect(remoteOfError(undefined, 'chrome-extension://abc/content.js', bases)).toBe('other');
-    expect(remoteOfError(undefined, 'http://localhost:3009/1.js', bases)).toBe('other');
+  it("are the shell's when no file of the site is named: a script the browser hides, an extension's", () => {
+    expect(remoteOfError(undefined, undefined, bases)).toBe('shell');
+    expect(remoteOfError('Error: x\n    at <anonymous>', '', bases)).toBe('shell');
+    expect(remoteOfError(undefined, 'chrome-extension://abc/content.js', bases)).toBe('shell');
+    expect(remoteOfError(undefined, 'http://localhost:3009/1.js', bases)).toBe('shell');
   });
 
   it('know only the shell without remotes.json', () => {
     const shellOnly = codeBases(undefined, 'http://localhost:3000/');
-    expect(remoteOfError(undefined, 'http://localhost:3001/1.js', shellOnly)).toBe('other');
+    expect(remoteOfError(undefined, 'http://localhost:3001/1.js', shellOnly)).toBe('shell');
     expect(remoteOfError(undefined, 'http://localhost:3000/main.js', shellOnly)).toBe('shell');
   });
 });

@@ -1,4 +1,4 @@
-import { MAX_TARGET_LENGTH, OTHER, SHELL } from '@nativegtm/contract/fieldData';
+import { MAX_TARGET_LENGTH, SHELL } from '@nativegtm/contract/fieldData';
 import type { RemotesConfig } from '../remotes/remotesConfig';
 
 // Who owns what went wrong: the element a poor LCP, INP or CLS points at, and the files an error was thrown from.
@@ -76,8 +76,9 @@ const LINE_AND_COLUMN = /(:\d+)+$/;
 
 /**
  * The remote whose files threw: the innermost frame of the stack that is one of the site's files, else the script
- * the browser names (ErrorEvent.filename). "other" when neither is the site's: a browser extension's script, or a
- * script of another origin whose errors the browser hides ("Script error.", no stack, no file).
+ * the browser names (ErrorEvent.filename). The shell's when neither names a file of the site: its own code, and what
+ * runs in its page without being a remote (a browser extension, a script whose errors the browser hides: "Script
+ * error.", no stack, no file).
  */
 export function remoteOfError(stack: string | undefined, filename: string | undefined, bases: CodeBases): string {
   const urls = [...(stack?.match(STACK_URL) ?? []).map((url) => url.replace(LINE_AND_COLUMN, '')), filename ?? ''];
@@ -85,5 +86,5 @@ export function remoteOfError(stack: string | undefined, filename: string | unde
     const owner = bases.find(({ base }) => url.startsWith(base));
     if (owner) return owner.remote;
   }
-  return OTHER;
+  return SHELL;
 }

@@ -304,8 +304,8 @@ describe('the collector', () => {
         1,
         [
           { source: 'error', remote: 'employers', build: 'emp-2' },
-          // A script the browser hides the origin of.
-          { source: 'error', remote: 'other' },
+          // No file of the site named: the shell's.
+          { source: 'error', remote: 'shell', build: 'development' },
         ],
       ],
     ]);
