@@ -41,6 +41,9 @@ async function startGateSite({ storeDir, remote, releaseDir }) {
     remotesFile,
     origin,
     releasesDir: storeDir,
+    // The gate's browser is not a visitor: its page views are no field data, and this site takes none (its shell
+    // would answer the beacons 405, an error in the console the gate reads).
+    sampleRate: 0,
   });
   return {
     origin,
