@@ -69,6 +69,23 @@ describe('createShellConfig', () => {
     expect(shell.plugins?.some((plugin) => plugin instanceof LinkAllStylesheetsPlugin)).toBe(true);
     expect(shell.plugins?.some((plugin) => plugin instanceof PaintFirstPlugin)).toBe(true);
   });
+
+  it("takes the collector's field-data beacons on the development server, and passes everything else on", () => {
+    const [shell] = compilations(createShellConfig({ packageDir: shellDir, port: 3000, mode: 'development' }));
+    const setup = shell?.devServer?.setupMiddlewares;
+    if (!setup) throw new Error('expected the development server to take field data');
+    const files = () => undefined;
+    const [first, ...rest] = setup([files], /** @type {never} */ ({}));
+    expect(rest).toEqual([files]);
+    const { path: mounted, middleware } = /** @type {{ path: string, middleware: Function }} */ (first);
+    expect(mounted).toBe('/_field-data');
+    const answer = { statusCode: 200, end: jest.fn() };
+    const next = jest.fn();
+    middleware({ method: 'POST', resume: () => undefined }, answer, next);
+    expect([answer.statusCode, answer.end.mock.calls.length, next.mock.calls.length]).toEqual([204, 1, 0]);
+    middleware({ method: 'GET' }, answer, next);
+    expect(next).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('createRemoteConfig', () => {

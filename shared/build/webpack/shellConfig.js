@@ -1,4 +1,5 @@
 const path = require('node:path');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { sharedSingletons } = require('../sharedSingletons');
 const { PaintFirstPlugin } = require('../paintFirst/plugin');
@@ -65,6 +66,25 @@ function createShellConfig({ packageDir, port, mode = 'production' }) {
       cacheGroups: { styles: { name: 'styles', type: 'css/mini-extract', chunks: 'all', enforce: true } },
     },
   };
+  // `npm run dev`: the shell's field-data collector posts its beacons to this server, which takes them and keeps
+  // nothing (npm start's server keeps field data), so a page left in development logs no failed request.
+  config.devServer.setupMiddlewares = (middlewares) => [
+    {
+      name: 'field-data',
+      path: FIELD_DATA_PATH,
+      middleware: (
+        /** @type {import('node:http').IncomingMessage} */ req,
+        /** @type {import('node:http').ServerResponse} */ res,
+        /** @type {() => void} */ next,
+      ) => {
+        if (req.method !== 'POST') return next();
+        req.resume();
+        res.statusCode = 204;
+        return res.end();
+      },
+    },
+    ...middlewares,
+  ];
   if (mode !== 'production') return config;
   config.name = 'shell';
   // The shell's own 404 screen, rendered to HTML like a page, so an unknown path answers 404 with content.
