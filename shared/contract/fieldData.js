@@ -12,6 +12,11 @@ const FIELD_DATA_PATH = '/_field-data';
 const FIELD_TOKEN_PATH = `${FIELD_DATA_PATH}/token`;
 /** A beacon larger than this is refused unread: one view's batch is well under 2 KB. */
 const MAX_BEACON_BYTES = 8 * 1024;
+/**
+ * The name of the collector's chunk (the shell's fieldData/signals.ts gives it as a webpack magic comment, which takes
+ * only a literal): how the bench tells the collector's JavaScript, which loads after LCP, from the page's.
+ */
+const FIELD_DATA_CHUNK = 'field-data';
 /** The `<meta name>` of a private document's proof that the site served it (field-data token). */
 const FIELD_TOKEN_META = 'nativegtm-field-token';
 
@@ -231,6 +236,7 @@ function parseBeacon(text) {
 module.exports = {
   FIELD_DATA_PATH,
   FIELD_TOKEN_PATH,
+  FIELD_DATA_CHUNK,
   MAX_BEACON_BYTES,
   FIELD_TOKEN_META,
   fieldTokenTag,

@@ -2,6 +2,10 @@
 // deep the request chain before the largest paint is, when it paints, and whether anything moves.
 const fs = require('node:fs');
 const path = require('node:path');
+const { FIELD_DATA_CHUNK } = require('@nativegtm/contract/fieldData');
+
+/** The collector's chunk file: `/field-data.<hash>.js`. */
+const FIELD_DATA_FILE = new RegExp(`/${FIELD_DATA_CHUNK}\\.[0-9a-f]{10}\\.js$`);
 
 /**
  * What observePaints records in the page, as window.__bench: milliseconds since navigation, null until painted.
@@ -181,8 +185,12 @@ async function measureVisit(browser, { url, heading, distFor }) {
     }));
 
     const all = [...byId.values()].filter((request) => !request.url.startsWith('data:'));
-    const firstLoad = all.filter((request) => paints.prefetchAt === null || request.start < paints.prefetchAt);
-    const prefetched = all.filter((request) => !firstLoad.includes(request));
+    // The field-data collector is idle work too (it loads after LCP, when the browser is idle), whichever comes first.
+    const collector = all.filter((request) => FIELD_DATA_FILE.test(new URL(request.url).pathname));
+    const firstLoad = all.filter(
+      (request) => !collector.includes(request) && (paints.prefetchAt === null || request.start < paints.prefetchAt),
+    );
+    const prefetched = all.filter((request) => !firstLoad.includes(request) && !collector.includes(request));
     const js = (/** @type {LoggedRequest[]} */ list) => list.filter((request) => request.kind === 'js');
     const sum = (/** @type {LoggedRequest[]} */ list) =>
       list.reduce((total, request) => total + (request.bytes ?? 0), 0);
@@ -204,6 +212,9 @@ async function measureVisit(browser, { url, heading, distFor }) {
       lcpElement: paints.lcpElement,
       cls: paints.cls,
       prefetchedJsBytes: sum(js(prefetched)),
+      // What the issue of field data promised not to change: JavaScript asked for before the page's largest paint.
+      jsBeforeLcpBytes: sum(js(all).filter((request) => request.start < (paints.lcp ?? Infinity))),
+      fieldDataJsBytes: sum(js(collector)),
       prefetchedRequests: prefetched.length,
       gzipOnly: js(firstLoad).every((request) => request.encoding === 'gzip'),
       packages,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { SAMPLE_RATE_META, type Beacon, type Vital } from '@nativegtm/contract/fieldData';
+import { FIELD_DATA_CHUNK, SAMPLE_RATE_META, type Beacon, type Vital } from '@nativegtm/contract/fieldData';
 import { pages as registry } from '@nativegtm/contract/pages';
 import { startBeaconProxy } from '../support/beaconProxy';
 import { chromiumPerFile } from '../support/chromium';
@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 
 const heading = (remote: string) => registry.find((page) => page.remote === remote)!.heading;
-const COLLECTOR_CHUNK = /\/field-data\.[0-9a-f]{10}\.js$/;
+const COLLECTOR_CHUNK = new RegExp(`/${FIELD_DATA_CHUNK}\\.[0-9a-f]{10}\\.js$`);
 
 /** The build of a remote's page in a document the server composed (body > [data-remote][data-build]). */
 async function serverBuild(path: string, remote: string): Promise<string> {

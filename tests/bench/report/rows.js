@@ -42,6 +42,7 @@ function routeRows(route) {
   };
   const rows = [
     row('JS transferred (gzip)', variants, (v) => v.jsBytes, fmtKB),
+    row('JS requested before LCP (gzip)', variants, (v) => v.jsBeforeLcpBytes, fmtKB),
     row('JS files', variants, (v) => v.jsRequests, fmtNumber),
     row('requests', variants, (v) => v.requests, fmtNumber),
     row('critical path (requests)', variants, (v) => v.criticalPath, fmtNumber),
@@ -72,6 +73,16 @@ function routeRows(route) {
         false,
       ),
     );
+  }
+  if (route.composed.fieldDataJsBytes) {
+    rows.push([
+      'JS of the field-data collector (after LCP, idle)',
+      fmtKB(route.composed.fieldDataJsBytes),
+      '',
+      '',
+      '',
+      '',
+    ]);
   }
   if (route.composed.prefetchedJsBytes) {
     rows.push(['JS prefetched once idle (not in first load)', fmtKB(route.composed.prefetchedJsBytes), '', '', '', '']);

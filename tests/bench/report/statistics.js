@@ -45,6 +45,8 @@ function summarizeVisits(runs, paints = []) {
     'lcp',
     'cls',
     'prefetchedJsBytes',
+    'jsBeforeLcpBytes',
+    'fieldDataJsBytes',
   ]);
   /** @typedef {(typeof fields)[number]} Field */
   /** @type {Set<Field>} */
