@@ -389,7 +389,8 @@ async function measureNginx() {
         rounds.nginx.push(await cannon(origin, paths));
         rounds.builtIn.push(await cannon(builtInOrigin, paths));
         log(
-          `  load, round ${round + 1}/${LOAD_ROUNDS}: the same documents with ${BEACONS_PER_SECOND} beacons a second`,
+          `  load, round ${round + 1}/${LOAD_ROUNDS}: the same documents with ${RECORDS_PER_SECOND} field-data ` +
+            `records a second (${BEACONS_PER_SECOND} beacons)`,
         );
         rounds.nginxBeacons.push(await withBeacons(origin));
         rounds.builtInBeacons.push(await withBeacons(builtInOrigin));
