@@ -23,9 +23,8 @@ function requestId(header) {
 }
 
 /**
- * What the handler and the line know of one request: when it started, the route it was given (a bounded label), and
- * whether it is counted without a line (a route too frequent to log each request of).
- * @type {WeakMap<ServerResponse, { started: number, label: string, quiet: boolean }>}
+ * What the handler and the line know of one request: when it started, the route it was given (a bounded label).
+ * @type {WeakMap<ServerResponse, { started: number, label: string }>}
  */
 const observations = new WeakMap();
 
@@ -41,8 +40,7 @@ function endStatus(res) {
  * Observes every request of one server: `observe(req, res)` starts, and the handler names the request's route once
  * it knows it. The line is written, and the request counted, when the response is finished or the client leaves.
  * @param {{ server: string, logger: Logger, metrics?: Metrics }} options  server: the deployable's name
- * @returns {(req: IncomingMessage, res: ServerResponse) => { id: string,
- *   route: (label: string, options?: { quiet?: boolean }) => void }}
+ * @returns {(req: IncomingMessage, res: ServerResponse) => { id: string, route: (label: string) => void }}
  */
 function createRequestObserver({ server, logger, metrics }) {
   /**
@@ -72,9 +70,8 @@ function createRequestObserver({ server, logger, metrics }) {
     // The line carries the id and the fields above; a handler's own lines (req.log) carry the id alone.
     quietReqLogger: true,
     quietResLogger: true,
-    // Every request is an info line, a 500 included: errors are logged where they happen, with their cause. A quiet
-    // route's requests (field-data beacons, thousands a second) are counted, not logged.
-    customLogLevel: (_req, res) => (observations.get(res)?.quiet ? 'silent' : 'info'),
+    // Every request is an info line, a 500 included: errors are logged where they happen, with their cause.
+    customLogLevel: () => 'info',
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request',
     customSuccessObject: line,
@@ -82,7 +79,7 @@ function createRequestObserver({ server, logger, metrics }) {
   });
 
   return (req, res) => {
-    const observation = { started: performance.now(), label: 'other', quiet: false };
+    const observation = { started: performance.now(), label: 'other' };
     observations.set(res, observation);
     log(req, res);
     let counted = false;
@@ -96,16 +93,11 @@ function createRequestObserver({ server, logger, metrics }) {
     res.once('close', count);
     return {
       id: String(req.id),
-      /**
-       * @param {string} name
-       * @param {{ quiet?: boolean }} [options] quiet: count the request, write no line for it
-       */
-      route(name, { quiet = false } = {}) {
+      route(name) {
         observation.label = name;
-        observation.quiet = quiet;
       },
     };
   };
 }
 
-module.exports = { createRequestObserver, requestId };
+module.exports = { createRequestObserver, endStatus, requestId };

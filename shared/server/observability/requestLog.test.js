@@ -27,8 +27,7 @@ describe('the request log', () => {
     const observe = createRequestObserver({ server: 'shell', logger: logs.logger, metrics });
     server = http.createServer((req, res) => {
       const observed = observe(req, res);
-      if (req.url === '/beacon') observed.route('field-data', { quiet: true });
-      else observed.route(req.url === '/slow' ? '/slow' : 'asset');
+      observed.route(req.url === '/slow' ? '/slow' : 'asset');
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
       res.statusCode = req.url === '/missing' ? 404 : 200;
       res.end(observed.id);
@@ -77,15 +76,6 @@ describe('the request log', () => {
     ]);
     expect(await metrics.registry.metrics()).toContain(
       'nativegtm_http_requests_total{server="shell",route="asset",status="404"} 1',
-    );
-  });
-
-  it("counts a quiet route's requests without a line for each", async () => {
-    await fetch(`http://127.0.0.1:${port}/beacon`);
-    await fetch(`http://127.0.0.1:${port}/asset`);
-    expect(logs.lines.map((line) => line.route)).toEqual(['asset']);
-    expect(await metrics.registry.metrics()).toContain(
-      'nativegtm_http_requests_total{server="shell",route="field-data",status="200"} 1',
     );
   });
 
