@@ -64,34 +64,59 @@ function createFieldDataEndpoint({
    */
   function recordsOf(beacon, doc) {
     const { view } = beacon;
-    const page = labels.remote(view.remote);
-    const base = {
-      t: now(),
-      route: labels.route(view.route),
-      remote: page,
-      release: labels.release(page, view.build),
-      device: view.device,
-      nav: view.nav,
-      signed: doc !== undefined,
-      ...(doc === undefined ? {} : { doc, seq: view.seq }),
-    };
-    const { route, remote, release, device, nav } = base;
+    const t = now();
+    const route = labels.route(view.route);
+    const remote = labels.remote(view.remote);
+    const release = labels.release(remote, view.build);
+    const { device, nav } = view;
+    const signed = doc !== undefined;
+    const seq = signed ? view.seq : undefined;
+    // Every record has the same fields (those it does not have are undefined, which JSON leaves out): one shape for the
+    // engine, built without spreading, as this runs for every record of every visitor.
     /** @type {FieldRecord[]} */
     const records = [];
     if (beacon.first) {
-      records.push({ ...base, type: 'view' });
+      records.push({ t, type: 'view', route, remote, release, device, nav, signed, doc, seq });
       metrics?.pageView({ route, remote, release, device, nav });
     }
     for (const { name, value, target, targetRemote } of beacon.vitals) {
-      const where = target === undefined ? {} : { target, targetRemote: labels.remote(targetRemote ?? '') };
-      records.push({ ...base, type: 'vital', name, value, ...where });
+      const where = target === undefined ? undefined : labels.remote(targetRemote ?? '');
+      records.push({
+        t,
+        type: 'vital',
+        route,
+        remote,
+        release,
+        device,
+        nav,
+        signed,
+        doc,
+        seq,
+        name,
+        value,
+        target,
+        targetRemote: where,
+      });
       metrics?.webVital({ route, remote, release, device }, name, value);
     }
     for (const error of beacon.errors) {
       const thrower = labels.remote(error.remote);
-      const threw = { remote: thrower, release: labels.release(thrower, error.build), source: error.source };
-      records.push({ ...base, ...threw, type: 'error', page });
-      metrics?.browserError(threw);
+      const threw = labels.release(thrower, error.build);
+      records.push({
+        t,
+        type: 'error',
+        route,
+        remote: thrower,
+        release: threw,
+        device,
+        nav,
+        signed,
+        doc,
+        seq,
+        source: error.source,
+        page: remote,
+      });
+      metrics?.browserError({ remote: thrower, release: threw, source: error.source });
     }
     return records;
   }
@@ -107,9 +132,11 @@ function createFieldDataEndpoint({
       // The rest of the body is not read: the connection closes.
       return answer(res, 413, { Connection: 'close' });
     }
-    return getRawBody(req, { limit: MAX_BEACON_BYTES, length: declared, encoding: 'utf-8' }).then(
+    // Read as bytes and decoded here: raw-body's `encoding` option decodes through iconv-lite, which costs more than the
+    // rest of the request.
+    return getRawBody(req, { limit: MAX_BEACON_BYTES, length: declared }).then(
       (body) => {
-        const beacon = parseBeacon(body);
+        const beacon = parseBeacon(body.toString('utf8'));
         if (!beacon) {
           metrics?.beacon('malformed');
           return answer(res, 400);

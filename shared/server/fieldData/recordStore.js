@@ -61,6 +61,8 @@ function createRecordWriter({ dir, retentionHours = DEFAULT_RETENTION_HOURS, now
   /** @type {string[]} */
   let buffered = [];
   let hour = '';
+  /** When the current hour's folder ends (ms): the hour is only worked out again then. */
+  let hourEnds = 0;
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
 
@@ -101,11 +103,15 @@ function createRecordWriter({ dir, retentionHours = DEFAULT_RETENTION_HOURS, now
   return {
     /** @param {FieldRecord[]} records */
     write(records) {
-      const current = hourOf(now());
-      if (current !== hour) {
-        flush();
-        if (hour !== '') prune();
-        hour = current;
+      const time = now();
+      if (time >= hourEnds || time < hourEnds - 3600_000) {
+        const current = hourOf(time);
+        hourEnds = (Math.floor(time / 3600_000) + 1) * 3600_000;
+        if (current !== hour) {
+          flush();
+          if (hour !== '') prune();
+          hour = current;
+        }
       }
       for (const record of records) buffered.push(`${JSON.stringify(record)}\n`);
       if (buffered.length >= MAX_BUFFERED) flush();
