@@ -10,7 +10,7 @@
 const { COMMON_HEADERS } = require('./securityHeaders');
 const { requestTarget } = require('./requestTarget');
 const { silentLogger } = require('./observability/logger');
-const { createRequestObserver, endStatus } = require('./observability/requestLog');
+const { createRequestObserver, endStatus, whenEnded } = require('./observability/requestLog');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -49,62 +49,67 @@ function createRouteHandler({ name, routes, logger = silentLogger(), metrics, be
   const observe = createRequestObserver({ server: name, logger, metrics });
 
   /**
+   * The route that answers a request's path, or why none can (a target Node or requestTarget refuses).
+   * @param {IncomingMessage} req
+   * @returns {{ pathname: string, chosen: Route } | { error: Error }}
+   */
+  function match(req) {
+    try {
+      // A server's request always has a target: only a client's response leaves url unset.
+      const { pathname } = requestTarget(/** @type {string} */ (req.url));
+      const chosen = routes.find((candidate) => candidate.path(pathname));
+      if (!chosen) throw new Error(`no route answers ${pathname}`);
+      return { pathname, chosen };
+    } catch (error) {
+      return { error: /** @type {Error} */ (error) };
+    }
+  }
+
+  /**
+   * @param {Route} chosen
+   * @param {IncomingMessage} req
+   */
+  const allows = (chosen, req) => (chosen.methods ?? READ).includes(String(req.method));
+
+  /**
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
    * @param {Observed} observed
+   * @param {ReturnType<typeof match>} matched
    */
-  function route(req, res, observed) {
+  function route(req, res, observed, matched) {
     for (const [header, value] of Object.entries(COMMON_HEADERS)) res.setHeader(header, value);
     if (before?.(req, res, observed)) return undefined;
-    // A server's request always has a target: only a client's response leaves url unset.
-    const { pathname } = requestTarget(/** @type {string} */ (req.url));
-    const chosen = routes.find((candidate) => candidate.path(pathname));
-    if (!chosen) throw new Error(`no route answers ${pathname}`);
-    const methods = chosen.methods ?? READ;
-    if (!methods.includes(String(req.method))) {
+    if ('error' in matched) throw matched.error;
+    const { pathname, chosen } = matched;
+    if (!allows(chosen, req)) {
       observed.route('method-not-allowed');
       res.statusCode = 405;
-      res.setHeader('Allow', methods.join(', '));
+      res.setHeader('Allow', (chosen.methods ?? READ).join(', '));
       return res.end();
     }
     observed.route(chosen.label);
     return chosen.handle(req, res, { pathname, observed });
   }
 
-  const hasQuiet = routes.some((candidate) => candidate.quiet);
-
   /**
-   * Answers the request if it is a quiet route's, counting it when it ends; false when it is not.
+   * A quiet route's request: counted when it ends, with no log line or id.
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
+   * @param {{ pathname: string, chosen: Route }} matched
    */
-  function quietly(req, res) {
-    let pathname;
-    try {
-      ({ pathname } = requestTarget(/** @type {string} */ (req.url)));
-    } catch {
-      return false;
-    }
-    const chosen = routes.find((candidate) => candidate.path(pathname));
-    if (!chosen?.quiet || !(chosen.methods ?? READ).includes(String(req.method))) return false;
-    let counted = false;
-    const count = () => {
-      if (counted) return;
-      counted = true;
-      metrics?.request(name, chosen.label, endStatus(res));
-    };
-    res.once('finish', count);
-    res.once('close', count);
+  function quietly(req, res, { pathname, chosen }) {
+    whenEnded(res, () => metrics?.request(name, chosen.label, endStatus(res)));
     for (const [header, value] of Object.entries(COMMON_HEADERS)) res.setHeader(header, value);
     chosen.handle(req, res, { pathname, observed: { id: '', route: () => {} } });
-    return true;
   }
 
   return (req, res) => {
-    if (hasQuiet && quietly(req, res)) return undefined;
+    const matched = match(req);
+    if ('chosen' in matched && matched.chosen.quiet && allows(matched.chosen, req)) return quietly(req, res, matched);
     const observed = observe(req, res);
     try {
-      return route(req, res, observed);
+      return route(req, res, observed, matched);
     } catch (error) {
       // What route() throws comes from Node's and sirv's own checks of the request: always an Error.
       observed.route('bad-request');

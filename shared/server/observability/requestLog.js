@@ -37,6 +37,22 @@ function endStatus(res) {
 }
 
 /**
+ * Calls `ended` once, when the response is finished (handed whole to the socket) or the client went away before it.
+ * @param {ServerResponse} res
+ * @param {() => void} ended
+ */
+function whenEnded(res, ended) {
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    ended();
+  };
+  res.once('finish', once);
+  res.once('close', once);
+}
+
+/**
  * Observes every request of one server: `observe(req, res)` starts, and the handler names the request's route once
  * it knows it. The line is written, and the request counted, when the response is finished or the client leaves.
  * @param {{ server: string, logger: Logger, metrics?: Metrics }} options  server: the deployable's name
@@ -82,15 +98,7 @@ function createRequestObserver({ server, logger, metrics }) {
     const observation = { started: performance.now(), label: 'other' };
     observations.set(res, observation);
     log(req, res);
-    let counted = false;
-    const count = () => {
-      if (counted) return;
-      counted = true;
-      metrics?.request(server, observation.label, endStatus(res));
-    };
-    // 'finish': the whole response was handed to the socket; a 'close' before it: the client went away first.
-    res.once('finish', count);
-    res.once('close', count);
+    whenEnded(res, () => metrics?.request(server, observation.label, endStatus(res)));
     return {
       id: String(req.id),
       route(name) {
@@ -100,4 +108,4 @@ function createRequestObserver({ server, logger, metrics }) {
   };
 }
 
-module.exports = { createRequestObserver, endStatus, requestId };
+module.exports = { createRequestObserver, endStatus, requestId, whenEnded };
