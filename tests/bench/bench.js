@@ -87,7 +87,7 @@ const LOAD_CONNECTIONS = 100;
  */
 const RECORDS_PER_SECOND = 2000;
 const BEACONS_PER_SECOND = Math.round(RECORDS_PER_SECOND / RECORDS_PER_BEACON);
-const LOAD_ROUNDS = 3;
+const LOAD_ROUNDS = 5;
 
 /** @param {string} line */
 const log = (line) => console.log(line);
@@ -367,7 +367,7 @@ async function measureNginx() {
      * The documents' load while RECORDS_PER_SECOND records are posted to the same server from one client.
      * @param {string} target
      */
-    const withBeacons = async (target) => {
+    const withBeaconsPosted = async (target) => {
       const [documents, posted] = await Promise.all([
         cannon(target, paths),
         /** @type {Promise<import('./load').BeaconsResult>} */ (
@@ -378,22 +378,30 @@ async function measureNginx() {
       return documents;
     };
     try {
-      // In rounds, the three one after the other, so that a machine that gets busier or quieter during the run moves
-      // all three alike; each ratio is then taken per round.
+      // In rounds, all the measures one after the other, so that a machine that gets busier or quieter during the run
+      // moves them alike; each ratio is then taken per round. A server's documents with and without beacons are
+      // measured back to back, in turn first, so that neither side always gets the quieter moment.
       for (let round = 0; round < LOAD_ROUNDS; round += 1) {
         log(
           `  load, round ${round + 1}/${LOAD_ROUNDS}: ${staticFile.path} (${staticFile.bytes} bytes) from nginx, ` +
-            `the documents (${documentBytes} bytes on average) from nginx, then from npm start`,
+            `the documents (${documentBytes} bytes on average) from nginx, then from npm start, each also with ` +
+            `${RECORDS_PER_SECOND} field-data records a second (${BEACONS_PER_SECOND} beacons)`,
         );
         rounds.static.push(await cannon(origin, [staticFile.path]));
-        rounds.nginx.push(await cannon(origin, paths));
-        rounds.builtIn.push(await cannon(builtInOrigin, paths));
-        log(
-          `  load, round ${round + 1}/${LOAD_ROUNDS}: the same documents with ${RECORDS_PER_SECOND} field-data ` +
-            `records a second (${BEACONS_PER_SECOND} beacons)`,
-        );
-        rounds.nginxBeacons.push(await withBeacons(origin));
-        rounds.builtInBeacons.push(await withBeacons(builtInOrigin));
+        /** @type {[string, import('./load').CannonResult[], import('./load').CannonResult[]][]} */
+        const servers = [
+          [origin, rounds.nginx, rounds.nginxBeacons],
+          [builtInOrigin, rounds.builtIn, rounds.builtInBeacons],
+        ];
+        for (const [target, without, withBeacons] of servers) {
+          if (round % 2 === 0) {
+            without.push(await cannon(target, paths));
+            withBeacons.push(await withBeaconsPosted(target));
+          } else {
+            withBeacons.push(await withBeaconsPosted(target));
+            without.push(await cannon(target, paths));
+          }
+        }
       }
     } finally {
       await site.stop();

@@ -98,6 +98,7 @@ const BUDGETS = {
    */
   beaconThroughputRatio: 0.9,
   beaconP99Ratio: 1.1,
+  beaconRecordsPerSecond: 1900,
 };
 
 /**
@@ -321,6 +322,15 @@ function beaconBudgets(load, at) {
       value: `${refused} of ${posted.reduce((sum, round) => sum + round.sent, 0)}`,
       limit: '0',
       met: refused === 0,
+    });
+    // The client keeps the rate only while the server answers fast enough: a ratio above is only worth something if
+    // the records were posted.
+    const recordsPerSecond = median(posted.map((round) => (round.accepted * round.recordsPerBeacon) / round.seconds));
+    budgets.push({
+      name: 'field-data records a second accepted while the documents were measured',
+      value: String(Math.round(recordsPerSecond ?? 0)),
+      limit: `>= ${BUDGETS.beaconRecordsPerSecond}`,
+      met: (recordsPerSecond ?? 0) >= BUDGETS.beaconRecordsPerSecond,
     });
   }
   return budgets;

@@ -31,7 +31,7 @@
  * @property {Load[]} [nginxBeacons]  the documents from nginx while field-data beacons are posted to it
  * @property {Load[]} [builtInBeacons]  the same from npm start
  * @property {{ sent: number, accepted: number, refused: number, failed: number, perSecond: number,
- *   recordsPerBeacon: number }[]} [beacons]
+ *   recordsPerBeacon: number, seconds: number }[]} [beacons]
  *   what the beacon poster did, one entry per measure with beacons
  */
 
