@@ -4,37 +4,16 @@ const path = require('node:path');
 const { createRecordWriter, readRecords } = require('./recordStore');
 const { signedOncePerDocument } = require('./signedRecords');
 const { nearestRank, ofRemote, summarize } = require('./summary');
+const { recordMaker } = require('./recordFixtures');
 
 /** @typedef {import('./recordStore').FieldRecord} FieldRecord */
-/** @typedef {Partial<Omit<import('./recordStore').ErrorRecord, 'type' | 'source'>>} Labels */
 
 const A = 'aaaaaaaaaaaaaaaa';
 const B = 'bbbbbbbbbbbbbbbb';
 const C = 'cccccccccccccccc';
 const T0 = Date.UTC(2026, 10, 26, 9, 0);
 
-/** @param {Labels} [labels] */
-const context = (labels = {}) => ({
-  t: T0,
-  route: '/',
-  remote: 'candidates',
-  release: A,
-  device: 'desktop',
-  nav: 'document',
-  signed: false,
-  ...labels,
-});
-/** @param {Labels} [labels] */
-const view = (labels) => /** @type {FieldRecord} */ ({ ...context(labels), type: 'view' });
-/**
- * @param {import('@nativegtm/contract/fieldData').VitalName} name
- * @param {number} value
- * @param {Labels} [labels]
- */
-const vital = (name, value, labels) => /** @type {FieldRecord} */ ({ ...context(labels), type: 'vital', name, value });
-/** @param {Labels} [labels] */
-const error = (labels) =>
-  /** @type {FieldRecord} */ ({ page: 'candidates', ...context(labels), type: 'error', source: 'error' });
+const { labelled, view, vital, error } = recordMaker({ t: T0, release: A });
 
 /** @param {FieldRecord[]} records */
 async function* asAsync(records) {
@@ -229,7 +208,7 @@ describe('filters', () => {
   it('skips records it does not know', async () => {
     const records = /** @type {FieldRecord[]} */ (
       /** @type {unknown} */ ([
-        { ...context(), type: 'mystery' },
+        { ...labelled(), type: 'mystery' },
         { ...vital('LCP', 1), name: 'XYZ' },
         vital('LCP', NaN),
       ])

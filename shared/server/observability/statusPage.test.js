@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { createRecordWriter } = require('../fieldData/recordStore');
+const { recordMaker } = require('../fieldData/recordFixtures');
 const { writeLivePointer } = require('../releases/livePointer');
 const { RELEASE_MANIFEST } = require('../releases/releaseInStore');
 const { storeLayout } = require('../releases/storeLayout');
@@ -46,29 +47,26 @@ function releases(remote, ids, live) {
   return layout;
 }
 
+const made = recordMaker({ release: C2 });
+/** @param {number} minutesAgo */
+const ago = (minutesAgo) => ({ t: NOW - minutesAgo * MINUTE });
 /**
  * @param {number} minutesAgo
- * @param {Record<string, unknown>} labels
+ * @param {import('../fieldData/recordFixtures').Labels} [labels]
  */
-const at = (minutesAgo, labels) => ({
-  t: NOW - minutesAgo * MINUTE,
-  route: '/',
-  remote: 'candidates',
-  release: C2,
-  device: 'desktop',
-  nav: 'document',
-  signed: false,
-  ...labels,
-});
-/** @param {number} minutesAgo @param {Record<string, unknown>} [labels] */
-const view = (minutesAgo, labels = {}) => ({ ...at(minutesAgo, labels), type: 'view' });
+const view = (minutesAgo, labels = {}) => made.view({ ...ago(minutesAgo), ...labels });
 /**
  * @param {number} minutesAgo
- * @param {string} name
+ * @param {import('@nativegtm/contract/fieldData').VitalName} name
  * @param {number} value
- * @param {Record<string, unknown>} [labels]
+ * @param {import('../fieldData/recordFixtures').Labels} [labels]
  */
-const vital = (minutesAgo, name, value, labels = {}) => ({ ...at(minutesAgo, labels), type: 'vital', name, value });
+const vital = (minutesAgo, name, value, labels = {}) => made.vital(name, value, { ...ago(minutesAgo), ...labels });
+/**
+ * @param {number} minutesAgo
+ * @param {import('../fieldData/recordFixtures').Labels} [labels]
+ */
+const error = (minutesAgo, labels = {}) => made.error({ ...ago(minutesAgo), ...labels });
 
 /**
  * Writes records as the servers do: each into the hour it was received in (its `t`).
@@ -115,7 +113,7 @@ beforeAll(async () => {
     vital(12, 'INP', 100),
     vital(12, 'INP', 150),
     vital(12, 'CLS', 0.02),
-    { ...at(10, {}), type: 'error', source: 'error', page: 'candidates' },
+    error(10),
     // More than an hour ago: not counted (it would make p75 5.0 s).
     view(61),
     vital(61, 'LCP', 9000),
@@ -128,7 +126,7 @@ beforeAll(async () => {
     view(30, { route: '/coming-soon', remote: 'comingSoon', release: BUILD }),
     vital(30, 'LCP', 4500, { route: '/coming-soon', remote: 'comingSoon', release: BUILD }),
     // The shell threw once: per 1,000 of the hour's 7 views, 142.9.
-    { ...at(20, { remote: 'shell', release: 'live' }), type: 'error', source: 'rejection', page: 'candidates' },
+    error(20, { remote: 'shell', release: 'live', source: 'rejection' }),
   ]);
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

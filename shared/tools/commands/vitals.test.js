@@ -6,6 +6,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
+const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 
 /** @typedef {import('@nativegtm/server/fieldData/recordStore').FieldRecord} FieldRecord */
 
@@ -40,25 +41,7 @@ beforeAll(async () => {
   empty = fs.mkdtempSync(path.join(os.tmpdir(), 'vitals-empty-'));
   const now = Date.now();
   const recent = now - 10 * MINUTE;
-  /** @param {Record<string, unknown>} [labels] */
-  const at = (labels) => ({
-    t: recent,
-    route: '/',
-    remote: 'candidates',
-    release: A,
-    device: 'desktop',
-    nav: 'document',
-    signed: false,
-    ...labels,
-  });
-  /** @param {Record<string, unknown>} [labels] */
-  const view = (labels) => ({ ...at(labels), type: 'view' });
-  /**
-   * @param {string} name
-   * @param {number} value
-   * @param {Record<string, unknown>} [labels]
-   */
-  const vital = (name, value, labels) => ({ ...at(labels), type: 'vital', name, value });
+  const { view, vital, error } = recordMaker({ t: recent, release: A });
   const employers = { route: '/employers', remote: 'employers', release: C };
   const records = [
     // "/" on candidates' release A: 4 views.
@@ -77,7 +60,7 @@ beforeAll(async () => {
     // FCP 1200 alone: 1.2 s, good. TTFB sorted 100 700 900 1900: rank 3, 900 ms, needs improvement.
     vital('FCP', 1200),
     ...[700, 100, 1900, 900].map((value) => vital('TTFB', value)),
-    { ...at(), type: 'error', source: 'error', page: 'candidates' },
+    error(),
     // Release B, 2 views: LCP sorted 1200 1800, rank 2: 1.8 s, good.
     view({ release: B }),
     view({ release: B }),
@@ -87,7 +70,7 @@ beforeAll(async () => {
     ...[1, 2].map(() => view({ ...employers, signed: true, doc: '0123456789abcdef', seq: 0 })),
     ...[1, 2].map(() => vital('INP', 40, { ...employers, signed: true, doc: '0123456789abcdef', seq: 0 })),
     // The shell threw once on "/": per 1,000 of the route's 6 views, 166.7.
-    { ...at({ remote: 'shell', release: 'live' }), type: 'error', source: 'rejection', page: 'candidates' },
+    error({ remote: 'shell', release: 'live', source: 'rejection' }),
   ];
   const writer = createRecordWriter({ dir, now: () => recent });
   writer.write(/** @type {FieldRecord[]} */ (records));
