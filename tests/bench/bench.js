@@ -6,7 +6,7 @@
 // (reactFloor/), the floor of any React page's start-up on this machine. See docs/performance.md.
 //
 // Environment: BENCH_RUNS (5), BENCH_PAINT_RUNS (41: loads per route and build for the paint times), BENCH_LIGHTHOUSE_RUNS (3, 0 to skip), BENCH_LIGHTHOUSE_MONOLITH (1, 0 to skip the
-// monolith's Lighthouse runs), BENCH_LOAD_MS (4000: each load figure's duration, three rounds), BENCH_PORT_BASE (4650: composed on
+// monolith's Lighthouse runs), BENCH_LOAD_MS (4000: each load figure's duration, three rounds), BENCH_BEACON_MS (30000: each server's load with field data), BENCH_PORT_BASE (4650: composed on
 // 4650-4654, monolith on 4660-4661, React floor on 4662, nginx on 4670-4674, npm start on 4680-4685), BENCH_OUT (bench-results), CHROME_PATH.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -77,6 +77,7 @@ const settings = {
   lighthouseMonolith: envNumber('BENCH_LIGHTHOUSE_MONOLITH', 1) > 0,
   portBase: envNumber('BENCH_PORT_BASE', 4650),
   loadMs: envNumber('BENCH_LOAD_MS', 4000),
+  beaconMs: envNumber('BENCH_BEACON_MS', 30_000),
   out: path.resolve(repoRoot, process.env.BENCH_OUT || 'bench-results'),
 };
 /** Connections of the load figures, and how many rounds of them (each BENCH_LOAD_MS per target). */
@@ -87,7 +88,7 @@ const LOAD_CONNECTIONS = 100;
  */
 const RECORDS_PER_SECOND = 2000;
 const BEACONS_PER_SECOND = Math.round(RECORDS_PER_SECOND / RECORDS_PER_BEACON);
-const LOAD_ROUNDS = 5;
+const LOAD_ROUNDS = 3;
 
 /** @param {string} line */
 const log = (line) => console.log(line);
@@ -314,6 +315,25 @@ async function cannon(origin, paths) {
 }
 
 /**
+ * The documents' load from one server with field-data beacons posted to it in every other second (load.js alternating).
+ * @param {string} origin
+ * @param {string[]} paths
+ */
+async function alternating(origin, paths) {
+  const urls = paths.map((route) => `${origin}${route}`);
+  return /** @type {import('./load').AlternatingResult} */ (
+    await probe([
+      'alternating',
+      String(LOAD_CONNECTIONS),
+      String(settings.beaconMs),
+      String(BEACONS_PER_SECOND),
+      `${origin}${FIELD_DATA_PATH}`,
+      ...urls,
+    ])
+  );
+}
+
+/**
  * The same measures against nginx with the generated configuration (ports portBase+20..+24), serving the five
  * dist/ folders and composing documents from its own remote servers, as a single-host deployment does; then the
  * load figures the budgets judge (docs/performance.md): a static file and the documents from that nginx, and the
@@ -358,51 +378,29 @@ async function measureNginx() {
     });
     /**
      * @type {{ static: import('./load').CannonResult[], nginx: import('./load').CannonResult[],
-     *   builtIn: import('./load').CannonResult[], nginxBeacons: import('./load').CannonResult[],
-     *   builtInBeacons: import('./load').CannonResult[], beacons: import('./load').BeaconsResult[] }}
+     *   builtIn: import('./load').CannonResult[] }}
      */
-    const rounds = { static: [], nginx: [], builtIn: [], nginxBeacons: [], builtInBeacons: [], beacons: [] };
+    const rounds = { static: [], nginx: [], builtIn: [] };
     const builtInOrigin = `http://127.0.0.1:${site.ports.shell}`;
-    /**
-     * The documents' load while RECORDS_PER_SECOND records are posted to the same server from one client.
-     * @param {string} target
-     */
-    const withBeaconsPosted = async (target) => {
-      const [documents, posted] = await Promise.all([
-        cannon(target, paths),
-        /** @type {Promise<import('./load').BeaconsResult>} */ (
-          probe(['beacons', String(BEACONS_PER_SECOND), String(settings.loadMs + 1000), `${target}${FIELD_DATA_PATH}`])
-        ),
-      ]);
-      rounds.beacons.push(posted);
-      return documents;
-    };
+    /** @type {{ nginx: import('./load').AlternatingResult, builtIn: import('./load').AlternatingResult }} */
+    let beacons;
     try {
-      // In rounds, all the measures one after the other, so that a machine that gets busier or quieter during the run
-      // moves them alike; each ratio is then taken per round. A server's documents with and without beacons are
-      // measured back to back, in turn first, so that neither side always gets the quieter moment.
+      // In rounds, the three one after the other, so that a machine that gets busier or quieter during the run moves
+      // all three alike; each ratio is then taken per round.
       for (let round = 0; round < LOAD_ROUNDS; round += 1) {
         log(
           `  load, round ${round + 1}/${LOAD_ROUNDS}: ${staticFile.path} (${staticFile.bytes} bytes) from nginx, ` +
-            `the documents (${documentBytes} bytes on average) from nginx, then from npm start, each also with ` +
-            `${RECORDS_PER_SECOND} field-data records a second (${BEACONS_PER_SECOND} beacons)`,
+            `the documents (${documentBytes} bytes on average) from nginx, then from npm start`,
         );
         rounds.static.push(await cannon(origin, [staticFile.path]));
-        /** @type {[string, import('./load').CannonResult[], import('./load').CannonResult[]][]} */
-        const servers = [
-          [origin, rounds.nginx, rounds.nginxBeacons],
-          [builtInOrigin, rounds.builtIn, rounds.builtInBeacons],
-        ];
-        for (const [target, without, withBeacons] of servers) {
-          if (round % 2 === 0) {
-            without.push(await cannon(target, paths));
-            withBeacons.push(await withBeaconsPosted(target));
-          } else {
-            withBeacons.push(await withBeaconsPosted(target));
-            without.push(await cannon(target, paths));
-          }
-        }
+        rounds.nginx.push(await cannon(origin, paths));
+        rounds.builtIn.push(await cannon(builtInOrigin, paths));
       }
+      log(
+        `  load with field data: the documents from nginx, then from npm start, for ${settings.beaconMs / 1000} s ` +
+          `each, with ${RECORDS_PER_SECOND} records a second (${BEACONS_PER_SECOND} beacons) posted in every other second`,
+      );
+      beacons = { nginx: await alternating(origin, paths), builtIn: await alternating(builtInOrigin, paths) };
     } finally {
       await site.stop();
     }
@@ -414,6 +412,7 @@ async function measureNginx() {
         documentBytes,
         staticFile,
         ...rounds,
+        beacons,
       },
     };
   } finally {

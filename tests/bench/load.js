@@ -10,12 +10,17 @@
 //   node tests/bench/load.js cannon <connections> <ms> <url>… : the same load from autocannon (an HTTP client fast
 //     enough not to be the bottleneck against nginx), after a second of warm-up: requests/s, latency percentiles,
 //     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are.
-//   node tests/bench/load.js beacons <per second> <ms> <url> : posts field-data beacons to <url> at that rate for <ms>
-//     from one client (as a CDN's one address, over BEACON_CONNECTIONS connections), each one page view's
-//     RECORDS_PER_BEACON records: how many were sent, accepted (204), refused and failed
+//   node tests/bench/load.js alternating <connections> <ms> <beacons per second> <beacon url> <url>… : the cannon
+//     load, while another process posts field-data beacons to <beacon url> in every other second of the clock from
+//     one client (as a CDN's one address, over BEACON_CONNECTIONS connections), each one page view's
+//     RECORDS_PER_BEACON records; the seconds with beacons compared with those without (report/alternatingSeconds.js)
+//   node tests/bench/load.js beacon-seconds <per second> <ms> <url> : that other process
 // Prints one JSON object.
 const http = require('node:http');
+const { spawn } = require('node:child_process');
 const autocannon = require('autocannon');
+const { compareAlternatingSeconds, withBeacons } = require('./report/alternatingSeconds');
+const { startPacedPoster } = require('./pacedPoster');
 
 /** @param {number} sockets */
 const agent = (sockets) => new http.Agent({ keepAlive: true, maxSockets: sockets });
@@ -181,38 +186,92 @@ const beaconBody = (lcp) =>
 const BEACON_CONNECTIONS = 8;
 
 /**
- * Beacons posted at a rate by autocannon. Not node:http: at 400 a second its client costs this machine twice
- * autocannon's CPU, taken from the server it measures when both share the cores. autocannon keeps the rate per
- * connection and second: each connection posts its share of a second back to back, then waits for the next.
+ * Posts `perSecond` beacons, evenly spread, in every odd second of the clock (withBeacons) for `durationMs`.
  * @param {number} perSecond
  * @param {number} durationMs
  * @param {string} url
  */
-async function beacons(perSecond, durationMs, url) {
-  const { origin, pathname } = new URL(url);
-  const result = await autocannon({
-    url: origin,
+async function beaconSeconds(perSecond, durationMs, url) {
+  const started = Date.now();
+  const first = Math.ceil(started / 1000);
+  /** Odd numbers below a second: the seconds with beacons before it. */
+  const oddBelow = (/** @type {number} */ second) => Math.floor(second / 2);
+  const poster = startPacedPoster({
+    url,
+    body: beaconBody(1200),
     connections: BEACON_CONNECTIONS,
-    overallRate: perSecond,
-    duration: durationMs / 1000,
-    requests: Array.from({ length: 8 }, (_, index) => ({
-      method: /** @type {const} */ ('POST'),
-      path: pathname,
-      headers: { 'Content-Type': 'application/json' },
-      body: beaconBody(900 + index * 50),
-    })),
+    dueBy(now) {
+      const second = Math.floor(now / 1000);
+      if (second < first) return 0;
+      const whole = (oddBelow(second) - oddBelow(first)) * perSecond;
+      return whole + (withBeacons(second) ? Math.floor(((now % 1000) / 1000) * perSecond) : 0);
+    },
   });
-  const failed = result.errors + result.timeouts;
+  await pause(durationMs);
+  return { ...(await poster.stop()), perSecond, recordsPerBeacon: RECORDS_PER_BEACON };
+}
+
+/**
+ * The documents' load for `durationMs` (after a second of warm-up) while a second process posts `perSecond`
+ * beacons in every other second; the seconds with beacons compared with those around them (alternatingSeconds.js).
+ * @param {number} connections
+ * @param {number} durationMs
+ * @param {number} perSecond
+ * @param {string} beaconUrl
+ * @param {string[]} urls all on one origin
+ */
+async function alternating(connections, durationMs, perSecond, beaconUrl, urls) {
+  const origin = new URL(/** @type {string} */ (urls[0])).origin;
+  const requests = urls.map((url) => ({ method: /** @type {const} */ ('GET'), path: new URL(url).pathname }));
+  // The poster starts first: it posts from the first whole second after it runs, which the warm-up second covers.
+  const poster = runChild(['beacon-seconds', String(perSecond), String(durationMs + 2000), beaconUrl]);
+  await autocannon({ url: origin, connections, duration: 1, requests });
+  /** @type {Map<number, import('./report/alternatingSeconds').Second>} */
+  const seconds = new Map();
+  /** @type {autocannon.Result} */
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url: origin, connections, duration: durationMs / 1000, requests },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode !== 200) return;
+      const second = Math.floor(Date.now() / 1000);
+      let entry = seconds.get(second);
+      if (!entry) seconds.set(second, (entry = { second, answered: 0, latencies: [] }));
+      entry.answered += 1;
+      entry.latencies.push(responseTime);
+    });
+  });
+  const beacons = await poster;
+  // The first and the last second were cut short.
+  const whole = [...seconds.values()].sort((a, b) => a.second - b.second).slice(1, -1);
   return {
-    // autocannon's own `requests.sent` counts a second's quota ahead: these are the beacons that were answered or failed.
-    sent: result['2xx'] + result.non2xx + failed,
-    accepted: result['2xx'],
-    refused: result.non2xx,
-    failed,
-    perSecond,
-    recordsPerBeacon: RECORDS_PER_BEACON,
+    ...compareAlternatingSeconds(whole),
+    answeredBySecond: whole.map((entry) => [entry.second, entry.answered]),
+    requestsPerSecond: result.requests.average,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    connections,
     seconds: durationMs / 1000,
+    beacons,
   };
+}
+
+/**
+ * Runs this file with other arguments in a process of its own; resolves with what it prints.
+ * @param {string[]} args
+ * @returns {Promise<any>}
+ */
+function runChild(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [__filename, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load.js exited ${code}`))));
+  });
 }
 
 async function main() {
@@ -223,7 +282,8 @@ async function main() {
     'quiet-ttfb': quietTtfb,
     rate: () => rate(Number(args[0]), Number(args[1]), args.slice(2)),
     cannon: () => cannon(Number(args[0]), Number(args[1]), args.slice(2)),
-    beacons: () => beacons(Number(args[0]), Number(args[1]), String(args[2])),
+    'beacon-seconds': () => beaconSeconds(Number(args[0]), Number(args[1]), String(args[2])),
+    alternating: () => alternating(Number(args[0]), Number(args[1]), Number(args[2]), String(args[3]), args.slice(4)),
   };
   const run = mode === undefined ? undefined : modes[mode];
   if (!run) throw new Error(`load.js: no mode ${mode}; the modes are ${Object.keys(modes).join(', ')}.`);
@@ -235,7 +295,7 @@ async function main() {
 /** @typedef {Awaited<ReturnType<typeof quietTtfb>>} QuietTtfbResult  by URL */
 /** @typedef {Awaited<ReturnType<typeof rate>>} RateResult */
 /** @typedef {Awaited<ReturnType<typeof cannon>>} CannonResult */
-/** @typedef {Awaited<ReturnType<typeof beacons>>} BeaconsResult */
+/** @typedef {Awaited<ReturnType<typeof alternating>>} AlternatingResult */
 
 module.exports = { RECORDS_PER_BEACON };
 

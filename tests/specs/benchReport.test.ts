@@ -4,6 +4,7 @@ import { longestTaskAfterFirstPaint } from '../bench/lighthouse';
 import { evaluateBudgets, JS_OVERHEAD_FLOOR } from '../bench/report/budgets';
 import { renderMarkdown } from '../bench/report/renderMarkdown';
 import { renderText } from '../bench/report/renderText';
+import { compareAlternatingSeconds, withBeacons } from '../bench/report/alternatingSeconds';
 import { median, ratioInterval, summarizeLighthouse } from '../bench/report/statistics';
 
 describe('the bench report', () => {
@@ -228,5 +229,47 @@ describe('the bench report', () => {
       expect(longestTaskAfterFirstPaint(run([]))).toBe(0);
       expect(longestTaskAfterFirstPaint(run(null))).toBeNull();
     });
+  });
+});
+
+describe('the field-data load, from seconds with and without beacons', () => {
+  /** Seconds from 1,000 on (even: without beacons), answered and latencies each from a function of the second. */
+  const run = (answered: (second: number) => number, latency: (second: number) => number) =>
+    Array.from({ length: 21 }, (_, index) => {
+      const second = 1000 + index;
+      return { second, answered: answered(second), latencies: Array.from({ length: 100 }, () => latency(second)) };
+    });
+
+  it('compares each second with beacons to the mean of its two neighbours, then takes the median', () => {
+    // A machine getting faster by 100 requests a second, and 10 % slower in each second with beacons.
+    const seconds = run(
+      (second) => (5000 + (second - 1000) * 100) * (withBeacons(second) ? 0.9 : 1),
+      () => 10,
+    );
+    const comparison = compareAlternatingSeconds(seconds);
+    expect(comparison.pairs).toBe(10);
+    expect(comparison.throughputRatio).toBeCloseTo(0.9, 6);
+  });
+
+  it('takes p99 over all the latencies of each side', () => {
+    const seconds = run(
+      () => 5000,
+      (second) => (withBeacons(second) ? 33 : 30),
+    );
+    seconds[4]!.latencies[0] = 500; // one stall in one second without beacons: under its side's 1 %
+    const comparison = compareAlternatingSeconds(seconds);
+    expect(comparison).toMatchObject({ throughputRatio: 1, p99With: 33, p99Without: 30 });
+    expect(comparison.p99Ratio).toBeCloseTo(1.1, 6);
+  });
+
+  it('needs a second without beacons on each side of one with them', () => {
+    const seconds = run(
+      () => 5000,
+      () => 10,
+    ).filter((entry) => entry.second !== 1002);
+    // 1001 and 1003 lose a neighbour: eight pairs are left of ten.
+    expect(compareAlternatingSeconds(seconds).pairs).toBe(8);
+    expect(compareAlternatingSeconds([]).pairs).toBe(0);
+    expect(compareAlternatingSeconds([]).throughputRatio).toBeNaN();
   });
 });

@@ -101,12 +101,6 @@ function loadRows(load) {
     [`static file ${load.staticFile.path} (${fmtKB(load.staticFile.bytes)}), nginx`, load.static],
     [`documents (${fmtKB(load.documentBytes)} on average), nginx`, load.nginx],
     ['documents, npm start (a worker per core)', load.builtIn],
-    ...(load.nginxBeacons
-      ? [/** @type {[string, Load[]]} */ (['documents, nginx, with 2,000 records/s', load.nginxBeacons])]
-      : []),
-    ...(load.builtInBeacons
-      ? [/** @type {[string, Load[]]} */ (['documents, npm start, with 2,000 records/s', load.builtInBeacons])]
-      : []),
   ];
   return all.map(([label, rounds]) => {
     const figures = overRounds(rounds, load.static);

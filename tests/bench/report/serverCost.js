@@ -28,11 +28,15 @@
  * @property {Load[]} static
  * @property {Load[]} nginx
  * @property {Load[]} builtIn
- * @property {Load[]} [nginxBeacons]  the documents from nginx while field-data beacons are posted to it
- * @property {Load[]} [builtInBeacons]  the same from npm start
- * @property {{ sent: number, accepted: number, refused: number, failed: number, perSecond: number,
- *   recordsPerBeacon: number, seconds: number }[]} [beacons]
- *   what the beacon poster did, one entry per measure with beacons
+ * @property {{ nginx: BeaconLoad, builtIn: BeaconLoad }} [beacons]  each server's documents with field-data
+ *   beacons posted to it in every other second (load.js alternating)
+ */
+
+/**
+ * @typedef {import('./alternatingSeconds').AlternatingComparison & { requestsPerSecond: number, seconds: number,
+ *   beacons: { accepted: number, refused: number, failed: number, due: number, perSecond: number,
+ *   recordsPerBeacon: number } }} BeaconLoad
+ *   beacons: what the poster did: answers, and how many beacons were due at its pace
  */
 
 /**
