@@ -1,0 +1,134 @@
+// A canary step's verdict: the canary's visitors against a control group of the same share on the live release,
+// measured over the same window. A step passes when each side has enough views and no signal is worse on the canary
+// by more than its threshold; it fails on the first signal that is, naming it; with too few views there is no verdict.
+//
+// A signal fails only when the difference is both large enough to matter (its threshold: a p75 that many ms or that
+// share above the control's, an error rate that many per 1,000 views above it) and unlikely to be chance (its
+// one-sided test below ALPHA: statistics.js). The first alone would roll back on noise when a step has few views; the
+// second alone would roll back on a real but negligible difference when it has many. With four signals each tested
+// at 1 %, a release as good as live is rolled back by chance in at most about 4 % of steps.
+const { VITALS } = require('@nativegtm/contract/fieldData');
+const { nearestRank } = require('@nativegtm/server/fieldData/summary');
+const { countExcessPValue, shiftPValue } = require('./statistics');
+
+/** @typedef {'LCP' | 'INP' | 'CLS'} JudgedVital */
+
+/**
+ * What one side measured over the step's window.
+ * @typedef {object} Side
+ * @property {number} views
+ * @property {number} errors remote failures and uncaught errors attributed to the remote
+ * @property {Partial<Record<JudgedVital, number[]>>} values each vital's values, one per view that measured it
+ */
+
+/**
+ * @typedef {object} Thresholds
+ * @property {number} minViews views each side needs for a verdict
+ * @property {number} alpha each test's significance level
+ * @property {number} errorsPerThousand how many more errors per 1,000 views the canary may have
+ * @property {Record<JudgedVital, { share: number, at: number }>} p75 how much higher the canary's p75 may be: by
+ *   `share` of the control's and by `at` (ms, or CLS's score), both
+ */
+
+/** @type {Thresholds} */
+const DEFAULT_THRESHOLDS = {
+  minViews: 200,
+  alpha: 0.01,
+  errorsPerThousand: 5,
+  p75: {
+    LCP: { share: 0.1, at: 250 },
+    INP: { share: 0.1, at: 50 },
+    CLS: { share: 0.1, at: 0.05 },
+  },
+};
+
+/** The vitals judged, in the order a verdict names them. */
+const JUDGED_VITALS = /** @type {const} */ (['INP', 'LCP', 'CLS']);
+
+/**
+ * One signal on both sides.
+ * @typedef {object} Signal
+ * @property {'errors' | JudgedVital} name
+ * @property {number | undefined} canary errors per 1,000 views, or p75 (undefined: no value on that side)
+ * @property {number | undefined} control
+ * @property {number} pValue the one-sided test's (1 when not tested)
+ * @property {boolean} failed
+ */
+
+/**
+ * @typedef {{ verdict: 'pass' | 'fail' | 'no-verdict', signals: Signal[], reason: string }} StepVerdict
+ *   reason: one line, e.g. "errors 48.0 per 1,000 views vs 0.0 on live"
+ */
+
+/** @param {number[] | undefined} values */
+const p75Of = (values) =>
+  values && values.length > 0 ? nearestRank(Float64Array.from(values).sort(), 0.75) : undefined;
+
+/**
+ * A signal's value as the verdict's line says it: "48.0" errors (per 1,000 views), "420 ms", "0.180".
+ * @param {'errors' | JudgedVital} name
+ * @param {number | undefined} value
+ */
+function shown(name, value) {
+  if (value === undefined) return 'none';
+  if (name === 'errors') return value.toFixed(1);
+  return VITALS[name].unit === 'ms' ? `${Math.round(value)} ms` : value.toFixed(3);
+}
+
+/**
+ * @param {{ canary: Side, control: Side }} sides
+ * @param {Thresholds} [thresholds]
+ * @returns {StepVerdict}
+ */
+function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
+  const perThousand = (/** @type {Side} */ side) => (side.views > 0 ? (side.errors / side.views) * 1000 : 0);
+  const errorsCanary = perThousand(canary);
+  const errorsControl = perThousand(control);
+  const errorsP = countExcessPValue(
+    { count: canary.errors, views: canary.views },
+    { count: control.errors, views: control.views },
+  );
+  /** @type {Signal[]} */
+  const signals = [
+    {
+      name: 'errors',
+      canary: errorsCanary,
+      control: errorsControl,
+      pValue: errorsP,
+      failed: errorsCanary - errorsControl > thresholds.errorsPerThousand && errorsP < thresholds.alpha,
+    },
+  ];
+  for (const name of JUDGED_VITALS) {
+    const ours = canary.values[name] ?? [];
+    const theirs = control.values[name] ?? [];
+    const p75Canary = p75Of(ours);
+    const p75Control = p75Of(theirs);
+    const { share, at } = thresholds.p75[name];
+    const worse =
+      p75Canary !== undefined &&
+      p75Control !== undefined &&
+      p75Canary > p75Control * (1 + share) &&
+      p75Canary - p75Control > at;
+    const pValue = worse ? shiftPValue(ours, theirs) : 1;
+    signals.push({ name, canary: p75Canary, control: p75Control, pValue, failed: worse && pValue < thresholds.alpha });
+  }
+  const fewest = Math.min(canary.views, control.views);
+  if (fewest < thresholds.minViews) {
+    return {
+      verdict: 'no-verdict',
+      signals,
+      reason: `not enough traffic: ${canary.views} views on the canary, ${control.views} on live (${thresholds.minViews} each needed)`,
+    };
+  }
+  const failed = signals.find((signal) => signal.failed);
+  if (failed) {
+    const canarySays =
+      failed.name === 'errors'
+        ? `errors ${shown('errors', failed.canary)} per 1,000 views`
+        : `${failed.name} p75 ${shown(failed.name, failed.canary)}`;
+    return { verdict: 'fail', signals, reason: `${canarySays} vs ${shown(failed.name, failed.control)} on live` };
+  }
+  return { verdict: 'pass', signals, reason: 'no signal worse than live' };
+}
+
+module.exports = { DEFAULT_THRESHOLDS, judgeStep };
