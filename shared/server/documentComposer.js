@@ -15,6 +15,7 @@ const {
 } = require('@nativegtm/contract/fragments');
 const { serverVariantKey } = require('@nativegtm/contract/pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
+const { createFragmentTimer } = require('./fragmentTiming');
 const { fileReader } = require('./fileReader');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 const { requestTarget } = require('./requestTarget');
@@ -31,8 +32,16 @@ const MAX_REUSED = 256;
 /** @typedef {{ remote: string, id: string }} Preview a release shown in place of a remote's live one (releases/) */
 /** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
 /**
- * One document's view of its page's remote: the deadline of its fetches, and the manifest, read once per document.
- * @typedef {{ deadline: number, manifest: () => Promise<LiveManifest | undefined> }} Live
+ * @typedef {{ status: number, html: string, route: string | undefined,
+ *   fragment: import('./fragmentTiming').FragmentTiming | undefined, composedAt: number }} ComposedDocument
+ *   route: the page route the document is for, none for the 404 document; fragment: what it waited for from its
+ *   page's remote; composedAt: when it was composed (performance.now()): before a request began, it was reused
+ */
+/**
+ * One document's view of its page's remote: the deadline of its fetches, the manifest, read once per document, and
+ * the timer of its fetches (fragmentTiming.js).
+ * @typedef {{ deadline: number, manifest: () => Promise<LiveManifest | undefined>,
+ *   timer: ReturnType<typeof createFragmentTimer> }} Live
  */
 
 /**
@@ -83,16 +92,23 @@ function createDocumentComposer({
    * @param {string} remote
    * @param {URL} base
    * @param {string} file
-   * @param {number} deadline
+   * @param {Live} live
    * @param {string} [buildId]
    * @param {(text: string) => boolean} [accept]
    * @returns {Promise<string | null>}
    */
-  function fetchFragment(remote, base, file, deadline, buildId, accept) {
+  function fetchFragment(remote, base, file, { deadline, timer }, buildId, accept) {
     const url = new URL(file, base);
     if (url.origin !== base.origin) return Promise.resolve(null);
     if (buildId !== undefined) url.searchParams.set('build', buildId);
-    return fragments.get(url.href, deadline - Date.now(), { immutable: buildId !== undefined, accept, label: remote });
+    return timer.time((answered) =>
+      fragments.get(url.href, deadline - Date.now(), {
+        immutable: buildId !== undefined,
+        accept,
+        label: remote,
+        answered,
+      }),
+    );
   }
 
   /**
@@ -129,14 +145,14 @@ function createDocumentComposer({
   /**
    * The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's.
    * @param {string} remote
-   * @param {number} deadline
+   * @param {Live} live
    * @param {Preview | undefined} preview
    * @returns {Promise<LiveManifest | undefined>}
    */
-  async function pageManifest(remote, deadline, preview) {
+  async function pageManifest(remote, live, preview) {
     const base = remoteBase(remote, preview);
     if (!base) return undefined;
-    const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, deadline);
+    const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, live);
     const previewed = preview?.remote === remote;
     const manifest = manifestText === null ? undefined : readManifest(remote, manifestText, previewed);
     return manifest ? { base, manifest } : undefined;
@@ -159,7 +175,7 @@ function createDocumentComposer({
       remote,
       base,
       fragmentPaths.head,
-      live.deadline,
+      live,
       manifest.buildId,
       (head) => head.startsWith(marker) || !head.startsWith(HEAD_MARKER_START),
     );
@@ -184,7 +200,7 @@ function createDocumentComposer({
     // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
     // get HTML that the JavaScript the shell loads for that build does not hydrate).
     const wrapper = bodyWrapperStart(remote, manifest.buildId);
-    const body = await fetchFragment(remote, base, fragmentPaths.body(key), live.deadline, manifest.buildId, (html) =>
+    const body = await fetchFragment(remote, base, fragmentPaths.body(key), live, manifest.buildId, (html) =>
       html.startsWith(wrapper),
     );
     return body ?? '';
@@ -193,8 +209,7 @@ function createDocumentComposer({
   /**
    * @param {string} url the request's path and query
    * @param {Preview} [preview]
-   * @returns {Promise<{ status: number, html: string, route: string | undefined }>}
-   *   route: the page route the document is for, none for the 404 document
+   * @returns {Promise<ComposedDocument>}
    */
   async function render(url, preview) {
     const { pathname, search } = requestTarget(url);
@@ -205,7 +220,12 @@ function createDocumentComposer({
     const deadline = Date.now() + fragmentTimeoutMs;
     // Head and body both need the page's manifest: read once per document.
     let manifestOnce;
-    const live = { deadline, manifest: () => (manifestOnce ??= pageManifest(page, deadline, preview)) };
+    /** @type {Live} */
+    const live = {
+      deadline,
+      manifest: () => (manifestOnce ??= pageManifest(page, live, preview)),
+      timer: createFragmentTimer(page),
+    };
     const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
       const include = parseComposePath(virtual);
       if (include?.screen !== page) return '';
@@ -213,7 +233,13 @@ function createDocumentComposer({
       if (include.part === composeParts.siteHead) return siteHead(origin, route?.route, { sampleRate });
       return pageBody(page, search, live);
     });
-    return { status: route ? 200 : 404, html, route: route?.route };
+    return {
+      status: route ? 200 : 404,
+      html,
+      route: route?.route,
+      fragment: live.timer.result(),
+      composedAt: performance.now(),
+    };
   }
 
   /**

@@ -179,12 +179,14 @@ function createFragmentCache({
    * answer is that file; one that is not counts as a failure, so it is asked for again once the failure is old
    * instead of being kept (a deploy that copies the manifest before the files it names answers an older build's
    * file for a moment, under the new build's URL).
+   * `answered`: told whether the answer is a copy, a remembered failure, or what a fetch brought (or its wait's end).
    * @param {string} url
    * @param {number} [waitMs]
-   * @param {{ immutable?: boolean, accept?: (text: string) => boolean, label?: string }} [options]
+   * @param {{ immutable?: boolean, accept?: (text: string) => boolean, label?: string,
+   *   answered?: (from: 'copy' | 'failure' | 'fetch') => void }} [options]
    * @returns {Promise<string | null>}
    */
-  function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true, label = '' } = {}) {
+  function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true, label = '', answered } = {}) {
     if (closed) return Promise.resolve(null);
     const time = now();
     let entry = entries.get(url);
@@ -196,9 +198,14 @@ function createFragmentCache({
     entry.usedAt = time;
     if (servable(entry, time)) {
       events.hit?.(entry.label);
+      answered?.('copy');
       return Promise.resolve(entry.copy.text);
     }
-    if (recentFailure(entry, time)) return Promise.resolve(null);
+    if (recentFailure(entry, time)) {
+      answered?.('failure');
+      return Promise.resolve(null);
+    }
+    answered?.('fetch');
     const promise = refresh(url, entry);
     // A caller never waits longer than it asked, nor than the timeout, whatever the fetch does.
     /** @type {ReturnType<typeof setTimeout> | undefined} */

@@ -16,6 +16,7 @@ const { createHttpServer } = require('./httpServer');
 const { createReadiness } = require('./readiness');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
+const { serverTiming } = require('./fragmentTiming');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
@@ -141,7 +142,12 @@ function createShellHandler({
       const label = document.route ?? 'not-found';
       observed.route(label);
       metrics?.document(label, (performance.now() - started) / 1000);
-      const headers = documentHeaders();
+      const headers = document.fragment
+        ? {
+            ...documentHeaders(),
+            'Server-Timing': serverTiming(document.fragment, document.composedAt < started),
+          }
+        : documentHeaders();
       if (!preview) return sendDocument(req, res, document, headers);
       // A preview is private: its document carries its own token, proof for its field data (fieldData/fieldTokens.js).
       const html = collector

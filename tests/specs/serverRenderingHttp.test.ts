@@ -20,7 +20,7 @@ jest.setTimeout(60_000);
 // in tests/support/testSite.js.
 const targets = serverRenderingTargets(testPorts.shell! + 70);
 
-describe.each(targets.servers)('%s', (_name, start) => {
+describe.each(targets.servers)('%s', (name, start) => {
   let target: Target;
   beforeAll(async () => {
     target = await start();
@@ -124,6 +124,26 @@ describe.each(targets.servers)('%s', (_name, start) => {
     const all = (await get(junk)).body;
     expect(decode(all)).toContain('6 jobs found');
     expect(all).not.toMatch(/alert|<script>a|etc\b/);
+  });
+
+  it("says in Server-Timing how the page's fragment came: its remote, the time waited, a cache hit or miss", async () => {
+    const timings = [];
+    for (const path of ['/employers', '/employers?from=timing'])
+      timings.push((await get(path)).headers['server-timing']);
+    if (name.startsWith('nginx')) {
+      // nginx sends its headers before its includes run: it cannot say how they went.
+      expect(timings).toEqual([undefined, undefined]);
+      return;
+    }
+    for (const timing of timings) {
+      expect(timing).toMatch(/^fragment;desc="employers: (cache hit|cache miss|document reused)";dur=\d+(\.\d)?$/);
+    }
+    // A hanging remote: the document is sent without its fragment, and says so.
+    await targets.setJobs(target, 'hang');
+    expect((await get('/featured-jobs?from=timing')).headers['server-timing']).toMatch(
+      /^fragment;desc="jobs: failed";dur=\d+(\.\d)?$/,
+    );
+    expect((await get('/nope')).headers['server-timing']).toBeUndefined();
   });
 
   it('sends the document without the HTML of a remote that hangs, within the fragment timeout; other pages keep theirs', async () => {

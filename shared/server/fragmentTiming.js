@@ -1,0 +1,59 @@
+// What a document waited for from its page's remote, sent as its Server-Timing header so that a team sees in DevTools
+// (Network → Timing) how its fragment reached the page: the time from the first of the remote's files the document
+// asked for (manifest, head, body) to the last one answered, and whether every one came from the fragment cache
+// (hit), one had to be fetched (miss), or one could not be had (failed: the page renders in the browser). A document
+// reused from a moment ago (documentComposer.js) waited for nothing, and says so.
+
+/** @typedef {'hit' | 'miss' | 'failed'} FragmentCache */
+/** @typedef {{ remote: string, ms: number, cache: FragmentCache }} FragmentTiming */
+
+/** How the header says each outcome. */
+const SAID = { hit: 'cache hit', miss: 'cache miss', failed: 'failed' };
+
+/** The worse of two outcomes: a failure over a fetch, a fetch over a copy. */
+const RANK = { hit: 0, miss: 1, failed: 2 };
+
+/**
+ * Times the fetches of one document's fragment files from one remote.
+ * @param {string} remote
+ */
+function createFragmentTimer(remote) {
+  let first = Infinity;
+  let last = -Infinity;
+  /** @type {FragmentCache} */
+  let cache = 'hit';
+  return {
+    /**
+     * Runs one fetch of the fragment cache, counting how long it took and how it was answered.
+     * @param {(answered: (from: 'copy' | 'failure' | 'fetch') => void) => Promise<string | null>} fetching
+     */
+    async time(fetching) {
+      const started = performance.now();
+      /** @type {'copy' | 'failure' | 'fetch'} */
+      let from = 'copy';
+      const text = await fetching((how) => {
+        from = how;
+      });
+      /** @type {FragmentCache} */
+      const outcome = text === null ? 'failed' : from === 'copy' ? 'hit' : 'miss';
+      if (RANK[outcome] > RANK[cache]) cache = outcome;
+      first = Math.min(first, started);
+      last = Math.max(last, performance.now());
+      return text;
+    },
+    /** @returns {FragmentTiming | undefined} nothing when no file was asked for (no remote in remotes.json) */
+    result: () => (last < first ? undefined : { remote, ms: last - first, cache }),
+  };
+}
+
+/**
+ * The Server-Timing header's value: `fragment;desc="jobs: cache miss";dur=12.3`.
+ * @param {FragmentTiming} timing
+ * @param {boolean} reused the document was composed for an earlier request
+ */
+function serverTiming({ remote, ms, cache }, reused) {
+  const desc = `${remote}: ${reused ? 'document reused' : SAID[cache]}`;
+  return `fragment;desc="${desc}";dur=${reused ? 0 : Math.round(ms * 10) / 10}`;
+}
+
+module.exports = { createFragmentTimer, serverTiming };
