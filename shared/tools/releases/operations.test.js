@@ -91,8 +91,18 @@ describe('promote', () => {
     const b = await release('b');
     /** @type {() => void} */
     let open = () => {};
-    const slowGate = () => new Promise((resolve) => (open = () => resolve(passing())));
+    /** @type {() => void} */
+    let gated = () => {};
+    const holding = new Promise((resolve) => (gated = () => resolve(undefined)));
+    const slowGate = () =>
+      new Promise((resolve) => {
+        gated();
+        open = () => resolve(passing());
+      });
     const first = promote(layout, 'jobs', a, { gate: slowGate, now });
+    // The gate runs under the lock: once it has started, the first promote holds it. (Started at once, the two
+    // promotes' mkdir calls run on libuv's thread pool, where the second can land first.)
+    await holding;
     await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(StoreBusyError);
     await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(/promote jobs [0-9a-f]{16}/);
     open();
