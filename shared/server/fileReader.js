@@ -38,4 +38,26 @@ function fileReader(transform, { checkIntervalMs = CHECK_INTERVAL_MS, now = Date
   };
 }
 
-module.exports = { fileReader, CHECK_INTERVAL_MS };
+/**
+ * `look()`'s answer, asked for again at most every `checkIntervalMs`: for what a server reads of the disk on every
+ * request but must see change within that time (the release store's pointers).
+ * @template T
+ * @param {() => T} look
+ * @param {{ checkIntervalMs?: number, now?: () => number }} [options]
+ * @returns {() => T}
+ */
+function lookedAtMostEvery(look, { checkIntervalMs = CHECK_INTERVAL_MS, now = Date.now } = {}) {
+  /** @type {{ value: T } | undefined} */
+  let last;
+  let lookedAt = -Infinity;
+  return () => {
+    const time = now();
+    if (!last || time - lookedAt >= checkIntervalMs) {
+      lookedAt = time;
+      last = { value: look() };
+    }
+    return last.value;
+  };
+}
+
+module.exports = { fileReader, lookedAtMostEvery, CHECK_INTERVAL_MS };

@@ -3,7 +3,7 @@
 // request (no reload), and the built-in server reads it at most every CHECK_INTERVAL_MS.
 const fs = require('node:fs');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
-const { CHECK_INTERVAL_MS } = require('../fileReader');
+const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 const { hasRelease } = require('./releaseInStore');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
@@ -60,24 +60,23 @@ function liveRelease(
 ) {
   /** @type {string | undefined} */
   let good;
-  let checkedAt = -Infinity;
   /** @type {string | undefined} */
   let lastProblem;
-  return () => {
-    const time = now();
-    if (time - checkedAt < checkIntervalMs) return good;
-    checkedAt = time;
-    const pointer = readLivePointer(layout);
-    if (pointer.problem === undefined) {
-      if (pointer.id !== good) onChange(pointer.id);
-      good = pointer.id;
-      lastProblem = undefined;
-    } else if (pointer.problem !== lastProblem) {
-      lastProblem = pointer.problem;
-      onProblem(pointer.problem, good);
-    }
-    return good;
-  };
+  return lookedAtMostEvery(
+    () => {
+      const pointer = readLivePointer(layout);
+      if (pointer.problem === undefined) {
+        if (pointer.id !== good) onChange(pointer.id);
+        good = pointer.id;
+        lastProblem = undefined;
+      } else if (pointer.problem !== lastProblem) {
+        lastProblem = pointer.problem;
+        onProblem(pointer.problem, good);
+      }
+      return good;
+    },
+    { checkIntervalMs, now },
+  );
 }
 
 module.exports = { readLivePointer, writeLivePointer, liveRelease };
