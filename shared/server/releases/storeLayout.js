@@ -8,6 +8,7 @@
 //   <store>/<remote>/gates/<id>.json     the last gate run on it
 //   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
+//   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
 //   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
 const path = require('node:path');
 const { repoRoot } = require('../deployables');
@@ -38,6 +39,8 @@ function storeLayout(storeDir, remote) {
     gate: (id) => path.join(dir, 'gates', `${id}.json`),
     live: path.join(dir, 'live'),
     history: path.join(dir, 'history.jsonl'),
+    canary: path.join(dir, 'canary'),
+    canaries: path.join(dir, 'canaries'),
     lock: path.join(dir, '.lock'),
     /** Where a publish or a build is assembled before it becomes visible (a name no release id can have). */
     incoming: path.join(dir, '.incoming'),

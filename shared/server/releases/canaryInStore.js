@@ -1,0 +1,187 @@
+// A remote's canary in the release store, as the canary command leaves it and both servers read it: no reload, and
+// never half a state, even when the command is killed while writing.
+//
+//   <store>/<remote>/canary                                 a symbolic link to canaries/<n>, replaced atomically;
+//                                                           no link: no canary runs
+//   <store>/<remote>/canaries/<n>/canary.json               the canary: its release, its share now, its steps, its
+//                                                           verdicts so far, the command running it
+//   <store>/<remote>/canaries/<n>/buckets/<side>/<bucket>   an empty file per bucket of the canary and of its
+//                                                           control, for nginx: it can test whether a file exists
+//                                                           per request, not compute a side (contract/canaryBuckets)
+//
+// Each change (a new share, a verdict) is written as a new folder, complete before the link is turned to it; a folder
+// the link never named (a command killed while writing it) is removed by the next write. The folder before the
+// current one is kept, for a request that resolved the link just before it turned.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { BUCKETS, sideOf } = require('@nativegtm/contract/canaryBuckets');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
+
+/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+
+/**
+ * One step's outcome.
+ * @typedef {{ share: number, verdict: 'pass' | 'fail' | 'no-verdict', reason: string, at: string }} StepRecord
+ */
+
+/**
+ * @typedef {object} CanaryState
+ * @property {1} v
+ * @property {string} id the release in the canary
+ * @property {number} share the canary's share of visitors now, 0-100
+ * @property {number[]} steps the shares it goes through, the last one 100 (the promote)
+ * @property {string} startedAt ISO time
+ * @property {string} stepStartedAt ISO time the current share began
+ * @property {{ stepTimeMs: number, minViews: number, maxWaitMs: number }} settings
+ * @property {StepRecord[]} verdicts the steps judged so far, in order
+ * @property {{ host: string, pid: number }} command the process running it
+ */
+
+const STATE_FILE = 'canary.json';
+/** The sides whose buckets are written for nginx; everyone else is outside. */
+const SIDES = /** @type {const} */ (['canary', 'control']);
+
+/** @param {unknown} value */
+const isShare = (value) =>
+  Number.isInteger(value) && /** @type {number} */ (value) >= 0 && /** @type {number} */ (value) <= 100;
+/** @param {unknown} value */
+const isTime = (value) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+
+/**
+ * Why a state is not one this version writes, or undefined when it is.
+ * @param {any} state
+ * @returns {string | undefined}
+ */
+function problemOf(state) {
+  if (state?.v !== 1) return 'not a canary state of version 1';
+  if (typeof state.id !== 'string' || !RELEASE_ID.test(state.id)) return 'no release id';
+  if (!isShare(state.share)) return 'no share from 0 to 100';
+  if (!Array.isArray(state.steps) || state.steps.length === 0 || !state.steps.every(isShare)) return 'no steps';
+  if (!isTime(state.startedAt) || !isTime(state.stepStartedAt)) return 'no start times';
+  const settings = state.settings ?? {};
+  if (![settings.stepTimeMs, settings.minViews, settings.maxWaitMs].every((n) => Number.isInteger(n) && n >= 0)) {
+    return 'no settings';
+  }
+  if (!Array.isArray(state.verdicts)) return 'no verdicts';
+  if (typeof state.command?.host !== 'string' || !Number.isInteger(state.command?.pid)) return 'no command';
+  return undefined;
+}
+
+/**
+ * The remote's canary as the store says now: its state, nothing (no canary runs), or a problem.
+ * @param {StoreLayout} layout
+ * @returns {{ canary?: CanaryState, problem?: string }}
+ */
+function readCanary(layout) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(layout.canary, STATE_FILE), 'utf8');
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'ENOENT') return fs.existsSync(layout.canary) ? { problem: 'the canary link names no state' } : {};
+    return { problem: `the canary's state cannot be read (${code})` };
+  }
+  let state;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    return { problem: "the canary's state is not JSON" };
+  }
+  const problem = problemOf(state);
+  return problem ? { problem: `the canary's state has ${problem}` } : { canary: state };
+}
+
+/**
+ * Writes the canary's new state: a new folder, complete, then the link turned to it.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {CanaryState} state
+ */
+function writeCanary(layout, remote, state) {
+  const problem = problemOf(state);
+  if (problem) throw new Error(`Not a canary state: ${problem}.`);
+  const dir = layout.canaries;
+  fs.mkdirSync(dir, { recursive: true });
+  const numbers = fs
+    .readdirSync(dir)
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+  const next = String(Math.max(0, ...numbers) + 1);
+  const folder = path.join(dir, next);
+  for (const side of SIDES) fs.mkdirSync(path.join(folder, 'buckets', side), { recursive: true });
+  for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
+    const side = sideOf(bucket, remote, state.share);
+    if (side !== 'outside') fs.writeFileSync(path.join(folder, 'buckets', side, String(bucket)), '');
+  }
+  fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+  const previous = readLink(layout);
+  const temporary = `${layout.canary}.${process.pid}.${Date.now()}`;
+  // Relative, as the live pointer is: the store can be moved or mounted elsewhere whole.
+  fs.symlinkSync(path.relative(layout.dir, folder), temporary);
+  try {
+    fs.renameSync(temporary, layout.canary);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  const keep = new Set([next, previous].filter((name) => name !== undefined));
+  for (const name of fs.readdirSync(dir)) {
+    if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The number of the folder the canary link names, if any.
+ * @param {StoreLayout} layout
+ */
+function readLink(layout) {
+  try {
+    return path.basename(fs.readlinkSync(layout.canary));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Ends the remote's canary: the link goes first (everyone is on live at once), then its folders.
+ * @param {StoreLayout} layout
+ * @returns {boolean} whether a canary was running
+ */
+function endCanary(layout) {
+  let ended = true;
+  try {
+    fs.unlinkSync(layout.canary);
+  } catch {
+    ended = false;
+  }
+  fs.rmSync(layout.canaries, { recursive: true, force: true });
+  return ended;
+}
+
+/**
+ * The remote's canary as a server serves it: the store looked at no more often than every `checkIntervalMs`. A state
+ * that cannot be read puts no one in a canary: everyone gets live, and the problem is told once per distinct problem.
+ * @param {StoreLayout} layout
+ * @param {{ onProblem?: (problem: string) => void, checkIntervalMs?: number, now?: () => number }} [options]
+ * @returns {() => CanaryState | undefined}
+ */
+function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_INTERVAL_MS, now = Date.now } = {}) {
+  /** @type {string | undefined} */
+  let lastProblem;
+  return lookedAtMostEvery(
+    () => {
+      const { canary, problem } = readCanary(layout);
+      if (problem !== undefined && problem !== lastProblem) onProblem(problem);
+      lastProblem = problem;
+      return canary;
+    },
+    { checkIntervalMs, now },
+  );
+}
+
+/** The command running a canary, as its state names it: this machine's host name and this process. */
+const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
+
+module.exports = { readCanary, writeCanary, endCanary, runningCanary, thisCommand };

@@ -1,0 +1,123 @@
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { sideOf } = require('@nativegtm/contract/canaryBuckets');
+const { storeLayout } = require('./storeLayout');
+const { endCanary, readCanary, runningCanary, thisCommand, writeCanary } = require('./canaryInStore');
+
+/** @typedef {import('./canaryInStore').CanaryState} CanaryState */
+
+/** @type {string} */
+let store;
+/** @type {import('./storeLayout').StoreLayout} */
+let layout;
+beforeEach(() => {
+  store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-canary-store-'));
+  layout = storeLayout(store, 'jobs');
+  fs.mkdirSync(layout.dir, { recursive: true });
+});
+afterEach(() => fs.rmSync(store, { recursive: true, force: true }));
+
+/**
+ * @param {Partial<CanaryState>} [changes]
+ * @returns {CanaryState}
+ */
+const state = (changes = {}) => ({
+  v: 1,
+  id: '0123456789abcdef',
+  share: 5,
+  steps: [5, 25, 50, 100],
+  startedAt: '2026-11-26T10:00:00.000Z',
+  stepStartedAt: '2026-11-26T10:00:00.000Z',
+  settings: { stepTimeMs: 600_000, minViews: 200, maxWaitMs: 600_000 },
+  verdicts: [],
+  command: thisCommand(),
+  ...changes,
+});
+
+/** @param {'canary' | 'control'} side */
+const bucketsOn = (side) =>
+  fs
+    .readdirSync(path.join(layout.dir, 'canary', 'buckets', side))
+    .map(Number)
+    .sort((a, b) => a - b);
+
+describe("a remote's canary in the store", () => {
+  it('is none until one is written, then the state written, with a file per bucket of each side for nginx', () => {
+    expect(readCanary(layout)).toEqual({});
+    writeCanary(layout, 'jobs', state({ share: 25 }));
+    expect(readCanary(layout)).toEqual({ canary: state({ share: 25 }) });
+    const expected = (/** @type {string} */ side) =>
+      Array.from({ length: 100 }, (_, bucket) => bucket).filter((bucket) => sideOf(bucket, 'jobs', 25) === side);
+    expect(bucketsOn('canary')).toEqual(expected('canary'));
+    expect(bucketsOn('control')).toEqual(expected('control'));
+    expect(bucketsOn('canary')).toHaveLength(25);
+  });
+
+  it('turns to each new state whole, keeping the one before for requests under way', () => {
+    writeCanary(layout, 'jobs', state({ share: 5 }));
+    writeCanary(layout, 'jobs', state({ share: 25 }));
+    writeCanary(
+      layout,
+      'jobs',
+      state({ share: 50, verdicts: [{ share: 25, verdict: 'pass', reason: 'ok', at: 'x' }] }),
+    );
+    expect(readCanary(layout).canary?.share).toBe(50);
+    expect(bucketsOn('canary')).toHaveLength(50);
+    expect(fs.readdirSync(path.join(layout.dir, 'canaries')).sort()).toEqual(['2', '3']);
+  });
+
+  it('is left as it was by a command killed while writing, and the unfinished state is cleared by the next write', () => {
+    writeCanary(layout, 'jobs', state({ share: 5 }));
+    // What a kill -9 in the middle of writing share 25 leaves: a folder the link never named, half written.
+    fs.mkdirSync(path.join(layout.dir, 'canaries', '2', 'buckets', 'canary'), { recursive: true });
+    expect(readCanary(layout).canary?.share).toBe(5);
+    expect(bucketsOn('canary')).toHaveLength(5);
+    writeCanary(layout, 'jobs', state({ share: 25 }));
+    expect(readCanary(layout).canary?.share).toBe(25);
+    expect(fs.readdirSync(path.join(layout.dir, 'canaries')).sort()).toEqual(['1', '3']);
+  });
+
+  it('ends at once: no link, no folders, and says whether one ran', () => {
+    writeCanary(layout, 'jobs', state());
+    expect(endCanary(layout)).toBe(true);
+    expect(readCanary(layout)).toEqual({});
+    expect(fs.existsSync(path.join(layout.dir, 'canaries'))).toBe(false);
+    expect(endCanary(layout)).toBe(false);
+  });
+
+  it('refuses to write a state that is not one, and reads a broken one as a problem, never as a canary', () => {
+    expect(() => writeCanary(layout, 'jobs', state({ id: 'latest' }))).toThrow('Not a canary state: no release id.');
+    expect(() => writeCanary(layout, 'jobs', state({ share: 101 }))).toThrow(/no share/);
+    writeCanary(layout, 'jobs', state());
+    const file = path.join(layout.dir, 'canary', 'canary.json');
+    fs.writeFileSync(file, '{"v": 1, "id": "0123');
+    expect(readCanary(layout)).toEqual({ problem: "the canary's state is not JSON" });
+    fs.writeFileSync(file, JSON.stringify({ ...state(), steps: 'all' }));
+    expect(readCanary(layout)).toEqual({ problem: "the canary's state has no steps" });
+    fs.rmSync(file);
+    expect(readCanary(layout)).toEqual({ problem: 'the canary link names no state' });
+  });
+
+  it('is read by a server at most every check interval, a problem told once and everyone on live meanwhile', () => {
+    let time = 0;
+    /** @type {string[]} */
+    const problems = [];
+    const current = runningCanary(layout, {
+      now: () => time,
+      checkIntervalMs: 1000,
+      onProblem: (p) => problems.push(p),
+    });
+    expect(current()).toBeUndefined();
+    writeCanary(layout, 'jobs', state({ share: 25 }));
+    expect(current()).toBeUndefined(); // read less than a second ago
+    time = 1000;
+    expect(current()?.share).toBe(25);
+    fs.writeFileSync(path.join(layout.dir, 'canary', 'canary.json'), 'junk');
+    time = 2000;
+    expect(current()).toBeUndefined();
+    time = 3000;
+    expect(current()).toBeUndefined();
+    expect(problems).toEqual(["the canary's state is not JSON"]);
+  });
+});
