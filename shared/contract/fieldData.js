@@ -70,8 +70,16 @@ const MAX_ERRORS_PER_BEACON = 10;
 const LABEL = /^[A-Za-z0-9/_.-]{1,64}$/;
 /** A CSS selector of an attribution target, cut to this length. */
 const MAX_TARGET_LENGTH = 100;
-/** A field-data token: `<document id>.<expiry in seconds since 1970>.<signature>` (the servers sign and check it). */
-const TOKEN = /^[0-9a-f]{16}\.[0-9]{10}\.[A-Za-z0-9_-]{43}$/;
+/**
+ * Who a private document was served to: a browser previewing a release, or one side of a remote's canary
+ * (`canary:jobs`, `control:jobs`: canaryBuckets.js).
+ */
+const COHORT = /^(?:preview|(?:canary|control):[a-z][a-z0-9-]{0,39})$/;
+/**
+ * A field-data token: `<document id>.<expiry in seconds since 1970>.<cohort>.<signature>` (the servers sign and check
+ * it; the browser hands it back as it is).
+ */
+const TOKEN = new RegExp(`^[0-9a-f]{16}\\.[0-9]{10}\\.${COHORT.source.slice(1, -1)}\\.[A-Za-z0-9_-]{43}$`);
 
 /**
  * @typedef {{ name: VitalName, value: number, target?: string, targetRemote?: string }} Vital
@@ -253,6 +261,7 @@ module.exports = {
   MAX_ERRORS_PER_BEACON,
   MAX_TARGET_LENGTH,
   TOKEN,
+  COHORT,
   rating,
   deviceClass,
   parseBeacon,

@@ -151,7 +151,7 @@ function createShellHandler({
       if (!preview) return sendDocument(req, res, document, headers);
       // A preview is private: its document carries its own token, proof for its field data (fieldData/fieldTokens.js).
       const html = collector
-        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken())}\n</head>`)
+        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken('preview'))}\n</head>`)
         : document.html;
       return sendDocument(req, res, { ...document, html }, { ...headers, ...PREVIEW_HEADERS }, { personal: true });
     } catch (error) {

@@ -72,7 +72,8 @@ async function startCollector(config) {
         // nginx's include for a private document (a preview): its token, signed here, where the key is.
         label: 'field-token',
         path: is(FIELD_TOKEN_PATH),
-        handle: (req, res) => sendText(req, res, 'text/html', fieldTokenTag(collector.issueToken()), 'no-store'),
+        handle: (req, res) =>
+          sendText(req, res, 'text/html', fieldTokenTag(collector.issueToken('preview')), 'no-store'),
       },
       {
         label: 'healthz',

@@ -27,8 +27,11 @@ function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logg
   });
   return {
     receive,
-    /** Signs a private document's token. */
-    issueToken: () => tokens.issue(),
+    /**
+     * Signs a private document's token.
+     * @param {string} cohort who the document is for (@nativegtm/contract/fieldData COHORT)
+     */
+    issueToken: (cohort) => tokens.issue(cohort),
     /** Writes out the records still buffered (when the server closes, before a draining worker exits). */
     flush: () => writer.flush(),
   };

@@ -59,24 +59,26 @@ function createFieldDataEndpoint({
   /**
    * The records of a beacon, labelled by what the site knows.
    * @param {import('@nativegtm/contract/fieldData').Beacon} beacon
-   * @param {string | undefined} doc the document its token proves
+   * @param {{ doc: string, cohort: string } | undefined} proof the document and cohort its token proves
    * @returns {FieldRecord[]}
    */
-  function recordsOf(beacon, doc) {
+  function recordsOf(beacon, proof) {
     const { view } = beacon;
     const t = now();
     const route = labels.route(view.route);
     const remote = labels.remote(view.remote);
     const release = labels.release(remote, view.build);
     const { device, nav } = view;
-    const signed = doc !== undefined;
+    const signed = proof !== undefined;
+    const doc = proof?.doc;
+    const cohort = proof?.cohort;
     const seq = signed ? view.seq : undefined;
     // Every record has the same fields (those it does not have are undefined, which JSON leaves out): one shape for the
     // engine, built without spreading, as this runs for every record of every visitor.
     /** @type {FieldRecord[]} */
     const records = [];
     if (beacon.first) {
-      records.push({ t, type: 'view', route, remote, release, device, nav, signed, doc, seq });
+      records.push({ t, type: 'view', route, remote, release, device, nav, signed, doc, cohort, seq });
       metrics?.pageView({ route, remote, release, device, nav });
     }
     for (const { name, value, target, targetRemote } of beacon.vitals) {
@@ -91,6 +93,7 @@ function createFieldDataEndpoint({
         nav,
         signed,
         doc,
+        cohort,
         seq,
         name,
         value,
@@ -112,6 +115,7 @@ function createFieldDataEndpoint({
         nav,
         signed,
         doc,
+        cohort,
         seq,
         source: error.source,
         page: remote,
@@ -141,13 +145,13 @@ function createFieldDataEndpoint({
           metrics?.beacon('malformed');
           return answer(res, 400);
         }
-        const doc = tokens.verify(beacon.token);
-        if (doc === undefined && !unsignedAllowed()) {
+        const proof = tokens.verify(beacon.token);
+        if (proof === undefined && !unsignedAllowed()) {
           metrics?.beacon('limited');
           return answer(res, 429, { 'Retry-After': '1' });
         }
-        writer.write(recordsOf(beacon, doc));
-        metrics?.beacon(doc === undefined ? 'accepted' : 'signed');
+        writer.write(recordsOf(beacon, proof));
+        metrics?.beacon(proof === undefined ? 'accepted' : 'signed');
         return answer(res, 204);
       },
       (/** @type {getRawBody.RawBodyError} */ error) => {

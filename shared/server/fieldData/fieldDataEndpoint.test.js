@@ -213,7 +213,7 @@ describe('the field-data endpoint', () => {
     // The clock stands still: no refill.
     const statuses = await Promise.all(Array.from({ length: 150 }, () => post(beacon)));
     expect(statuses.filter((status) => status === 429)).toHaveLength(50);
-    expect(await post({ ...beacon, token: tokens.issue() })).toBe(204);
+    expect(await post({ ...beacon, token: tokens.issue('preview') })).toBe(204);
     time += 1000;
     expect(await post(beacon)).toBe(204);
     expect(await metrics.registry.metrics()).toContain('nativegtm_field_data_beacons_total{outcome="limited"} 50');
@@ -223,7 +223,7 @@ describe('the field-data endpoint', () => {
     await start({ unsignedPerSecond: 1e9 });
     // Ten real visitors of private documents, each with its document's token.
     for (let visitor = 0; visitor < 10; visitor += 1) {
-      const token = tokens.issue();
+      const token = tokens.issue(visitor % 2 ? 'canary:jobs' : 'control:jobs');
       await post({
         v: 1,
         token,
@@ -243,6 +243,10 @@ describe('the field-data endpoint', () => {
     };
     const before = signed();
     expect(before.views).toBe(10);
+    // Each record carries the cohort its token was signed for.
+    const cohorts = records.filter((record) => record.type === 'view').map((record) => record.cohort);
+    expect(cohorts.filter((cohort) => cohort === 'canary:jobs')).toHaveLength(5);
+    expect(cohorts.filter((cohort) => cohort === 'control:jobs')).toHaveLength(5);
 
     const poor = {
       v: 1,
@@ -251,14 +255,17 @@ describe('the field-data endpoint', () => {
       vitals: [{ name: 'LCP', value: 30_000 }],
       errors: [{ source: 'error', remote: 'jobs' }],
     };
-    const forged = `${'f'.repeat(16)}.${Math.floor(time / 1000) + 3600}.${'A'.repeat(43)}`;
-    const stolen = tokens.issue();
+    const forged = `${'f'.repeat(16)}.${Math.floor(time / 1000) + 3600}.canary:jobs.${'A'.repeat(43)}`;
+    const stolen = tokens.issue('control:jobs');
+    // A real token moved to the other side: its signature no longer fits.
+    const switched = stolen.replace('.control:jobs.', '.canary:jobs.');
     await post({ ...poor, token: stolen });
     const expiredTokens = createFieldTokens({ key: Buffer.from('k'.repeat(32)), now: () => time - 2 * 24 * 3600_000 });
     const flood = [
       ...Array.from({ length: 2000 }, () => poor),
       ...Array.from({ length: 200 }, () => ({ ...poor, token: forged })),
-      ...Array.from({ length: 200 }, () => ({ ...poor, token: expiredTokens.issue() })),
+      ...Array.from({ length: 200 }, () => ({ ...poor, token: expiredTokens.issue('canary:jobs') })),
+      ...Array.from({ length: 200 }, () => ({ ...poor, token: switched })),
       // One real token, replayed: its holder's first set counts, no more.
       ...Array.from({ length: 200 }, () => ({ ...poor, token: stolen })),
       ...Array.from({ length: 200 }, (_, seq) => ({ ...poor, token: stolen, view: { ...view, seq: seq + 1 } })),

@@ -8,18 +8,26 @@ describe('field-data tokens', () => {
   let time = Date.UTC(2026, 10, 26);
   const tokens = createFieldTokens({ key, now: () => time });
 
-  it('proves the document they were issued for, until they expire', () => {
-    const token = tokens.issue();
-    expect(tokens.verify(token)).toBe(token.split('.')[0]);
+  it('proves the document they were issued for, and its cohort, until they expire', () => {
+    const token = tokens.issue('canary:jobs');
+    expect(tokens.verify(token)).toEqual({ doc: token.split('.')[0], cohort: 'canary:jobs' });
+    expect(tokens.verify(tokens.issue('preview'))?.cohort).toBe('preview');
     time += (TOKEN_LIFETIME_SECONDS + 1) * 1000;
     expect(tokens.verify(token)).toBeUndefined();
   });
 
   it('refuses a token signed with another key, altered, or not shaped like one', () => {
-    const other = createFieldTokens({ key: Buffer.from('b'.repeat(64)), now: () => time }).issue();
-    const token = tokens.issue();
+    const other = createFieldTokens({ key: Buffer.from('b'.repeat(64)), now: () => time }).issue('preview');
+    const token = tokens.issue('control:jobs');
     const altered = `${'0'.repeat(16)}${token.slice(16)}`;
-    for (const forged of [other, altered, 'x', '', undefined]) expect(tokens.verify(forged)).toBeUndefined();
+    const otherSide = token.replace('.control:jobs.', '.canary:jobs.');
+    for (const forged of [other, altered, otherSide, 'x', '', undefined]) expect(tokens.verify(forged)).toBeUndefined();
+  });
+
+  it('is only issued for a cohort', () => {
+    for (const cohort of ['', 'canary', 'canary:', 'canary:Jobs', 'everyone', 'preview:jobs']) {
+      expect(() => tokens.issue(cohort)).toThrow(`Not a field-data cohort: ${cohort}`);
+    }
   });
 
   it('shares one key between every process of a field-data folder, made once, readable by its owner only', () => {

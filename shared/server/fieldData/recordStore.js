@@ -16,7 +16,7 @@ const { repoRoot } = require('../deployables');
  * One stored record. Labels are the server's, already bounded (fieldLabels.js): route, remote and release are ones the
  * site knows, or "other".
  * @typedef {{ t: number, type: 'view', route: string, remote: string, release: string, device: string, nav: string,
- *   signed: boolean, doc?: string, seq?: number }} ViewRecord
+ *   signed: boolean, doc?: string, cohort?: string, seq?: number }} ViewRecord
  * @typedef {Omit<ViewRecord, 'type'> & { type: 'vital', name: import('@nativegtm/contract/fieldData').VitalName,
  *   value: number, target?: string, targetRemote?: string }} VitalRecord
  *   value: milliseconds, or CLS's score
@@ -24,7 +24,7 @@ const { repoRoot } = require('../deployables');
  *   remote and release: whose files threw; page: the remote that owns the page it happened on
  * @typedef {ViewRecord | VitalRecord | ErrorRecord} FieldRecord
  *   t: when it was received (ms since 1970); signed: it came with a valid token of a private document (doc: that
- *   document's id, seq: the view's place in it)
+ *   document's id, cohort: who it was served to, "preview" or a side of a remote's canary, seq: the view's place in it)
  */
 
 /** How often buffered records are written out: a crash loses at most this much. */
