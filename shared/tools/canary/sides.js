@@ -1,0 +1,49 @@
+// The two sides a canary step compares (verdict.js), from the field-data records of its window: only signed records,
+// once per document (@nativegtm/server/fieldData/signedRecords), of the documents served to the canary or to its
+// control (their tokens' cohort, `canary:<remote>` and `control:<remote>`), and of those only what concerns the
+// remote: views of its pages and their vitals, and errors its files threw or its failures to load, wherever they
+// happened. Unsigned records, and records of other cohorts, never count.
+const { readRecords } = require('@nativegtm/server/fieldData/recordStore');
+const { signedOncePerDocument } = require('@nativegtm/server/fieldData/signedRecords');
+
+/** @typedef {import('@nativegtm/server/fieldData/recordStore').FieldRecord} FieldRecord */
+/** @typedef {import('./verdict').Side} Side */
+
+/** The vitals a verdict judges. */
+const JUDGED = new Set(['LCP', 'INP', 'CLS']);
+
+/** @returns {Side} */
+const emptySide = () => ({ views: 0, errors: 0, values: { LCP: [], INP: [], CLS: [] } });
+
+/**
+ * @param {AsyncIterable<FieldRecord> | Iterable<FieldRecord>} records
+ * @param {string} remote
+ * @returns {Promise<{ canary: Side, control: Side }>}
+ */
+async function sidesOf(records, remote) {
+  const sides = { canary: emptySide(), control: emptySide() };
+  /** @type {Record<string, Side>} */
+  const byCohort = { [`canary:${remote}`]: sides.canary, [`control:${remote}`]: sides.control };
+  const counts = signedOncePerDocument();
+  for await (const record of records) {
+    const side = record.cohort === undefined ? undefined : byCohort[record.cohort];
+    if (!side || !counts(record) || record.remote !== remote) continue;
+    if (record.type === 'view') side.views += 1;
+    else if (record.type === 'error') side.errors += 1;
+    else if (JUDGED.has(record.name))
+      side.values[/** @type {'LCP' | 'INP' | 'CLS'} */ (record.name)]?.push(record.value);
+  }
+  return sides;
+}
+
+/**
+ * The sides of a remote's canary over a window of the record store.
+ * @param {string} dir FIELD_DATA_DIR
+ * @param {string} remote
+ * @param {{ since: number, until: number }} window ms since 1970
+ */
+function sidesInStore(dir, remote, window) {
+  return sidesOf(readRecords(dir, window), remote);
+}
+
+module.exports = { sidesOf, sidesInStore };
