@@ -120,6 +120,43 @@ describe('the bench report', () => {
     ]);
   });
 
+  it('judges field data by the seconds with beacons against those without, and every record posted and taken', () => {
+    const server = (throughputRatio: number, p99With: number, accepted = 6000, refused = 0) => ({
+      pairs: 14,
+      throughputRatio,
+      p99With,
+      p99Without: 30,
+      p99Ratio: p99With / 30,
+      requestsPerSecond: 8000,
+      seconds: 30,
+      errors: 0,
+      non2xx: 0,
+      beacons: { accepted, refused, failed: 0, due: 6000, perSecond: 400, recordsPerBeacon: 5 },
+    });
+    const load = (nginx: ReturnType<typeof server>, builtIn: ReturnType<typeof server>) => ({
+      connections: 100,
+      seconds: 4,
+      documentBytes: 15_000,
+      staticFile: { path: '/a.0123456789.js', bytes: 15_300 },
+      static: [],
+      nginx: [],
+      builtIn: [],
+      beacons: { nginx, builtIn },
+    });
+    const judged = (result: object) =>
+      evaluateBudgets({ routes: [], navigations: [], ...result })
+        .filter((budget) => /field data|field-data|2,000 records/.test(budget.name))
+        .filter((budget) => !budget.met)
+        .map((budget) => `${budget.name}: ${budget.value}`);
+    expect(judged({ load: load(server(0.95, 32), server(0.91, 33)) })).toEqual([]);
+    expect(judged({ load: load(server(0.89, 32), server(0.95, 34, 5000, 12)) })).toEqual([
+      'documents with 2,000 records/s / without, requests/s, nginx, 100 connections (14 pairs of seconds): 0.89',
+      'documents with 2,000 records/s / without, p99, npm start, 100 connections (34 / 30 ms): 1.13',
+      'field-data records refused or failed, npm start: 60 of 25060',
+      'field-data records accepted of those due at 2,000 a second, npm start: 25000 of 30000',
+    ]);
+  });
+
   it("lets each route's JavaScript overhead over the monolith grow 2 KB over its measured floor, no more", () => {
     const route = (path: string, overhead: number) => ({
       path,

@@ -315,6 +315,12 @@ function beaconBudgets(load, at) {
         limit: '0',
         met: refused + failed === 0,
       },
+      {
+        name: `errors and non-2xx answers, documents with field data (${label})`,
+        value: String(figures.errors + figures.non2xx),
+        limit: '0',
+        met: figures.errors + figures.non2xx === 0,
+      },
       // The poster keeps its pace only while the server answers: a ratio above counts only if the records were posted.
       {
         name: `field-data records accepted of those due at 2,000 a second, ${label}`,

@@ -34,6 +34,7 @@
 
 /**
  * @typedef {import('./alternatingSeconds').AlternatingComparison & { requestsPerSecond: number, seconds: number,
+ *   errors: number, non2xx: number,
  *   beacons: { accepted: number, refused: number, failed: number, due: number, perSecond: number,
  *   recordsPerBeacon: number } }} BeaconLoad
  *   beacons: what the poster did: answers, and how many beacons were due at its pace
