@@ -5,12 +5,13 @@
 // happened. Unsigned records, and records of other cohorts, never count.
 const { readRecords } = require('@nativegtm/server/fieldData/recordStore');
 const { signedOncePerDocument } = require('@nativegtm/server/fieldData/signedRecords');
+const { JUDGED_VITALS } = require('./verdict');
 
 /** @typedef {import('@nativegtm/server/fieldData/recordStore').FieldRecord} FieldRecord */
 /** @typedef {import('./verdict').Side} Side */
 
 /** The vitals a verdict judges. */
-const JUDGED = new Set(['LCP', 'INP', 'CLS']);
+const JUDGED = new Set(/** @type {readonly string[]} */ (JUDGED_VITALS));
 
 /** @returns {Side} */
 const emptySide = () => ({ views: 0, errors: 0, values: { LCP: [], INP: [], CLS: [] } });

@@ -131,4 +131,4 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
   return { verdict: 'pass', signals, reason: 'no signal worse than live' };
 }
 
-module.exports = { DEFAULT_THRESHOLDS, judgeStep };
+module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep };
