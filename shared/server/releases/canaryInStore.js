@@ -22,8 +22,9 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
 
 /**
- * One step's outcome.
- * @typedef {{ share: number, verdict: 'pass' | 'fail' | 'no-verdict', reason: string, at: string }} StepRecord
+ * One step's outcome, and the views each side had.
+ * @typedef {{ share: number, verdict: 'pass' | 'fail' | 'no-verdict', reason: string, at: string,
+ *   views?: { canary: number, control: number } }} StepRecord
  */
 
 /**

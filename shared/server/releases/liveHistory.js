@@ -8,14 +8,15 @@ const { readLivePointer } = require('./livePointer');
 /** @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null }} LiveChange */
 
 /**
- * Every change of the live pointer, oldest first. A line that does not parse (cut short by a crash) is skipped.
- * @param {StoreLayout} layout
- * @returns {LiveChange[]}
+ * A JSON-lines file's objects, oldest first (none when it is missing). A line that does not parse (cut short by a
+ * crash) is skipped.
+ * @param {string} file
+ * @returns {any[]}
  */
-function readHistory(layout) {
+function readJsonLines(file) {
   let text;
   try {
-    text = fs.readFileSync(layout.history, 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return [];
   }
@@ -30,6 +31,13 @@ function readHistory(layout) {
       }
     });
 }
+
+/**
+ * Every change of the live pointer, oldest first.
+ * @param {StoreLayout} layout
+ * @returns {LiveChange[]}
+ */
+const readHistory = (layout) => readJsonLines(layout.history);
 
 /**
  * The releases that were live, most recent last, as rollbacks unwind them: a promote pushes, a rollback pops. The
@@ -62,4 +70,4 @@ function liveAndPrevious(layout) {
   return { live: pointer.id, problem: pointer.problem, previous, replaced };
 }
 
-module.exports = { readHistory, liveAndPrevious };
+module.exports = { readJsonLines, readHistory, liveAndPrevious };

@@ -9,6 +9,7 @@
 //   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
 //   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
+//   <store>/<remote>/canary-history.jsonl every canary that ended: its release, steps, verdicts and outcome
 //   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
 const path = require('node:path');
 const { repoRoot } = require('../deployables');
@@ -41,6 +42,7 @@ function storeLayout(storeDir, remote) {
     history: path.join(dir, 'history.jsonl'),
     canary: path.join(dir, 'canary'),
     canaries: path.join(dir, 'canaries'),
+    canaryHistory: path.join(dir, 'canary-history.jsonl'),
     lock: path.join(dir, '.lock'),
     /** Where a publish or a build is assembled before it becomes visible (a name no release id can have). */
     incoming: path.join(dir, '.incoming'),

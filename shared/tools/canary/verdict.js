@@ -76,6 +76,14 @@ function shown(name, value) {
 }
 
 /**
+ * A signal on both sides as a step's line says it: "errors 48.0 vs 0.0 per 1,000", "INP 420 ms vs 80 ms".
+ * @param {Signal} signal
+ */
+function signalText({ name, canary, control }) {
+  return `${name} ${shown(name, canary)} vs ${shown(name, control)}${name === 'errors' ? ' per 1,000' : ''}`;
+}
+
+/**
  * @param {{ canary: Side, control: Side }} sides
  * @param {Thresholds} [thresholds]
  * @returns {StepVerdict}
@@ -131,4 +139,4 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
   return { verdict: 'pass', signals, reason: 'no signal worse than live' };
 }
 
-module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep };
+module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep, signalText };

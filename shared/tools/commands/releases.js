@@ -1,9 +1,11 @@
 // `npm run releases -- <remote> [--prune [--keep <n>]]`: the remote's releases, oldest first: id, when, from which
-// commit, the gate's result, which is live. --prune removes all but the newest n (10), never the live or the
-// previous one.
+// commit, the gate's result, which is live; then its canaries, the running one first, with their steps and verdicts.
+// --prune removes all but the newest n (10), never the live or the previous one.
 const { wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { DEFAULT_KEEP, describeReleases, prune } = require('../releases/operations');
+const { endedCanaries } = require('../canary/lifecycle');
 
 const USAGE = 'npm run releases -- <remote> [--prune [--keep <n>]]';
 
@@ -45,4 +47,28 @@ runReleaseCommand(USAGE, async () => {
         .join('  ')
         .trimEnd(),
     );
+  printCanaries(layout);
 });
+
+/**
+ * The running canary and the ones that ended (newest first): each step's share and verdict, and how it ended.
+ * @param {import('@nativegtm/server/releases/storeLayout').StoreLayout} layout
+ */
+function printCanaries(layout) {
+  const { canary, problem } = readCanary(layout);
+  const ended = endedCanaries(layout).reverse();
+  if (!canary && !problem && ended.length === 0) return;
+  /** @param {import('@nativegtm/server/releases/canaryInStore').StepRecord[]} verdicts */
+  const steps = (verdicts) => verdicts.map((step) => `${step.share} % ${step.verdict}`).join(', ') || 'none judged';
+  console.log('\ncanaries:');
+  if (problem) console.log(`  running  (cannot be read: ${problem})`);
+  if (canary) {
+    console.log(
+      `  running  ${canary.id}  at ${canary.share} % of ${canary.steps.join(', ')} since ${canary.startedAt}; ` +
+        `steps: ${steps(canary.verdicts)}`,
+    );
+  }
+  for (const past of ended) {
+    console.log(`  ${past.outcome}  ${past.id}  ${past.endedAt}: ${past.reason}; steps: ${steps(past.verdicts)}`);
+  }
+}

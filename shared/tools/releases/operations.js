@@ -6,6 +6,7 @@ const path = require('node:path');
 const { Refusal } = require('@nativegtm/server/commandLine');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
+const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { withStoreLock } = require('./storeLock');
 const { publishRelease } = require('./publish');
@@ -57,6 +58,23 @@ function usableRelease(layout, remote, id) {
 }
 
 /**
+ * Refuses while a canary of the remote runs: a promote, a rollback or a second canary would change the live release
+ * under it. A canary whose state cannot be read refuses too: it may be running.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} what e.g. "promote"
+ */
+function refuseWhileCanary(layout, remote, what) {
+  const { canary, problem } = readCanary(layout);
+  if (!canary && !problem) return;
+  const state = canary ? `release ${canary.id} is at ${canary.share} %` : problem;
+  throw new ReleaseError(
+    `a canary of ${remote} is running (${state}): no ${what} until it ends. ` +
+      `See it with npm run canary -- ${remote} --status; end it with --abort.`,
+  );
+}
+
+/**
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} buildDir
@@ -78,6 +96,7 @@ async function publish(layout, remote, buildDir, source) {
 async function promote(layout, remote, id, { gate, now = () => new Date() }) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `promote ${remote} ${id}`, async () => {
+    refuseWhileCanary(layout, remote, 'promote');
     const releaseDir = usableRelease(layout, remote, id);
     /** @type {GateResult} */
     const result = gate ? await gate(releaseDir) : { at: now().toISOString(), passed: true, skipped: true, checks: [] };
@@ -108,6 +127,7 @@ async function promote(layout, remote, id, { gate, now = () => new Date() }) {
 async function rollback(layout, remote, { now = () => new Date() } = {}) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `rollback ${remote}`, async () => {
+    refuseWhileCanary(layout, remote, 'rollback');
     const { live, previous } = liveAndPrevious(layout);
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
     if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
@@ -119,8 +139,9 @@ async function rollback(layout, remote, { now = () => new Date() } = {}) {
 }
 
 /**
- * Removes the releases older than the newest `keep` (never the live one, the previous one, nor the one the last
- * rollback left), their records, the shared files no kept release names, and what interrupted publishes left.
+ * Removes the releases older than the newest `keep` (never the live one, the previous one, the one the last rollback
+ * left, nor a running canary's), their records, the shared files no kept release names, and what interrupted
+ * publishes left.
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {{ keep?: number }} [options]
@@ -132,7 +153,9 @@ async function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
     const releases = listReleases(layout);
     const { live, previous, replaced } = liveAndPrevious(layout);
     const newest = keep > 0 ? releases.slice(-keep) : [];
-    const protectedIds = new Set([live, previous, replaced, ...newest.map((release) => release.id)]);
+    // A running canary's release is served to its visitors: kept too.
+    const canary = readCanary(layout).canary?.id;
+    const protectedIds = new Set([live, previous, replaced, canary, ...newest.map((release) => release.id)]);
     const kept = releases.filter((release) => protectedIds.has(release.id));
     const removed = releases.filter((release) => !kept.includes(release));
     fs.mkdirSync(layout.incoming, { recursive: true });
@@ -168,4 +191,15 @@ function describeReleases(layout) {
   return { releases, problem };
 }
 
-module.exports = { ReleaseError, DEFAULT_KEEP, publish, promote, rollback, prune, describeReleases, usableRelease };
+module.exports = {
+  ReleaseError,
+  DEFAULT_KEEP,
+  ensureWritable,
+  refuseWhileCanary,
+  publish,
+  promote,
+  rollback,
+  prune,
+  describeReleases,
+  usableRelease,
+};

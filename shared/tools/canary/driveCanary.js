@@ -1,0 +1,100 @@
+// The canary command's loop: wait for the step to end, compare the canary with its control over the step's window
+// (sides.js, verdict.js), then advance to the next share, promote at 100, or end the canary. A step without enough
+// views waits up to maxWaitMs more, then the canary ends without a verdict. The state is re-read at every look, so an
+// abort (or a resume elsewhere) stops this loop without it changing anything.
+const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { sidesInStore } = require('./sides');
+const { DEFAULT_THRESHOLDS, judgeStep, signalText } = require('./verdict');
+const { CanaryGone, advanceCanary, finishCanary } = require('./lifecycle');
+
+/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
+/** @typedef {import('@nativegtm/server/releases/canaryInStore').StepRecord} StepRecord */
+/** @typedef {import('./lifecycle').EndedCanary} EndedCanary */
+/** @typedef {import('./verdict').Thresholds} Thresholds */
+/** @typedef {import('./verdict').StepVerdict} StepVerdict */
+/** @typedef {import('./verdict').Side} Side */
+
+/** How often the loop looks at the store and the records: a twentieth of a step, within these bounds. */
+const MIN_LOOK_MS = 100;
+const MAX_LOOK_MS = 5_000;
+
+/** @param {number} ms */
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One step's line: its share, the views on each side, each signal on both sides, the verdict.
+ * @param {number} share
+ * @param {{ canary: Side, control: Side }} sides
+ * @param {StepVerdict} verdict
+ */
+function stepLine(share, { canary, control }, verdict) {
+  const signals = verdict.signals.map(signalText).join(' · ');
+  const views = `${canary.views} views vs ${control.views} on live`;
+  return `${String(share).padStart(3)} %  ${views} · ${signals}  → ${verdict.verdict}: ${verdict.reason}`;
+}
+
+/**
+ * @param {{ layout: StoreLayout, remote: string, fieldDataDir: string, state: CanaryState,
+ *   thresholds?: Omit<Thresholds, 'minViews'>, now?: () => number, sleep?: (ms: number) => Promise<unknown>,
+ *   print?: (line: string) => void }} options
+ *   state: the canary as this process last wrote it (started or took over)
+ * @returns {Promise<EndedCanary>}
+ */
+async function driveCanary({
+  layout,
+  remote,
+  fieldDataDir,
+  state,
+  thresholds = DEFAULT_THRESHOLDS,
+  now = Date.now,
+  sleep = wait,
+  print = () => {},
+}) {
+  let mine = state;
+  const { stepTimeMs, minViews, maxWaitMs } = mine.settings;
+  const judging = { ...thresholds, minViews };
+  const look = Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
+  for (;;) {
+    const { canary } = readCanary(layout);
+    if (!canary || canary.startedAt !== mine.startedAt || canary.command.pid !== mine.command.pid) {
+      throw new CanaryGone(`the canary of release ${mine.id} was ended or taken over by another command`);
+    }
+    const since = Date.parse(mine.stepStartedAt);
+    const at = now();
+    if (at < since + stepTimeMs) {
+      await sleep(Math.min(look, since + stepTimeMs - at));
+      continue;
+    }
+    const sides = await sidesInStore(fieldDataDir, remote, { since, until: at });
+    const verdict = judgeStep(sides, judging);
+    if (verdict.verdict === 'no-verdict' && at < since + stepTimeMs + maxWaitMs) {
+      await sleep(look);
+      continue;
+    }
+    print(stepLine(mine.share, sides, verdict));
+    /** @type {StepRecord} */
+    const record = {
+      share: mine.share,
+      verdict: verdict.verdict,
+      reason: verdict.reason,
+      at: new Date(at).toISOString(),
+      views: { canary: sides.canary.views, control: sides.control.views },
+    };
+    if (verdict.verdict === 'fail') {
+      return finishCanary(layout, remote, mine, { outcome: 'rolled back', reason: verdict.reason, last: record, at });
+    }
+    if (verdict.verdict === 'no-verdict') {
+      return finishCanary(layout, remote, mine, { outcome: 'no verdict', reason: verdict.reason, last: record, at });
+    }
+    const next = mine.steps[mine.steps.indexOf(mine.share) + 1] ?? 100;
+    if (next >= 100) {
+      print(`100 %  promoted`);
+      const reason = `every step passed (${[...mine.verdicts, record].map((step) => `${step.share} %`).join(', ')})`;
+      return finishCanary(layout, remote, mine, { outcome: 'promoted', reason, last: record, at });
+    }
+    mine = await advanceCanary(layout, remote, mine, record, next, at);
+  }
+}
+
+module.exports = { driveCanary, stepLine };

@@ -1,0 +1,197 @@
+/** @jest-environment node */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
+const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
+const { readCanary, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { publish, promote, rollback, prune, ReleaseError } = require('../releases/operations');
+const { fakeBuild, removeFakeBuilds } = require('../releases/testing/fakeBuild');
+const { abortCanary, endedCanaries, startCanary, takeOverCanary, CanaryGone } = require('./lifecycle');
+const { driveCanary } = require('./driveCanary');
+
+const START = Date.UTC(2026, 10, 26, 10, 0);
+const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+
+/** @type {string} */
+let dir;
+/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+let layout;
+/** @type {string} */
+let records;
+let clock = START;
+const now = () => clock;
+/** @param {number} ms */
+const sleep = async (ms) => {
+  clock += ms;
+};
+/** @type {{ live: string, next: string }} */
+let ids;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-canary-'));
+  layout = storeLayout(path.join(dir, 'store'), 'jobs');
+  records = path.join(dir, 'field-data');
+  clock = START;
+  const source = { commit: 'abc', dirty: false };
+  const publishBuild = async (/** @type {string} */ buildId) =>
+    (await publish(layout, 'jobs', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` }), source)).id;
+  ids = { live: await publishBuild('a'), next: await publishBuild('b') };
+  await promote(layout, 'jobs', ids.live, { gate: null });
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+const { view, error, vital } = recordMaker({ remote: 'jobs', route: '/featured-jobs', signed: true });
+
+/**
+ * Writes views of each side within the step that starts at `since`: `errors` of the canary's views throw, and each
+ * side's INP is the given value.
+ * @param {number} since
+ * @param {{ views?: number, errors?: number, inp?: { canary: number, control: number } }} [shape]
+ */
+function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 80 } } = {}) {
+  const writer = createRecordWriter({ dir: records, now: () => since + 1000 });
+  /** @type {import('@nativegtm/server/fieldData/recordStore').FieldRecord[]} */
+  const batch = [];
+  for (const side of /** @type {const} */ (['canary', 'control'])) {
+    for (let index = 0; index < views; index += 1) {
+      const labels = { cohort: `${side}:jobs`, doc: `${side}-${since}-${index}`, seq: 0, t: since + 1000 };
+      batch.push(view(labels), vital('INP', inp[side] + (index % 7), labels));
+      if (side === 'canary' && index < errors) batch.push(error({ ...labels, page: 'jobs' }));
+    }
+  }
+  writer.write(batch);
+  writer.flush();
+}
+
+const start = (steps = [50, 100]) => startCanary(layout, 'jobs', ids.next, { steps, settings, gate: null, now });
+/** @param {import('@nativegtm/server/releases/canaryInStore').CanaryState} state */
+const drive = (state, lines = /** @type {string[]} */ ([])) =>
+  driveCanary({ layout, remote: 'jobs', fieldDataDir: records, state, now, sleep, print: (line) => lines.push(line) });
+
+describe('a canary, step by step', () => {
+  it('goes through its steps while each side does as well as the other, and ends live', async () => {
+    const state = await start([25, 50, 100]);
+    visitors(START);
+    visitors(START + settings.stepTimeMs + 100);
+    const lines = /** @type {string[]} */ ([]);
+    const ended = await drive(state, lines);
+    expect(ended).toMatchObject({ outcome: 'promoted', id: ids.next });
+    expect(ended.verdicts.map((step) => [step.share, step.verdict])).toEqual([
+      [25, 'pass'],
+      [50, 'pass'],
+    ]);
+    expect(readLivePointer(layout)).toEqual({ id: ids.next });
+    expect(readCanary(layout)).toEqual({});
+    expect(lines[0]).toMatch(/^ 25 % {2}50 views vs 50 on live · errors 0\.0 vs 0\.0 per 1,000 · INP \d+ ms vs \d+ ms/);
+    expect(lines[lines.length - 1]).toBe('100 %  promoted');
+    expect(endedCanaries(layout)).toEqual([expect.objectContaining({ outcome: 'promoted' })]);
+    // The promote is an ordinary one: a rollback undoes it.
+    await expect(rollback(layout, 'jobs')).resolves.toMatchObject({ id: ids.live });
+  });
+
+  it('rolls back at the first step whose canary throws, naming the signal', async () => {
+    const state = await start();
+    visitors(START, { errors: 20 });
+    const ended = await drive(state);
+    expect(ended).toMatchObject({ outcome: 'rolled back', reason: 'errors 400.0 per 1,000 views vs 0.0 on live' });
+    expect(readLivePointer(layout)).toEqual({ id: ids.live });
+    expect(readCanary(layout)).toEqual({});
+  });
+
+  it('rolls back on a slower interaction', async () => {
+    const state = await start();
+    visitors(START, { inp: { canary: 380, control: 80 } });
+    const ended = await drive(state);
+    expect(ended.outcome).toBe('rolled back');
+    expect(ended.reason).toMatch(/^INP p75 38\d ms vs 8\d ms on live$/);
+  });
+
+  it('waits for traffic up to --max-wait, then ends without a verdict', async () => {
+    const state = await start();
+    visitors(START, { views: 10 });
+    const ended = await drive(state);
+    expect(ended).toMatchObject({ outcome: 'no verdict' });
+    expect(ended.reason).toMatch(/^not enough traffic: 10 views on the canary, 10 on live/);
+    expect(clock - START).toBeGreaterThanOrEqual(settings.stepTimeMs + settings.maxWaitMs);
+    expect(readLivePointer(layout)).toEqual({ id: ids.live });
+    expect(readCanary(layout)).toEqual({});
+  });
+
+  it('judges a step that got its views late, within --max-wait', async () => {
+    const state = await start();
+    visitors(START, { views: 10 });
+    visitors(START + settings.stepTimeMs + 5000, { views: 40 });
+    await expect(drive(state)).resolves.toMatchObject({ outcome: 'promoted' });
+  });
+});
+
+describe("a canary's controls", () => {
+  it('refuses promote, rollback, prune of its release and a second canary while it runs', async () => {
+    await start();
+    const refused = /a canary of jobs is running \(release .+ is at 50 %\): no (promote|rollback|second canary)/;
+    await expect(promote(layout, 'jobs', ids.next, { gate: null })).rejects.toThrow(refused);
+    await expect(rollback(layout, 'jobs')).rejects.toThrow(refused);
+    await expect(start()).rejects.toThrow(refused);
+    await expect(start()).rejects.toBeInstanceOf(ReleaseError);
+    await prune(layout, 'jobs', { keep: 0 });
+    expect(fs.existsSync(layout.release(ids.next))).toBe(true);
+  });
+
+  it('refuses a canary of the live release, or with nothing live to compare with', async () => {
+    await expect(
+      startCanary(layout, 'jobs', ids.live, { steps: [50, 100], settings, gate: null, now }),
+    ).rejects.toThrow('is already live');
+  });
+
+  it('starts nothing when the gate fails', async () => {
+    const gate = async () => ({ at: '', passed: false, checks: [{ name: 'hydration', ok: false, detail: 'threw' }] });
+    await expect(startCanary(layout, 'jobs', ids.next, { steps: [50, 100], settings, gate, now })).rejects.toThrow(
+      /failed the gate; no canary started\.\n {2}✗ hydration: threw/,
+    );
+    expect(readCanary(layout)).toEqual({});
+  });
+
+  it('stops the command, changing nothing, when an operator aborts', async () => {
+    const state = await start();
+    let looks = 0;
+    const run = driveCanary({
+      layout,
+      remote: 'jobs',
+      fieldDataDir: records,
+      state,
+      now,
+      sleep: async (ms) => {
+        clock += ms;
+        looks += 1;
+        if (looks === 3) await abortCanary(layout, 'jobs', { now });
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(CanaryGone);
+    expect(readCanary(layout)).toEqual({});
+    expect(readLivePointer(layout)).toEqual({ id: ids.live });
+    expect(endedCanaries(layout)).toEqual([expect.objectContaining({ outcome: 'aborted', id: ids.next })]);
+    await expect(abortCanary(layout, 'jobs', { now })).rejects.toThrow('no canary of jobs is running');
+  });
+
+  it('resumes a canary whose command died, at the share it was left at', async () => {
+    const state = await start([25, 50, 100]);
+    // The command that started it died: its pid is one no process has any more.
+    const dead = /** @type {number} */ (spawnSync('true').pid);
+    writeCanary(layout, 'jobs', { ...state, share: 50, command: { ...state.command, pid: dead } });
+    const resumed = await takeOverCanary(layout, 'jobs');
+    expect(resumed).toMatchObject({ share: 50, command: { pid: process.pid } });
+    // It is alive now: a second resume is refused.
+    await expect(takeOverCanary(layout, 'jobs')).rejects.toThrow('is alive');
+    visitors(START);
+    const ended = await drive(resumed);
+    expect(ended.outcome).toBe('promoted');
+    expect(ended.verdicts.map((step) => step.share)).toEqual([50]);
+  });
+});

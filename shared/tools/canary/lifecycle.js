@@ -1,0 +1,272 @@
+// What the canary command does to a remote's store, each change under the store's lock (releases/storeLock.js), so
+// that it never interleaves with a promote, a rollback, an abort or another canary: start one (after the gate), move
+// it to its next share, end it (promoted, rolled back, without a verdict, aborted) and take over one whose command
+// died. The state itself is @nativegtm/server/releases/canaryInStore, which both servers read.
+const fs = require('node:fs');
+const os = require('node:os');
+const { readJsonLines, liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
+const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { endCanary, readCanary, thisCommand, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { ReleaseError, ensureWritable, refuseWhileCanary, usableRelease } = require('../releases/operations');
+const { appendHistory, writeGate } = require('../releases/records');
+const { StoreBusyError, withStoreLock } = require('../releases/storeLock');
+
+/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
+/** @typedef {import('@nativegtm/server/releases/canaryInStore').StepRecord} StepRecord */
+/** @typedef {import('../releases/records').GateResult} GateResult */
+
+/**
+ * How a canary ended.
+ * @typedef {'promoted' | 'rolled back' | 'no verdict' | 'aborted'} Outcome
+ * @typedef {{ id: string, startedAt: string, endedAt: string, outcome: Outcome, reason: string, steps: number[],
+ *   verdicts: StepRecord[] }} EndedCanary
+ */
+
+/** The shares a canary goes through unless told: 100 is the promote. */
+const DEFAULT_STEPS = [5, 25, 50, 100];
+
+/** A canary was ended under the command's feet (aborted, or taken over by a resume): it stops, changing nothing. */
+class CanaryGone extends ReleaseError {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'CanaryGone';
+  }
+}
+
+/**
+ * Whether the command a canary's state names still runs: known only on its own machine.
+ * @param {CanaryState['command']} command
+ * @returns {boolean | undefined} undefined: it runs on another machine
+ */
+function commandAlive(command) {
+  if (command.host !== os.hostname()) return undefined;
+  try {
+    process.kill(command.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user has the pid; it is alive, if perhaps not ours.
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
+/**
+ * The running canary, or a refusal naming what to do instead.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ */
+function runningOrRefuse(layout, remote) {
+  const { canary, problem } = readCanary(layout);
+  if (problem) throw new ReleaseError(`${remote}'s canary cannot be read: ${problem}`);
+  if (!canary) throw new ReleaseError(`no canary of ${remote} is running`);
+  return canary;
+}
+
+/**
+ * Gates the release, then starts its canary at the first step's share.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {string} id
+ * @param {{ steps: number[], settings: CanaryState['settings'], gate: ((releaseDir: string) => Promise<GateResult>)
+ *   | null, now: () => number }} options
+ * @returns {Promise<CanaryState>}
+ */
+async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
+  ensureWritable(layout);
+  return withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
+    refuseWhileCanary(layout, remote, 'second canary');
+    const releaseDir = usableRelease(layout, remote, id);
+    const { live } = liveAndPrevious(layout);
+    if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to compare a canary with`);
+    if (live === id) throw new ReleaseError(`release ${id} of ${remote} is already live`);
+    /** @type {GateResult} */
+    const result = gate
+      ? await gate(releaseDir)
+      : { at: new Date(now()).toISOString(), passed: true, skipped: true, checks: [] };
+    writeGate(layout, id, result);
+    if (!result.passed) {
+      const failed = result.checks.filter((check) => !check.ok);
+      throw new ReleaseError(
+        `release ${id} of ${remote} failed the gate; no canary started.\n` +
+          failed.map((check) => `  ✗ ${check.name}: ${check.detail ?? 'failed'}`).join('\n'),
+      );
+    }
+    const at = new Date(now()).toISOString();
+    /** @type {CanaryState} */
+    const state = {
+      v: 1,
+      id,
+      share: /** @type {number} */ (steps[0]),
+      steps,
+      startedAt: at,
+      stepStartedAt: at,
+      settings,
+      verdicts: [],
+      command: thisCommand(),
+    };
+    writeCanary(layout, remote, state);
+    return state;
+  });
+}
+
+/**
+ * Changes the canary the command runs, under the lock, once it has checked the canary is still the one it runs.
+ * @template T
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {CanaryState} mine the state as the command last wrote it
+ * @param {(current: CanaryState) => T} change
+ * @returns {Promise<T>}
+ */
+function changeMine(layout, remote, mine, change) {
+  return withStoreLock(layout.lock, `canary ${remote} ${mine.id}`, async () => {
+    const { canary } = readCanary(layout);
+    if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
+      throw new CanaryGone(`the canary of release ${mine.id} was ended by another command (npm run releases says how)`);
+    }
+    const { host, pid } = canary.command;
+    if (host !== mine.command.host || pid !== mine.command.pid) {
+      throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
+    }
+    return change(canary);
+  });
+}
+
+/**
+ * Moves a canary whose step passed to its next share.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {CanaryState} mine
+ * @param {StepRecord} passed
+ * @param {number} share
+ * @param {number} at ms since 1970
+ * @returns {Promise<CanaryState>}
+ */
+function advanceCanary(layout, remote, mine, passed, share, at) {
+  return changeMine(layout, remote, mine, (current) => {
+    const next = {
+      ...current,
+      share,
+      stepStartedAt: new Date(at).toISOString(),
+      verdicts: [...current.verdicts, passed],
+    };
+    writeCanary(layout, remote, next);
+    return next;
+  });
+}
+
+/**
+ * @param {StoreLayout} layout
+ * @param {CanaryState} state
+ * @param {Outcome} outcome
+ * @param {string} reason
+ * @param {StepRecord[]} verdicts
+ * @param {number} at
+ */
+function recordEnd(layout, state, outcome, reason, verdicts, at) {
+  /** @type {EndedCanary} */
+  const ended = {
+    id: state.id,
+    startedAt: state.startedAt,
+    endedAt: new Date(at).toISOString(),
+    outcome,
+    reason,
+    steps: state.steps,
+    verdicts,
+  };
+  fs.appendFileSync(layout.canaryHistory, `${JSON.stringify(ended)}\n`);
+  return ended;
+}
+
+/**
+ * Ends the canary the command runs: promoted (the release is made live first, so that its visitors never go back to
+ * the old one for a moment), or rolled back / without a verdict (everyone goes back to live at once).
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {CanaryState} mine
+ * @param {{ outcome: Exclude<Outcome, 'aborted'>, reason: string, last: StepRecord | undefined, at: number }} end
+ */
+function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
+  return changeMine(layout, remote, mine, (current) => {
+    const verdicts = last ? [...current.verdicts, last] : current.verdicts;
+    if (outcome === 'promoted') {
+      const { live } = liveAndPrevious(layout);
+      // As promote does: the history first, so that a command stopped between the two leaves the pointer the truth.
+      appendHistory(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
+      writeLivePointer(layout, current.id);
+    }
+    const ended = recordEnd(layout, current, outcome, reason, verdicts, at);
+    endCanary(layout);
+    return ended;
+  });
+}
+
+/** How long an abort waits for the command running the canary to let go of the lock (it holds it for moments). */
+const ABORT_LOCK_WAIT_MS = 800;
+
+/**
+ * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone under the
+ * lock at its next change, and stops.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {{ now: () => number }} options
+ * @returns {Promise<EndedCanary>}
+ */
+async function abortCanary(layout, remote, { now }) {
+  runningOrRefuse(layout, remote);
+  const until = Date.now() + ABORT_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
+        const state = runningOrRefuse(layout, remote);
+        endCanary(layout);
+        return recordEnd(layout, state, 'aborted', 'aborted by an operator', state.verdicts, now());
+      });
+    } catch (error) {
+      if (!(error instanceof StoreBusyError) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/**
+ * Makes this process the one running a canary whose command died, keeping its share and its step's start.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @returns {Promise<CanaryState>}
+ */
+function takeOverCanary(layout, remote) {
+  runningOrRefuse(layout, remote);
+  return withStoreLock(layout.lock, `canary ${remote} --resume`, async () => {
+    const state = runningOrRefuse(layout, remote);
+    if (commandAlive(state.command)) {
+      throw new ReleaseError(
+        `the command running ${remote}'s canary is alive (pid ${state.command.pid}): nothing to resume`,
+      );
+    }
+    const next = { ...state, command: thisCommand() };
+    writeCanary(layout, remote, next);
+    return next;
+  });
+}
+
+/**
+ * The canaries of the remote that ended, oldest first.
+ * @param {StoreLayout} layout
+ * @returns {EndedCanary[]}
+ */
+const endedCanaries = (layout) => readJsonLines(layout.canaryHistory);
+
+module.exports = {
+  DEFAULT_STEPS,
+  CanaryGone,
+  commandAlive,
+  runningOrRefuse,
+  startCanary,
+  advanceCanary,
+  finishCanary,
+  abortCanary,
+  takeOverCanary,
+  endedCanaries,
+};

@@ -1,0 +1,196 @@
+// `npm run canary -- <remote> <id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] [--max-wait <time>]`:
+// the gate, then a growing share of visitors on the release, each step judged on their field data against a control
+// group of the same share, until the release is live (exit 0) or rolled back (exit 1, naming the signal).
+// `--status`, `--abort` and `--resume` look at, end, or carry on the remote's running canary.
+const { remoteNames } = require('@nativegtm/contract/remotes');
+const { controlShare } = require('@nativegtm/contract/canaryBuckets');
+const { UsageError, Refusal, wholeNumberOption } = require('@nativegtm/server/commandLine');
+const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
+const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { parseDuration } = require('../duration');
+const {
+  DEFAULT_STEPS,
+  abortCanary,
+  commandAlive,
+  endedCanaries,
+  startCanary,
+  takeOverCanary,
+} = require('../canary/lifecycle');
+const { driveCanary } = require('../canary/driveCanary');
+const { sidesInStore } = require('../canary/sides');
+const { DEFAULT_THRESHOLDS, judgeStep, signalText } = require('../canary/verdict');
+
+const USAGE =
+  'npm run canary -- <remote> <release id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] ' +
+  '[--max-wait <time>] [--skip-gate] | npm run canary -- <remote> --status | --abort | --resume';
+const DESCRIPTION = `Gates the release, then gives it to a growing share of visitors (--steps, percent; the last is
+100, the promote). At the end of each step (--step-time: 20s, 10m, 1h) the canary is compared with a control group of
+the same share on live, over the step's field data; a worse signal rolls it back, and a step without --min-views views
+on each side waits up to --max-wait more (one more step time unless given), then ends without a verdict.
+  --status  the running canary: share, views and signals on each side, time left, whether its command is alive
+  --abort   everyone on live now
+  --resume  carry on a canary whose command died
+The remotes: ${remoteNames.join(', ')}.`;
+
+const DEFAULT_STEP_TIME = '10m';
+
+/**
+ * The steps from `--steps`: whole percents, increasing, ending at 100, with at least one before it.
+ * @param {string | undefined} text
+ */
+function parseSteps(text) {
+  if (text === undefined) return DEFAULT_STEPS;
+  const steps = text.split(',').map((part) => Number(part));
+  const valid =
+    /^\d{1,3}(,\d{1,3})*$/.test(text) &&
+    steps.every(
+      (step, index) => step >= 1 && step <= 100 && (index === 0 || step > /** @type {number} */ (steps[index - 1])),
+    ) &&
+    steps[steps.length - 1] === 100 &&
+    steps.length >= 2;
+  if (!valid) {
+    throw new UsageError(
+      `--steps must be increasing percents ending at 100, at least two, like 5,25,50,100, not "${text}"`,
+    );
+  }
+  return steps;
+}
+
+/**
+ * @param {string | undefined} text
+ * @param {string} option
+ * @param {string} fallback
+ */
+function durationOption(text, option, fallback) {
+  const ms = parseDuration(text ?? fallback);
+  if (ms === undefined) throw new UsageError(`${option} must be a time like 20s, 10m or 1h, not "${text}"`);
+  return ms;
+}
+
+/** @param {number} ms */
+function durationText(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+/**
+ * The canary's settings from its options.
+ * @param {string | undefined} stepTime
+ * @param {string | undefined} minViews
+ * @param {string | undefined} maxWait
+ */
+function settingsFrom(stepTime, minViews, maxWait) {
+  const stepTimeMs = durationOption(stepTime, '--step-time', DEFAULT_STEP_TIME);
+  return {
+    stepTimeMs,
+    minViews: wholeNumberOption(minViews, '--min-views', { min: 1 }) ?? DEFAULT_THRESHOLDS.minViews,
+    maxWaitMs: maxWait === undefined ? stepTimeMs : durationOption(maxWait, '--max-wait', ''),
+  };
+}
+
+runReleaseCommand(USAGE, async () => {
+  const { remote, args, options, layout, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    description: DESCRIPTION,
+    min: 1,
+    max: 2,
+    options: {
+      steps: { type: 'string' },
+      'step-time': { type: 'string' },
+      'min-views': { type: 'string' },
+      'max-wait': { type: 'string' },
+      'skip-gate': { type: 'boolean' },
+      status: { type: 'boolean' },
+      abort: { type: 'boolean' },
+      resume: { type: 'boolean' },
+    },
+  });
+  const control = /** @type {const} */ (['status', 'abort', 'resume']).filter((name) => options[name]);
+  if (control.length > 1) throw new UsageError(`--${control.join(' and --')} cannot go together`);
+  const [id] = args;
+  if (control.length === 1 && id !== undefined) throw new UsageError(`--${control[0]} takes no release id`);
+  if (control.length === 0 && id === undefined) throw new UsageError('missing the release id');
+  const records = fieldDataDir(config.FIELD_DATA_DIR);
+  const print = (/** @type {string} */ line) => console.log(line);
+
+  if (options.status) return printStatus(layout, remote, records);
+  if (options.abort) {
+    const ended = await abortCanary(layout, remote, { now: Date.now });
+    console.log(`${remote}: canary of release ${ended.id} aborted; everyone is on live.`);
+    return;
+  }
+
+  const state = options.resume
+    ? await takeOverCanary(layout, remote)
+    : await startCanary(layout, remote, /** @type {string} */ (id), {
+        steps: parseSteps(options.steps),
+        settings: settingsFrom(options['step-time'], options['min-views'], options['max-wait']),
+        gate: options['skip-gate']
+          ? null
+          : (releaseDir) => {
+              console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
+              const { runGate } = require('../releases/gate/runGate');
+              return runGate({ storeDir, remote, releaseDir, chromiumPath: config.CHROME_PATH });
+            },
+        now: Date.now,
+      });
+  const { stepTimeMs } = state.settings;
+  console.log(
+    `${remote}: canary of release ${state.id} ${options.resume ? 'resumed' : 'started'} at ${state.share} % ` +
+      `(steps ${state.steps.join(', ')}; ${durationText(stepTimeMs)} each; a control group of the same share on live)`,
+  );
+  const ended = await driveCanary({ layout, remote, fieldDataDir: records, state, print });
+  if (ended.outcome === 'promoted') {
+    console.log(`${remote}: release ${ended.id} is live (${ended.reason}; npm run rollback -- ${remote} undoes it).`);
+    return;
+  }
+  const at = ended.verdicts[ended.verdicts.length - 1]?.share;
+  throw new Refusal(
+    ended.outcome === 'rolled back'
+      ? `rolled back at ${at} %, everyone is on live: ${ended.reason}`
+      : `ended without a verdict at ${at} %, everyone is on live: ${ended.reason}`,
+  );
+});
+
+/**
+ * --status: the running canary (or the last one that ended).
+ * @param {import('@nativegtm/server/releases/storeLayout').StoreLayout} layout
+ * @param {string} remote
+ * @param {string} records
+ */
+async function printStatus(layout, remote, records) {
+  const { canary, problem } = readCanary(layout);
+  if (problem) throw new Refusal(`${remote}'s canary cannot be read: ${problem}`);
+  if (!canary) {
+    const last = endedCanaries(layout).at(-1);
+    console.log(
+      `${remote}: no canary is running.` +
+        (last ? ` The last one, of release ${last.id}, ended ${last.endedAt}: ${last.outcome} (${last.reason}).` : ''),
+    );
+    return;
+  }
+  const now = Date.now();
+  const since = Date.parse(canary.stepStartedAt);
+  const { stepTimeMs, minViews, maxWaitMs } = canary.settings;
+  const sides = await sidesInStore(records, remote, { since, until: now });
+  const verdict = judgeStep(sides, { ...DEFAULT_THRESHOLDS, minViews });
+  const alive = commandAlive(canary.command);
+  const left = since + stepTimeMs - now;
+  const step = canary.steps.indexOf(canary.share) + 1;
+  console.log(
+    [
+      `${remote}: canary of release ${canary.id} at ${canary.share} % (control ${controlShare(canary.share)} % on live), ` +
+        `step ${step} of ${canary.steps.length} (${canary.steps.join(', ')})`,
+      left > 0
+        ? `  step ends in ${durationText(left)}`
+        : `  step over ${durationText(-left)} ago, waiting for ${minViews} views a side (up to ${durationText(maxWaitMs + left)} more)`,
+      `  views: ${sides.canary.views} on the canary, ${sides.control.views} on live (${minViews} each needed)`,
+      ...verdict.signals.map((signal) => `  ${signalText(signal)}${signal.failed ? '  (worse)' : ''}`),
+      ...canary.verdicts.map((passed) => `  ${passed.share} %: ${passed.verdict} (${passed.reason})`),
+      alive === false
+        ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; carry on with npm run canary -- ${remote} --resume`
+        : `  its command: pid ${canary.command.pid} on ${canary.command.host}${alive ? ', running' : ' (another machine: cannot tell whether it runs)'}`,
+    ].join('\n'),
+  );
+}
