@@ -1,9 +1,9 @@
 // How long a composed document may be kept, by a CDN in front of the site and by browsers, and its validator. One
 // rule for both servers: the built-in one (documentResponse.js) and the nginx configuration (@nativegtm/tools/nginx).
 //
-// A document is the same for every visitor (the CSP comes from remotes.json; the one cookie read, a preview's, makes
-// the document personal and uncacheable),
-// so a shared cache may keep it for a few seconds and serve it stale while it fetches the next: the origin then
+// A document is the same for every visitor (the CSP comes from remotes.json; the cookies read, a preview's and a
+// canary's bucket, make the documents of that preview and of a canary's two sides personal and uncacheable), so a
+// shared cache may keep it for a few seconds and serve it stale while it fetches the next: the origin then
 // composes each page a few times a minute per CDN node, whatever the traffic, and a deploy still shows within
 // seconds without a purge. Browsers always revalidate (max-age=0), so a visitor who reloads sees the live site.
 const etag = require('etag');
@@ -15,8 +15,11 @@ const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidat
 /** The 404 document: briefly, so a path that a deploy adds does not answer 404 for long. */
 const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=5';
 
-/** A preview of a release (releases/previews.js): that browser's alone, never kept by a shared cache. */
-const PREVIEW_CACHE_CONTROL = 'private, no-store';
+/**
+ * A preview of a release, or what a visitor on either side of a canary is served (releases/): that browser's alone,
+ * never kept by a shared cache.
+ */
+const PERSONAL_CACHE_CONTROL = 'private, no-store';
 
 /** Anything else (an error): never kept. */
 const UNCACHEABLE = 'no-store';
@@ -53,7 +56,7 @@ function isFresh(requestHeaders, validator) {
 
 module.exports = {
   NOT_FOUND_CACHE_CONTROL,
-  PREVIEW_CACHE_CONTROL,
+  PERSONAL_CACHE_CONTROL,
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,

@@ -29,7 +29,10 @@ const DOCUMENT_REUSE_MS = 100;
 const MAX_REUSED = 256;
 
 /** @typedef {import('@nativegtm/contract/fragments').PageManifest} PageManifest */
-/** @typedef {{ remote: string, id: string }} Preview a release shown in place of a remote's live one (releases/) */
+/**
+ * A release served in place of a remote's live one: a preview's, or a running canary's to its visitors (releases/).
+ * @typedef {{ remote: string, id: string }} ChosenRelease
+ */
 /** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
 /**
  * @typedef {{ status: number, html: string, route: string | undefined,
@@ -73,16 +76,16 @@ function createDocumentComposer({
   const byPath = new Map(routes.map((route) => [route.route, route]));
 
   /**
-   * The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one; for a previewed
+   * The remote's base URL (the folder of its mf-manifest.json), if remotes.json lists a valid one; for a chosen
    * release, that release's folder on the remote's server.
    * @param {string} remote
-   * @param {Preview | undefined} preview
+   * @param {ChosenRelease | undefined} chosen
    */
-  function remoteBase(remote, preview) {
+  function remoteBase(remote, chosen) {
     const manifest = remotes.entries()?.[remote];
     if (!manifest) return undefined;
     const base = new URL('./', manifest);
-    return preview?.remote === remote ? new URL(releaseFolder(preview.id), base) : base;
+    return chosen ? new URL(releaseFolder(chosen.id), base) : base;
   }
 
   /**
@@ -116,19 +119,19 @@ function createDocumentComposer({
    * @type {Map<string, { text: string, manifest: PageManifest | undefined }>}
    */
   const manifests = new Map();
-  /** The same for previewed releases, apart: they are not what is live. */
-  const previewManifests = new Map();
+  /** The same for chosen releases, apart: they are not what is live. */
+  const chosenManifests = new Map();
 
   /**
    * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
    * are slugs (they become regular expressions and file names), or undefined.
    * @param {string} remote
    * @param {string} manifestText
-   * @param {boolean} previewed
+   * @param {boolean} chosen
    * @returns {PageManifest | undefined}
    */
-  function readManifest(remote, manifestText, previewed) {
-    const known = previewed ? previewManifests : manifests;
+  function readManifest(remote, manifestText, chosen) {
+    const known = chosen ? chosenManifests : manifests;
     const last = known.get(remote);
     if (last?.text === manifestText) return last.manifest;
     let manifest;
@@ -138,7 +141,7 @@ function createDocumentComposer({
       // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
     }
     known.set(remote, { text: manifestText, manifest });
-    if (manifest && !previewed) metrics?.liveBuild(remote, manifest.buildId);
+    if (manifest && !chosen) metrics?.liveBuild(remote, manifest.buildId);
     return manifest;
   }
 
@@ -146,15 +149,14 @@ function createDocumentComposer({
    * The remote's base URL and its ssr/manifest.json (live build id, query parameters), if it is this remote's.
    * @param {string} remote
    * @param {Live} live
-   * @param {Preview | undefined} preview
+   * @param {ChosenRelease | undefined} chosen
    * @returns {Promise<LiveManifest | undefined>}
    */
-  async function pageManifest(remote, live, preview) {
-    const base = remoteBase(remote, preview);
+  async function pageManifest(remote, live, chosen) {
+    const base = remoteBase(remote, chosen);
     if (!base) return undefined;
     const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, live);
-    const previewed = preview?.remote === remote;
-    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText, previewed);
+    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText, chosen !== undefined);
     return manifest ? { base, manifest } : undefined;
   }
 
@@ -208,10 +210,10 @@ function createDocumentComposer({
 
   /**
    * @param {string} url the request's path and query
-   * @param {Preview} [preview]
+   * @param {ChosenRelease[]} chosen
    * @returns {Promise<ComposedDocument>}
    */
-  async function render(url, preview) {
+  async function render(url, chosen) {
     const { pathname, search } = requestTarget(url);
     const route = byPath.get(normalizeRoutePath(pathname));
     const page = route ? route.remote : NOT_FOUND;
@@ -223,7 +225,12 @@ function createDocumentComposer({
     /** @type {Live} */
     const live = {
       deadline,
-      manifest: () => (manifestOnce ??= pageManifest(page, live, preview)),
+      manifest: () =>
+        (manifestOnce ??= pageManifest(
+          page,
+          live,
+          chosen.find((release) => release.remote === page),
+        )),
       timer: createFragmentTimer(page),
     };
     const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
@@ -253,13 +260,14 @@ function createDocumentComposer({
 
   /**
    * @param {string} url the request's path and query
-   * @param {Preview} [preview]
+   * @param {ChosenRelease[]} [chosen] releases served in place of live ones (only the page's remote's matters)
    */
-  function renderReusing(url, preview) {
-    const key = preview ? `${preview.remote}.${preview.id} ${url}` : url;
+  function renderReusing(url, chosen = []) {
+    const key =
+      chosen.length > 0 ? `${chosen.map((release) => `${release.remote}.${release.id}`).join(',')} ${url}` : url;
     const reused = recent?.get(key);
     if (reused) return reused.document;
-    const document = render(url, preview);
+    const document = render(url, chosen);
     if (!recent) return document;
     const entry = { document };
     recent.set(key, entry);

@@ -1,6 +1,7 @@
 // The shell's production server. Composing (npm start): every page route answers a complete document, composed per
 // request (documentComposer.js) and sent compressed (documentResponse.js), with robots.txt, sitemap.xml, its health
-// (/healthz, /readyz), browsers' reports (POST /_reports) and previews of releases (/_preview/…). Not composing (the
+// (/healthz, /readyz), browsers' reports (POST /_reports), previews of releases (/_preview/…) and canaries (each
+// remote's running canary served to its visitors, and its control group measured alike). Not composing (the
 // shell's own `npm start` in its folder): its dist/ as a single-page app. remotes.json is read through one reader
 // (remotesFile.js) for every use.
 const path = require('node:path');
@@ -20,7 +21,9 @@ const { serverTiming } = require('./fragmentTiming');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
-const { createPreviews, previewRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
+const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
+const { createCanaries, cohortOf } = require('./releases/canaries');
+const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
 const { createRemotesFile } = require('./remotesFile');
 const { anyPath, createRouteHandler, is, sendText, under } = require('./routeTable');
 const { guardedFiles, staticFiles } = require('./staticFiles');
@@ -28,7 +31,16 @@ const { guardedFiles, staticFiles } = require('./staticFiles');
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {import('./routeTable').Route} Route */
-/** @typedef {import('./documentComposer').Preview} Preview */
+/** @typedef {import('./documentComposer').ChosenRelease} ChosenRelease */
+/**
+ * Whom a request's document and remotes.json are for, when not everyone: a preview's browser, or a visitor on either
+ * side of one or more canaries. Either way that visitor's alone (`headers`), with the releases chosen for them.
+ * @typedef {{ chosen: ChosenRelease[], headers: Record<string, string>, cohort: (pageRemote?: string) => string }}
+ *   Personal
+ */
+
+/** What a canary's visitors are served: theirs alone. Not noindex, unlike a preview: it is the site, as it will be. */
+const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
 
 /**
  * @typedef {{ root: string, remotesFile?: string, name?: string,
@@ -75,16 +87,16 @@ function createShellHandler({
   const asset = { label: 'asset', path: anyPath, handle: serveFile };
 
   /**
-   * /remotes.json: the configured file when one is given apart from dist/, or as a preview sees it; otherwise dist/'s
-   * copy, as any file.
-   * @param {((req: IncomingMessage) => Preview | undefined) | undefined} preview the request's preview, if any
+   * /remotes.json: the configured file when one is given apart from dist/, or as a preview's or a canary's visitor
+   * sees it; otherwise dist/'s copy, as any file.
+   * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf whom the request is for
    * @returns {Route}
    */
-  const remotesJson = (preview) => ({
+  const remotesJson = (personalOf) => ({
     label: 'config',
     path: is(REMOTES_CONFIG_PATH),
     handle(req, res, request) {
-      const current = preview?.(req);
+      const current = personalOf?.(req);
       if (!remotesFile && !current) {
         request.observed.route('asset');
         return serveFile(req, res, request);
@@ -100,8 +112,8 @@ function createShellHandler({
         res.setHeader('Cache-Control', 'no-cache');
         return res.end(text);
       }
-      for (const [header, value] of Object.entries(PREVIEW_HEADERS)) res.setHeader(header, value);
-      return res.end(previewRemotesJson(remotes.entries() ?? {}, current));
+      for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
+      return res.end(chosenRemotesJson(remotes.entries() ?? {}, current.chosen));
     },
   });
 
@@ -120,8 +132,33 @@ function createShellHandler({
     releasesDir === undefined
       ? undefined
       : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure: compose.origin.startsWith('https:') });
-  /** @type {((req: IncomingMessage) => Preview | undefined) | undefined} */
-  const previewOf = previews && ((req) => previews.of(req));
+  const canaries =
+    releasesDir === undefined
+      ? undefined
+      : createCanaries({
+          storeDir: releasesDir,
+          remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
+          onProblem: (remote, problem) => logger.warn({ remote, problem }, 'canary state unusable: everyone on live'),
+        });
+
+  /**
+   * Whom the request is for: a preview first (the browser of someone looking at a release is not measured in a
+   * canary), then the canaries the visitor is in, or everyone.
+   * @param {IncomingMessage} req
+   * @returns {Personal | undefined}
+   */
+  function personalOf(req) {
+    const preview = previews?.of(req);
+    if (preview) return { chosen: [preview], headers: PREVIEW_HEADERS, cohort: () => 'preview' };
+    const sides = canaries?.sidesOf(req) ?? [];
+    if (sides.length === 0) return undefined;
+    return {
+      chosen: sides.filter((side) => side.side === 'canary'),
+      headers: CANARY_HEADERS,
+      cohort: (pageRemote) => cohortOf(sides, pageRemote),
+    };
+  }
+  const remoteOfRoute = new Map(compose.routes.map((route) => [route.route, route.remote]));
   // Browsers report to the origin of the documents: the shell's.
   const reports = createReportsEndpoint({ logger, metrics });
   const collector =
@@ -136,9 +173,9 @@ function createShellHandler({
   /** @type {Route['handle']} */
   async function serveDocument(req, res, { observed }) {
     const started = performance.now();
-    const preview = previewOf?.(req);
+    const personal = personalOf(req);
     try {
-      const document = await composer.render(/** @type {string} */ (req.url), preview);
+      const document = await composer.render(/** @type {string} */ (req.url), personal?.chosen);
       const label = document.route ?? 'not-found';
       observed.route(label);
       metrics?.document(label, (performance.now() - started) / 1000);
@@ -148,12 +185,14 @@ function createShellHandler({
             'Server-Timing': serverTiming(document.fragment, document.composedAt < started),
           }
         : documentHeaders();
-      if (!preview) return sendDocument(req, res, document, headers);
-      // A preview is private: its document carries its own token, proof for its field data (fieldData/fieldTokens.js).
+      if (!personal) return sendDocument(req, res, document, headers);
+      // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
+      // whom it was for: a preview, or a canary's side.
+      const cohort = personal.cohort(document.route && remoteOfRoute.get(document.route));
       const html = collector
-        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken('preview'))}\n</head>`)
+        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken(cohort))}\n</head>`)
         : document.html;
-      return sendDocument(req, res, { ...document, html }, { ...headers, ...PREVIEW_HEADERS }, { personal: true });
+      return sendDocument(req, res, { ...document, html }, { ...headers, ...personal.headers }, { personal: true });
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
@@ -197,7 +236,7 @@ function createShellHandler({
           },
         ]
       : []),
-    remotesJson(previewOf),
+    remotesJson(personalOf),
     {
       label: 'readyz',
       path: is(READINESS_PATH),

@@ -15,14 +15,14 @@ const {
 const cookie = require('cookie');
 const { storeLayout } = require('./storeLayout');
 const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
-const { PREVIEW_CACHE_CONTROL } = require('../documentCaching');
+const { PERSONAL_CACHE_CONTROL } = require('../documentCaching');
 
-/** @typedef {import('../documentComposer').Preview} Preview */
+/** @typedef {import('../documentComposer').ChosenRelease} ChosenRelease */
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 
 /** A preview's responses are that browser's alone, and never indexed should one reach a crawler. */
-const PREVIEW_HEADERS = { 'Cache-Control': PREVIEW_CACHE_CONTROL, 'X-Robots-Tag': 'noindex' };
+const PREVIEW_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL, 'X-Robots-Tag': 'noindex' };
 
 /**
  * @param {{ storeDir: string, routes: { route: string, remote: string }[], secure: boolean }} options
@@ -41,7 +41,7 @@ function createPreviews({ storeDir, routes, secure }) {
   /**
    * The release this request's browser previews, if its cookie names one that is in the store.
    * @param {IncomingMessage} req
-   * @returns {Preview | undefined}
+   * @returns {ChosenRelease | undefined}
    */
   function of(req) {
     const preview = parsePreview(cookie.parse(req.headers.cookie ?? '')[PREVIEW_COOKIE], remoteNames);
@@ -101,20 +101,18 @@ function redirect(res, location) {
 }
 
 /**
- * remotes.json as a preview sees it: its valid entries (remotesFile.js), with the previewed remote's manifest URL
- * moved to that release's folder on the same server.
+ * remotes.json as a preview's or a canary's visitor sees it: its valid entries (remotesFile.js), with each chosen
+ * release's remote's manifest URL moved to that release's folder on the same server.
  * @param {Partial<Record<string, string>>} entries
- * @param {Preview} preview
+ * @param {ChosenRelease[]} chosen
  */
-function previewRemotesJson(entries, preview) {
-  const manifest = entries[preview.remote];
-  const previewed = manifest
-    ? {
-        ...entries,
-        [preview.remote]: new URL(`${releaseFolder(preview.id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href,
-      }
-    : entries;
-  return `${JSON.stringify(previewed, null, 2)}\n`;
+function chosenRemotesJson(entries, chosen) {
+  const moved = { ...entries };
+  for (const { remote, id } of chosen) {
+    const manifest = entries[remote];
+    if (manifest) moved[remote] = new URL(`${releaseFolder(id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href;
+  }
+  return `${JSON.stringify(moved, null, 2)}\n`;
 }
 
-module.exports = { createPreviews, previewCookies, previewRemotesJson, PREVIEW_HEADERS };
+module.exports = { createPreviews, previewCookies, chosenRemotesJson, PREVIEW_HEADERS };

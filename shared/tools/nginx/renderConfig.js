@@ -23,7 +23,7 @@ const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contra
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
 const { headerLines, quote } = require('./syntax');
-const { documentCacheControl, PREVIEW_CACHE_CONTROL } = require('@nativegtm/server/documentCaching');
+const { documentCacheControl, PERSONAL_CACHE_CONTROL } = require('@nativegtm/server/documentCaching');
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const {
@@ -619,11 +619,11 @@ function renderNginxConfig({
           previewRouteMap(plans),
           block(`map ${PREVIEWING_VARIABLE} $nativegtm_page_cache`, [
             `"" ${quote(documentCacheControl(200))};`,
-            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+            `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),
           block(`map ${PREVIEWING_VARIABLE} $nativegtm_not_found_cache`, [
             `"" ${quote(documentCacheControl(404))};`,
-            `default ${quote(PREVIEW_CACHE_CONTROL)};`,
+            `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),
           block(`map ${PREVIEWING_VARIABLE} $nativegtm_robots`, ['"" "";', 'default "noindex";']),
           '',

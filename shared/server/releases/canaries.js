@@ -1,0 +1,62 @@
+// Which side of each running canary a request's visitor is on, on the built-in server: their bucket cookie (set by
+// their browser, @nativegtm/contract/canaryBuckets) against each remote's canary in the store (canaryInStore.js),
+// looked at no more often than every CHECK_INTERVAL_MS, so a change of share or an abort is served within a second.
+// A request without a bucket (a first visit, a crawler, anything behind a shared cache that strips cookies) is on no
+// side: it gets today's shared documents, and costs no look at the store.
+const cookie = require('cookie');
+const { BUCKET_COOKIE, parseBucket, sideOf } = require('@nativegtm/contract/canaryBuckets');
+const { runningCanary } = require('./canaryInStore');
+const { storeLayout } = require('./storeLayout');
+
+/**
+ * A visitor's place in one remote's canary: `canary` gets the release `id`, `control` gets live, measured alike.
+ * @typedef {{ remote: string, side: 'canary' | 'control', id: string }} CanarySide
+ */
+
+/**
+ * @param {{ storeDir: string, remoteNames: string[], onProblem?: (remote: string, problem: string) => void }} options
+ *   onProblem: told once per distinct problem of a remote's canary state (that remote's visitors then all get live)
+ */
+function createCanaries({ storeDir, remoteNames, onProblem = () => {} }) {
+  const canaries = remoteNames.map((remote) => ({
+    remote,
+    running: runningCanary(storeLayout(storeDir, remote), { onProblem: (problem) => onProblem(remote, problem) }),
+  }));
+
+  /**
+   * The request's sides, one per remote whose canary has this visitor in it or in its control group.
+   * @param {import('node:http').IncomingMessage} req
+   * @returns {CanarySide[]}
+   */
+  function sidesOf(req) {
+    const header = req.headers.cookie;
+    if (header === undefined || !header.includes(BUCKET_COOKIE)) return [];
+    const bucket = parseBucket(cookie.parse(header)[BUCKET_COOKIE]);
+    if (bucket === undefined) return [];
+    /** @type {CanarySide[]} */
+    const sides = [];
+    for (const { remote, running } of canaries) {
+      const canary = running();
+      if (!canary) continue;
+      const side = sideOf(bucket, remote, canary.share);
+      if (side !== 'outside') sides.push({ remote, side, id: canary.id });
+    }
+    return sides;
+  }
+
+  return { sidesOf };
+}
+
+/**
+ * The cohort a document's field-data token names (@nativegtm/contract/fieldData COHORT): the side of its own page's
+ * remote's canary, else of the first canary the visitor is in (a page reached by in-app navigation is then that
+ * remote's, on that side).
+ * @param {CanarySide[]} sides not empty
+ * @param {string | undefined} pageRemote
+ */
+function cohortOf(sides, pageRemote) {
+  const side = sides.find((candidate) => candidate.remote === pageRemote) ?? /** @type {CanarySide} */ (sides[0]);
+  return `${side.side}:${side.remote}`;
+}
+
+module.exports = { createCanaries, cohortOf };
