@@ -1,5 +1,5 @@
 // "Builds everything that is not built": a package is rebuilt when its dist/ is missing or older than any of its
-// sources (its own src/, public/ and build settings, or the shared design system and build setup it compiles in).
+// sources (its own src/, public/ and build settings, or the shared packages it compiles in).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -37,14 +37,9 @@ function newestMtime(target) {
 function sourcesOf(deployable) {
   return [
     ...['src', 'public', 'webpack.config.js', 'package.json'].map((entry) => path.join(deployable.dir, entry)),
-    path.join(repoRoot, 'shared', 'src'),
-    path.join(repoRoot, 'shared', 'build'),
-    path.join(repoRoot, 'shared', 'package.json'),
-    // The registry of pages: remote names, routes and ports are compiled into the shell and the remotes.
-    path.join(repoRoot, 'shared', 'pages.js'),
-    // The server render writes its files in these formats (shared/build/ssr.js).
-    path.join(repoRoot, 'shared', 'server', 'fragments.js'),
-    path.join(repoRoot, 'shared', 'server', 'pageVariant.js'),
+    // The packages every build compiles in: the design system, the contract (page registry, compose paths, fragment
+    // formats, canary buckets: compiled into the shell and the remotes) and the build setup itself.
+    ...['design-system', 'contract', 'build'].map((name) => path.join(repoRoot, 'shared', name)),
     path.join(repoRoot, 'tsconfig.base.json'),
   ];
 }
