@@ -97,4 +97,4 @@ async function driveCanary({
   }
 }
 
-module.exports = { driveCanary, stepLine };
+module.exports = { driveCanary };

@@ -262,7 +262,6 @@ module.exports = {
   DEFAULT_STEPS,
   CanaryGone,
   commandAlive,
-  runningOrRefuse,
   startCanary,
   advanceCanary,
   finishCanary,
