@@ -4,6 +4,9 @@ const {
   BUCKET_COOKIE,
   BUCKETS,
   bucketCookie,
+  canariesContent,
+  parseCanaries,
+  onAnySide,
   bucketOffset,
   newBucket,
   parseBucket,
@@ -80,12 +83,34 @@ describe('canary buckets', () => {
     );
   });
 
-  it('is kept by the browser for the whole site, first-party, secure on https', () => {
-    expect(bucketCookie(37, { secure: true })).toBe(
-      `${BUCKET_COOKIE}=37; Path=/; Max-Age=34560000; SameSite=Lax; Secure`,
-    );
-    expect(bucketCookie(0, { secure: false })).toBe(`${BUCKET_COOKIE}=0; Path=/; Max-Age=34560000; SameSite=Lax`);
+  it('is sent by the browser for the whole site, first-party, secure on https, for a day or until cleared', () => {
+    expect(bucketCookie(37, { secure: true })).toBe(`${BUCKET_COOKIE}=37; Path=/; Max-Age=86400; SameSite=Lax; Secure`);
+    expect(bucketCookie(0, { secure: false })).toBe(`${BUCKET_COOKIE}=0; Path=/; Max-Age=86400; SameSite=Lax`);
+    expect(bucketCookie(undefined, { secure: false })).toBe(`${BUCKET_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`);
     expect(newBucket(() => 0.999999999)).toBe(99);
     expect(newBucket(() => 0)).toBe(0);
+  });
+});
+
+describe("the documents' list of running canaries", () => {
+  it('reads back what it lists, and leaves out anything else', () => {
+    const canaries = [
+      { remote: 'jobs', share: 25 },
+      { remote: 'comingSoon', share: 100 },
+    ];
+    expect(parseCanaries(canariesContent(canaries))).toEqual(canaries);
+    expect(parseCanaries('')).toEqual([]);
+    expect(parseCanaries(' jobs=5  x=101 jobs=07 =3 j.obs=4 employers=0 ')).toEqual([
+      { remote: 'jobs', share: 5 },
+      { remote: 'employers', share: 0 },
+    ]);
+  });
+
+  it('says whether a bucket is on a side of any of them', () => {
+    const canary = [...Array(BUCKETS).keys()].find((bucket) => sideOf(bucket, 'jobs', 10) === 'canary');
+    const outside = [...Array(BUCKETS).keys()].find((bucket) => sideOf(bucket, 'jobs', 10) === 'outside');
+    expect(onAnySide(/** @type {number} */ (canary), [{ remote: 'jobs', share: 10 }])).toBe(true);
+    expect(onAnySide(/** @type {number} */ (outside), [{ remote: 'jobs', share: 10 }])).toBe(false);
+    expect(onAnySide(/** @type {number} */ (canary), [])).toBe(false);
   });
 });

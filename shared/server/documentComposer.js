@@ -22,6 +22,7 @@ const { requestTarget } = require('./requestTarget');
 const { normalizeRoutePath } = require('@nativegtm/contract/routes');
 const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm/contract/composePaths');
 const { releaseFolder } = require('@nativegtm/contract/releases');
+const { canariesContent } = require('@nativegtm/contract/canaryBuckets');
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
 /** How long a composed document is reused for the same request target, and for how many targets at most. */
@@ -50,11 +51,13 @@ const MAX_REUSED = 256;
 /**
  * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
  *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number, sampleRate?: number,
+ *   canaries?: () => { remote: string, share: number }[],
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
  *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
- *   request target; sampleRate: the share of page views measured (RUM_SAMPLE_RATE); events: told of each fragment
+ *   request target; sampleRate: the share of page views measured (RUM_SAMPLE_RATE); canaries: the running canaries'
+ *   shares, listed in every document for browsers to place themselves (releases/canaries.js); events: told of each fragment
  *   fetch and cache hit, by remote;
  *   metrics: where the live build of each remote is shown.
  */
@@ -67,6 +70,7 @@ function createDocumentComposer({
   fragmentMaxAgeMs = 500,
   reuseMs = DOCUMENT_REUSE_MS,
   sampleRate = 1,
+  canaries,
   events,
   metrics,
 }) {
@@ -237,7 +241,9 @@ function createDocumentComposer({
       const include = parseComposePath(virtual);
       if (include?.screen !== page) return '';
       if (include.part === composeParts.pageHead) return pageHead(page, live);
-      if (include.part === composeParts.siteHead) return siteHead(origin, route?.route, { sampleRate });
+      if (include.part === composeParts.siteHead) {
+        return siteHead(origin, route?.route, { sampleRate, canaries: canaries && canariesContent(canaries()) });
+      }
       return pageBody(page, search, live);
     });
     return {

@@ -121,17 +121,6 @@ function createShellHandler({
     return createRouteHandler({ name, logger, metrics, routes: [health, remotesJson(undefined), asset] });
   }
 
-  const composer = createDocumentComposer({
-    root: dist,
-    remotes,
-    events: fragmentEvents({ metrics, logger }),
-    metrics,
-    ...compose,
-  });
-  const previews =
-    releasesDir === undefined
-      ? undefined
-      : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure: compose.origin.startsWith('https:') });
   const canaries =
     releasesDir === undefined
       ? undefined
@@ -140,7 +129,18 @@ function createShellHandler({
           remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
           onProblem: (remote, problem) => logger.warn({ remote, problem }, 'canary state unusable: everyone on live'),
         });
-
+  const composer = createDocumentComposer({
+    root: dist,
+    remotes,
+    events: fragmentEvents({ metrics, logger }),
+    metrics,
+    canaries: canaries && (() => canaries.shares()),
+    ...compose,
+  });
+  const previews =
+    releasesDir === undefined
+      ? undefined
+      : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure: compose.origin.startsWith('https:') });
   /**
    * Whom the request is for: a preview first (the browser of someone looking at a release is not measured in a
    * canary), then the canaries the visitor is in, or everyone.

@@ -4,6 +4,7 @@
 // cached pages.
 const { escapeHtml } = require('@nativegtm/contract/fragments');
 const { SAMPLE_RATE_META } = require('@nativegtm/contract/fieldData');
+const { CANARIES_META } = require('@nativegtm/contract/canaryBuckets');
 
 const DEFAULT_ORIGIN = 'http://localhost:3000';
 const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: 'NativeGTM: AI-native go-to-market talent' };
@@ -34,13 +35,20 @@ const sampleRateTag = (sampleRate) =>
   sampleRate === 1 ? [] : [`<meta name="${SAMPLE_RATE_META}" content="${sampleRate}" />`];
 
 /**
+ * The running canaries' shares, for the browser to know whether it is on a side (@nativegtm/contract/canaryBuckets).
+ * @param {string | undefined} canaries the list (canariesContent), or nginx's SSI that prints it; nothing: no tag
+ */
+const canariesTag = (canaries) => (canaries ? [`<meta name="${CANARIES_META}" content="${canaries}" />`] : []);
+
+/**
  * The shell's head tags for a page route, or for the 404 screen (route undefined): not to be indexed.
  * @param {string} origin
  * @param {string | undefined} route
- * @param {{ sampleRate?: number }} [options] sampleRate: RUM_SAMPLE_RATE
+ * @param {{ sampleRate?: number, canaries?: string }} [options] sampleRate: RUM_SAMPLE_RATE; canaries: see canariesTag
  */
-function siteHead(origin, route, { sampleRate = 1 } = {}) {
-  if (route === undefined) return ['<meta name="robots" content="noindex" />', ...sampleRateTag(sampleRate)].join('\n');
+function siteHead(origin, route, { sampleRate = 1, canaries } = {}) {
+  const measured = [...sampleRateTag(sampleRate), ...canariesTag(canaries)];
+  if (route === undefined) return ['<meta name="robots" content="noindex" />', ...measured].join('\n');
   const url = escapeHtml(`${origin}${route}`);
   const image = escapeHtml(`${origin}${OG_IMAGE.path}`);
   return [
@@ -53,7 +61,7 @@ function siteHead(origin, route, { sampleRate = 1 } = {}) {
     `<meta property="og:image:height" content="${OG_IMAGE.height}" />`,
     `<meta property="og:image:alt" content="${escapeHtml(OG_IMAGE.alt)}" />`,
     '<meta name="twitter:card" content="summary_large_image" />',
-    ...sampleRateTag(sampleRate),
+    ...measured,
   ].join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { collectWhenIdle, watchScreens } from './fieldData/signals';
-import { keepCanaryBucket } from './remotes/canaryBucket';
+import { placeInCanaries } from './remotes/canaryBucket';
 import { pageLoader } from './remotes/federation';
 import { inTaskOfItsOwn } from './tasks';
 
@@ -15,6 +15,6 @@ void inTaskOfItsOwn(() =>
     const firstRouteSettled = renderShell(pageLoader, { onNavigation: watchScreens });
     prefetchLikelyPages(pageLoader, firstRouteSettled);
     collectWhenIdle(firstRouteSettled);
-    keepCanaryBucket(firstRouteSettled);
+    placeInCanaries(firstRouteSettled);
   }),
 );

@@ -1,8 +1,9 @@
 // Which side of each running canary a request's visitor is on, on the built-in server: their bucket cookie (set by
 // their browser, @nativegtm/contract/canaryBuckets) against each remote's canary in the store (canaryInStore.js),
 // looked at no more often than every CHECK_INTERVAL_MS, so a change of share or an abort is served within a second.
-// A request without a bucket (a first visit, a crawler, anything behind a shared cache that strips cookies) is on no
-// side: it gets today's shared documents, and costs no look at the store.
+// A request without a bucket (a first visit, a visitor on no side, a crawler) is on no side: it gets today's shared
+// documents, and costs no look at the store. Every document lists the running canaries' shares, for browsers to
+// know whether to send their bucket (@nativegtm/contract/canaryBuckets).
 const cookie = require('cookie');
 const { BUCKET_COOKIE, parseBucket, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { runningCanary } = require('./canaryInStore');
@@ -44,7 +45,15 @@ function createCanaries({ storeDir, remoteNames, onProblem = () => {} }) {
     return sides;
   }
 
-  return { sidesOf };
+  /** The running canaries and their shares now. */
+  function shares() {
+    return canaries.flatMap(({ remote, running }) => {
+      const canary = running();
+      return canary ? [{ remote, share: canary.share }] : [];
+    });
+  }
+
+  return { sidesOf, shares };
 }
 
 /**

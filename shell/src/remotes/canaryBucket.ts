@@ -1,22 +1,51 @@
-import { BUCKET_COOKIE, bucketCookie, newBucket, parseBucket } from '@nativegtm/contract/canaryBuckets';
+import {
+  BUCKET_COOKIE,
+  BUCKET_STORAGE_KEY,
+  CANARIES_META,
+  bucketCookie,
+  newBucket,
+  onAnySide,
+  parseBucket,
+  parseCanaries,
+} from '@nativegtm/contract/canaryBuckets';
 import { whenIdleAfter } from '../tasks';
 
-/** The bucket this browser keeps, if its cookie holds one. */
-function keptBucket(cookies: string): number | undefined {
-  const prefix = `${BUCKET_COOKIE}=`;
-  const entry = cookies.split('; ').find((part) => part.startsWith(prefix));
-  return parseBucket(entry?.slice(prefix.length));
+/** The bucket this browser keeps, drawn on its first page; none where storage is off (never in a canary then). */
+function keptBucket(storage: () => Storage): number | undefined {
+  try {
+    const kept = parseBucket(storage().getItem(BUCKET_STORAGE_KEY) ?? undefined);
+    if (kept !== undefined) return kept;
+    const drawn = newBucket();
+    storage().setItem(BUCKET_STORAGE_KEY, String(drawn));
+    return drawn;
+  } catch {
+    return undefined;
+  }
 }
 
+/** Whether the page's cookies include the bucket cookie. */
+const sendsBucket = (cookies: string) => cookies.split('; ').some((part) => part.startsWith(`${BUCKET_COOKIE}=`));
+
 /**
- * Gives this browser its canary bucket (@nativegtm/contract/canaryBuckets) if it has none, once the first page has
- * settled and the browser is idle. Not sooner: this document and its remotes.json were served without one (shared, on
- * live), and remotes.json fetched again with a bucket (after a failed fetch) could name a canary's files for a page of
- * live ones. From the next document on, the servers put the visitor on their side of each running canary.
+ * Places this browser in the running canaries (@nativegtm/contract/canaryBuckets) once the first page has settled and
+ * the browser is idle: its bucket goes out in a cookie while it is on a side of one the document lists, and the cookie
+ * is cleared when it is on none. Not sooner: this document and its remotes.json were served for the cookies it came
+ * with, and remotes.json fetched again (after a failed fetch) must name the same files. From the next document on,
+ * the servers serve the visitor their side.
  */
-export function keepCanaryBucket(firstRouteSettled: Promise<unknown>, page: Document = document): void {
+export function placeInCanaries(
+  firstRouteSettled: Promise<unknown>,
+  page: Document = document,
+  storage: () => Storage = () => localStorage,
+): void {
   whenIdleAfter([firstRouteSettled], () => {
-    if (keptBucket(page.cookie) !== undefined) return;
-    page.cookie = bucketCookie(newBucket(), { secure: page.location.protocol === 'https:' });
+    const bucket = keptBucket(storage);
+    const listed = page.querySelector(`meta[name="${CANARIES_META}"]`)?.getAttribute('content') ?? '';
+    const secure = page.location.protocol === 'https:';
+    if (bucket !== undefined && onAnySide(bucket, parseCanaries(listed))) {
+      page.cookie = bucketCookie(bucket, { secure });
+    } else if (sendsBucket(page.cookie)) {
+      page.cookie = bucketCookie(undefined, { secure });
+    }
   });
 }
