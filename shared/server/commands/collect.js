@@ -7,7 +7,7 @@
 // it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. SIGTERM and Ctrl+C write out what
 // is buffered, then stop.
 const path = require('node:path');
-const { FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
+const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
 const { deployables } = require('../deployables');
 const { HEALTH_PATH } = require('../healthPaths');
@@ -69,11 +69,15 @@ async function startCollector(config) {
         handle: (req, res) => collector.receive(req, res),
       },
       {
-        // nginx's include for a private document (a preview): its token, signed here, where the key is.
+        // nginx's include for a private document: its token, signed here, where the key is, for whom nginx says
+        // the document is (a preview, or a canary's side; anything else is a preview's).
         label: 'field-token',
         path: is(FIELD_TOKEN_PATH),
-        handle: (req, res) =>
-          sendText(req, res, 'text/html', fieldTokenTag(collector.issueToken('preview')), 'no-store'),
+        handle: (req, res) => {
+          const cohort = new URL(req.url ?? '/', 'http://collector').searchParams.get('cohort') ?? '';
+          const token = collector.issueToken(COHORT.test(cohort) ? cohort : 'preview');
+          return sendText(req, res, 'text/html', fieldTokenTag(token), 'no-store');
+        },
       },
       {
         label: 'healthz',

@@ -8,6 +8,9 @@
 //   <store>/<remote>/canaries/<n>/buckets/<side>/<bucket>   an empty file per bucket of the canary and of its
 //                                                           control, for nginx: it can test whether a file exists
 //                                                           per request, not compute a side (contract/canaryBuckets)
+//   <store>/<remote>/canaries/<n>/listed                    `<remote>=<share>`, what nginx's documents list
+//   <store>/<remote>/canaries/<n>/release                   a symbolic link to the release's folder, which nginx
+//                                                           serves as /releases/canary/ (it cannot read the id)
 //
 // Each change (a new share, a verdict) is written as a new folder, complete before the link is turned to it; a folder
 // the link never named (a command killed while writing it) is removed by the next write. The folder before the
@@ -15,7 +18,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUCKETS, sideOf } = require('@nativegtm/contract/canaryBuckets');
+const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 
@@ -41,6 +44,8 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
  */
 
 const STATE_FILE = 'canary.json';
+/** The files of a canary's folder nginx reads, beside the buckets. */
+const CANARY_FILES = /** @type {const} */ ({ listed: 'listed', release: 'release' });
 /** The sides whose buckets are written for nginx; everyone else is outside. */
 const SIDES = /** @type {const} */ (['canary', 'control']);
 
@@ -116,6 +121,8 @@ function writeCanary(layout, remote, state) {
     const side = sideOf(bucket, remote, state.share);
     if (side !== 'outside') fs.writeFileSync(path.join(folder, 'buckets', side, String(bucket)), '');
   }
+  fs.writeFileSync(path.join(folder, CANARY_FILES.listed), canariesContent([{ remote, share: state.share }]));
+  fs.symlinkSync(path.join('..', '..', state.id), path.join(folder, CANARY_FILES.release));
   fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   const previous = readLink(layout);
   const temporary = `${layout.canary}.${process.pid}.${Date.now()}`;
@@ -185,4 +192,4 @@ function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_I
 /** The command running a canary, as its state names it: this machine's host name and this process. */
 const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
 
-module.exports = { readCanary, writeCanary, endCanary, runningCanary, thisCommand };
+module.exports = { CANARY_FILES, readCanary, writeCanary, endCanary, runningCanary, thisCommand };

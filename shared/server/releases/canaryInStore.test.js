@@ -52,6 +52,10 @@ describe("a remote's canary in the store", () => {
     expect(bucketsOn('canary')).toEqual(expected('canary'));
     expect(bucketsOn('control')).toEqual(expected('control'));
     expect(bucketsOn('canary')).toHaveLength(25);
+    // What nginx reads besides: the list for documents, and the release's folder through a link.
+    expect(fs.readFileSync(path.join(layout.canary, 'listed'), 'utf8')).toBe('jobs=25');
+    const folder = fs.realpathSync(layout.canary);
+    expect(path.resolve(folder, fs.readlinkSync(path.join(folder, 'release')))).toBe(layout.release(state().id));
   });
 
   it('turns to each new state whole, keeping the one before for requests under way', () => {

@@ -1,8 +1,10 @@
 // The release store in nginx (docs/releasing.md), with no reload when a release is promoted or rolled back: each
 // remote's server answers from the live release first (the `live` link, which nginx follows per request), then the
 // content-hashed files of every release kept, then the remote's dist/; any release is served whole under
-// /releases/<id>/. The shell's server starts and ends previews (a cookie) and, for a browser that previews, points
-// its includes and its /remotes.json at that release. Same rules as the built-in server (releases/).
+// /releases/<id>/, and a running canary's under /releases/canary/. The shell's server starts and ends previews (a
+// cookie), puts each request on its side of each running canary (the bucket cookie against the canary's bucket
+// files: a file test per request), and, for a browser that previews or a canary's visitor, points its includes and
+// its /remotes.json at that release. Same rules as the built-in server (releases/).
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   PREVIEW_COOKIE,
@@ -15,6 +17,8 @@ const {
 const { block } = require('./indent');
 const { headerLines, quote } = require('./syntax');
 const { previewCookies } = require('@nativegtm/server/releases/previews');
+const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
+const { CANARY_FILES } = require('@nativegtm/server/releases/canaryInStore');
 const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
 
 /** @typedef {Record<string, string>} Headers */
@@ -24,17 +28,28 @@ const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore'
 const FILE_CACHE_VARIABLE = '$nativegtm_file_cache';
 /** Non-empty when the visitor's browser previews a release (a well-formed preview cookie). */
 const PREVIEWING_VARIABLE = '$nativegtm_previewing';
-/** The internal location answering /remotes.json to a browser that previews. */
-const PREVIEW_REMOTES_LOCATION = '/_nativegtm_preview_remotes.json';
+/** Non-empty when what the request is answered depends on the visitor: a preview, or a side of a canary. */
+const PERSONAL_VARIABLE = '$nativegtm_personal';
+/** The internal location answering /remotes.json to a browser that previews or is on a canary's side. */
+const PERSONAL_REMOTES_LOCATION = '/_nativegtm_personal_remotes.json';
+/** Where a running canary's release is served on its remote's server: the canary's `release` link. */
+const CANARY_RELEASE_PATH = `${RELEASE_PATH_PREFIX}canary/`;
+/** The internal location that prints a remote's running canary for the documents' list. */
+const CANARY_LISTED_LOCATION = '/_nativegtm_canary/';
 
 const releaseIdPattern = RELEASE_ID.source.replace(/^\^|\$$/g, '');
 
 /**
- * The prefix a remote's files are fetched under for this request: `releases/<id>/` when it is previewed, else empty
- * (braced, to be followed by a path).
+ * The prefix a remote's files are fetched under for this request: `releases/<id>/` when it is previewed,
+ * `releases/canary/` on its canary's side, else empty (braced, to be followed by a path).
  * @param {string} remote
  */
-const previewPathVariable = (remote) => `\${nativegtm_preview_path_${remote}}`;
+const releasePathVariable = (remote) => `\${nativegtm_release_path_${remote}}`;
+/**
+ * The request's side of the remote's running canary: `canary`, `control` or empty.
+ * @param {string} remote
+ */
+const sideVariable = (remote) => `$nativegtm_side_${remote}`;
 
 /**
  * The maps the release locations read (http level).
@@ -57,7 +72,93 @@ function releaseMaps(plans) {
         'default "";',
       ]),
     ),
+    "# Canaries: the visitor's bucket, as the browser sends it (nothing else ever names a file); their side of each",
+    "# canary is set per request in the shell's server (canarySides). A preview comes first, as on the built-in server.",
+    block(`map $cookie_${BUCKET_COOKIE} $nativegtm_bucket`, [
+      '"~^(?<ngtmbucket>0|[1-9][0-9]?)$" $ngtmbucket;',
+      'default "-";',
+    ]),
+    block(
+      `map "${PREVIEWING_VARIABLE}${plans.map((plan) => sideVariable(plan.remote)).join('')}" ${PERSONAL_VARIABLE}`,
+      ['"" "";', 'default 1;'],
+    ),
+    ...plans.map((plan) =>
+      block(`map "${PREVIEWING_VARIABLE}:${sideVariable(plan.remote)}" $nativegtm_release_path_${plan.remote}`, [
+        `"~^1:" $nativegtm_preview_path_${plan.remote};`,
+        `":canary" "${CANARY_RELEASE_PATH}";`,
+        'default "";',
+      ]),
+    ),
   ].join('\n');
+}
+
+/**
+ * The shell server's lines that put the request on its side of each remote's running canary (server level, before
+ * any location): the canary command writes an empty file per bucket of each side (releases/canaryInStore.js).
+ * @param {string} storeDir
+ * @param {PreviewPlan[]} plans
+ */
+function canarySides(storeDir, plans) {
+  return [
+    "# Canaries (docs/releasing.md#canary): the request's side of each remote's running canary.",
+    ...plans.flatMap((plan) => {
+      const buckets = `${storeDir}/${plan.remote}/canary/buckets`;
+      return [
+        `set ${sideVariable(plan.remote)} "";`,
+        ...['canary', 'control'].map((side) =>
+          block(`if (-f ${quote(`${buckets}/${side}/$nativegtm_bucket`)})`, [
+            `set ${sideVariable(plan.remote)} ${side};`,
+          ]),
+        ),
+      ];
+    }),
+  ].join('\n');
+}
+
+/**
+ * Whom a personal document's field-data token is for (@nativegtm/contract/fieldData COHORT), as the built-in server
+ * says it (releases/canaries.js cohortOf): a preview, else the side of the page's own remote, else of the first remote
+ * the visitor is on a side of. Sets $nativegtm_cohort; later lines win.
+ * @param {string} screen the page's remote, or the 404 screen
+ * @param {PreviewPlan[]} plans
+ */
+function cohortLines(screen, plans) {
+  const own = plans.filter((plan) => plan.remote === screen);
+  const others = plans.filter((plan) => plan.remote !== screen).reverse();
+  return [
+    'set $nativegtm_cohort preview;',
+    ...[...others, ...own].map((plan) =>
+      block(`if (${sideVariable(plan.remote)})`, [
+        `set $nativegtm_cohort "${sideVariable(plan.remote)}:${plan.remote}";`,
+      ]),
+    ),
+    block(`if (${PREVIEWING_VARIABLE})`, ['set $nativegtm_cohort preview;']),
+  ].join('\n');
+}
+
+/**
+ * What the documents list of the running canaries: each remote's `listed` file, printed by an include (nothing when
+ * it has none).
+ * @param {PreviewPlan[]} plans
+ */
+function canariesListed(plans) {
+  return plans.map((plan) => `<!--# include virtual="${CANARY_LISTED_LOCATION}${plan.remote}" -->`).join(' ');
+}
+
+/**
+ * The location those includes read.
+ * @param {string} storeDir
+ * @param {PreviewPlan[]} plans
+ * @param {string} emptyInclude the location answering an empty include
+ */
+function canaryListedLocation(storeDir, plans, emptyInclude) {
+  const names = plans.map((plan) => plan.remote).join('|');
+  return block(`location ~ ${quote(`^${CANARY_LISTED_LOCATION}(?<nativegtm_listed>${names})$`)}`, [
+    'internal;',
+    'default_type text/plain;',
+    `alias ${quote(`${storeDir}/$nativegtm_listed/canary/${CANARY_FILES.listed}`)};`,
+    `error_page 403 404 = ${emptyInclude};`,
+  ]);
 }
 
 /**
@@ -78,6 +179,15 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
       `rewrite ${quote(`^/${RELEASE_PATH_PREFIX}(.*)$`)} /$1 break;`,
       'try_files $uri @missing;',
     ]),
+    block(`location ^~ /${CANARY_RELEASE_PATH}`, [
+      "# The running canary's release (its `release` link); once the canary has ended, a tab that loaded it still finds",
+      '# its hashed files in assets/.',
+      block(`location ~ ${quote(`^/${CANARY_RELEASE_PATH}(?<nativegtm_canary_file>.+)$`)}`, [
+        `root ${quote(store)};`,
+        headerLines(files),
+        `try_files /canary/${CANARY_FILES.release}/$nativegtm_canary_file /assets/$nativegtm_canary_file @missing;`,
+      ]),
+    ]),
     block(`location ~ "${HASHED_ASSET.source}"`, [
       `root ${quote(store)};`,
       headerLines(files),
@@ -97,7 +207,7 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
 
 /**
  * The shell's preview locations: start (`/_preview/<remote>/<id>`, only a release in the store), end, and the
- * /remotes.json a previewing browser gets.
+ * /remotes.json a previewing browser or a canary's visitor gets.
  * @param {{ store: string, plans: PreviewPlan[], remotes: Partial<Record<string, string>>, secure: boolean,
  *   base: Headers }} options
  *   remotes: remotes.json's entries, as the configuration was generated from
@@ -114,7 +224,7 @@ function previewLocations({ store, plans, remotes, secure, base }) {
   const entries = Object.fromEntries(
     plans.map((plan) => [
       plan.remote,
-      `${new URL('./', /** @type {string} */ (remotes[plan.remote])).href}${previewPathVariable(plan.remote)}${RELEASE_MANIFEST}`,
+      `${new URL('./', /** @type {string} */ (remotes[plan.remote])).href}${releasePathVariable(plan.remote)}${RELEASE_MANIFEST}`,
     ]),
   );
   const json = JSON.stringify(entries);
@@ -133,7 +243,7 @@ function previewLocations({ store, plans, remotes, secure, base }) {
       ],
     ),
     block(`location = ${PREVIEW_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
-    block(`location = ${PREVIEW_REMOTES_LOCATION}`, [
+    block(`location = ${PERSONAL_REMOTES_LOCATION}`, [
       'internal;',
       'default_type application/json;',
       headerLines(personal),
@@ -155,8 +265,13 @@ function previewRouteMap(plans) {
 
 module.exports = {
   PREVIEWING_VARIABLE,
-  PREVIEW_REMOTES_LOCATION,
-  previewPathVariable,
+  PERSONAL_VARIABLE,
+  PERSONAL_REMOTES_LOCATION,
+  releasePathVariable,
+  canarySides,
+  cohortLines,
+  canariesListed,
+  canaryListedLocation,
   previewLocations,
   previewRouteMap,
   releaseMaps,

@@ -27,12 +27,17 @@ const { documentCacheControl, PERSONAL_CACHE_CONTROL } = require('@nativegtm/ser
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const {
+  PERSONAL_REMOTES_LOCATION,
+  PERSONAL_VARIABLE,
   PREVIEWING_VARIABLE,
-  PREVIEW_REMOTES_LOCATION,
+  canariesListed,
+  canaryListedLocation,
+  canarySides,
+  cohortLines,
   previewLocations,
-  previewPathVariable,
   previewRouteMap,
   releaseMaps,
+  releasePathVariable,
   remoteReleaseLocations,
 } = require('./releaseLocations');
 
@@ -63,13 +68,15 @@ const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + ind
   .join(' ');
 
 /**
- * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable. Line breaks
- * are written as nginx's \n escape, so the literal is one line of the configuration: indenting the block it sits in
- * must not add spaces to the text served.
+ * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable, but for the
+ * variables named (filled in as it answers). Line breaks are written as nginx's \n escape, so the literal is one line
+ * of the configuration: indenting the block it sits in must not add spaces to the text served.
  * @param {string} text
+ * @param {string[]} [variables] e.g. ["$nativegtm_cohort"]
  */
-function nginxText(text) {
-  if (text.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
+function nginxText(text, variables = []) {
+  const literal = variables.reduce((rest, variable) => rest.split(variable).join(''), text);
+  if (literal.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
   return `'${text.replace(/(['\\])/g, '\\$1').replace(/\n/g, '\\n')}'`;
 }
 
@@ -222,13 +229,14 @@ function includeSettings(key, timeoutMs) {
 }
 
 /**
- * The includes of one remote: its head and its page's HTML (with releases, of the release a browser previews).
+ * The includes of one remote: its head and its page's HTML (with releases, of the release a browser previews or a
+ * canary's visitor gets).
  * @param {RemotePlan} plan
  * @param {number} timeoutMs
  * @param {boolean} releases
  */
 function remoteIncludeLocations(plan, timeoutMs, releases) {
-  const previewed = releases ? previewPathVariable(plan.remote) : '';
+  const previewed = releases ? releasePathVariable(plan.remote) : '';
   /** @param {string} file */
   const key = (file) => `/${plan.remote}/${previewed}${file}`;
   /** @param {string} file */
@@ -321,22 +329,24 @@ function textLocation(location, type, text, headers) {
 }
 
 /**
- * The site head of a screen's documents (an internal include). With releases, a browser that previews gets a private
- * document, and with it its own field-data token: the collector signs it (where the key is), through an include of
- * its own whose failure prints nothing.
+ * The site head of a screen's documents (an internal include). With releases, it lists the running canaries, and a
+ * browser that previews or a canary's visitor gets a private document, and with it its own field-data token, which
+ * says whom it is for: the collector signs it (where the key is), through an include of its own whose failure prints
+ * nothing.
  * @param {string} screen
  * @param {string} head
- * @param {boolean} releases
+ * @param {RemotePlan[] | undefined} plans with releases, the remotes
  */
-function siteHeadLocation(screen, head, releases) {
-  if (!releases) return textLocation(composePath(composeParts.siteHead, screen), 'text/html', head);
+function siteHeadLocation(screen, head, plans) {
+  if (!plans) return textLocation(composePath(composeParts.siteHead, screen), 'text/html', head);
   return block(`location = ${composePath(composeParts.siteHead, screen)}`, [
     'internal;',
     'default_type text/html;',
     'ssi on;',
     'ssi_types text/html;',
-    block(`if (${PREVIEWING_VARIABLE})`, [
-      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}" -->`)};`,
+    cohortLines(screen, plans),
+    block(`if (${PERSONAL_VARIABLE})`, [
+      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}?cohort=$nativegtm_cohort" -->`, ['$nativegtm_cohort'])};`,
     ]),
     `return 200 ${nginxText(head)};`,
   ]);
@@ -358,12 +368,14 @@ function shellLocations({
   sampleRate,
 }) {
   const releases = releasesDir !== undefined;
-  // A browser that previews a release gets personal documents (releaseLocations.js).
+  // A browser that previews a release, and a canary's visitor, get personal documents (releaseLocations.js).
   const pageCache = releases ? '$nativegtm_page_cache' : documentCacheControl(200);
   const notFoundCache = releases ? '$nativegtm_not_found_cache' : documentCacheControl(404);
   /** @type {Headers} */
   const robots = releases ? { 'X-Robots-Tag': '$nativegtm_robots' } : {};
   const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
+  // The sample rate, and with releases the running canaries (each remote's, printed by an include).
+  const measured = { sampleRate, canaries: releases ? canariesListed(plans) : undefined };
   return [
     "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
     '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
@@ -388,8 +400,11 @@ function shellLocations({
     block('location = /index.html', notFound),
     '',
     ...plans.map((plan) => `${remoteIncludeLocations(plan, timeoutMs, releases)}\n`),
-    ...plans.map((plan) => siteHeadLocation(plan.remote, siteHead(origin, plan.route, { sampleRate }), releases)),
-    siteHeadLocation(NOT_FOUND_SCREEN, siteHead(origin, undefined, { sampleRate }), releases),
+    ...plans.map((plan) =>
+      siteHeadLocation(plan.remote, siteHead(origin, plan.route, measured), releases ? plans : undefined),
+    ),
+    siteHeadLocation(NOT_FOUND_SCREEN, siteHead(origin, undefined, measured), releases ? plans : undefined),
+    ...(releasesDir === undefined ? [] : [canaryListedLocation(releasesDir, plans, EMPTY_INCLUDE)]),
     '',
     "# A private document's field-data token, from the collector; nothing when it does not answer.",
     block(`location = ${FIELD_TOKEN_PATH}`, [
@@ -497,6 +512,7 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     '# For load balancers: this server answers (the built-in server answers the same).',
     textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
     '',
+    host && releasesDir !== undefined && `${canarySides(releasesDir, shell.plans)}\n`,
     host
       ? shellLocations({ root, ...shell, documentHeaders, revalidate, releasesDir })
       : releasesDir === undefined && block('location = /index.html', [headerLines(documentHeaders)]),
@@ -509,7 +525,7 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
           remotesFile && `alias ${quote(remotesFile)};`,
           headerLines(revalidate),
           releasesDir !== undefined &&
-            block(`if (${PREVIEWING_VARIABLE})`, [`rewrite ^ ${PREVIEW_REMOTES_LOCATION} last;`]),
+            block(`if (${PERSONAL_VARIABLE})`, [`rewrite ^ ${PERSONAL_REMOTES_LOCATION} last;`]),
         ]),
         '',
       ].join('\n'),
@@ -617,11 +633,11 @@ function renderNginxConfig({
           '# Releases and previews (releaseLocations.js).',
           releaseMaps(plans),
           previewRouteMap(plans),
-          block(`map ${PREVIEWING_VARIABLE} $nativegtm_page_cache`, [
+          block(`map ${PERSONAL_VARIABLE} $nativegtm_page_cache`, [
             `"" ${quote(documentCacheControl(200))};`,
             `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),
-          block(`map ${PREVIEWING_VARIABLE} $nativegtm_not_found_cache`, [
+          block(`map ${PERSONAL_VARIABLE} $nativegtm_not_found_cache`, [
             `"" ${quote(documentCacheControl(404))};`,
             `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),

@@ -182,9 +182,32 @@ describe('the rendered nginx configuration', () => {
     expect(config).toContain('root "/srv/releases/candidates";');
     expect(config).toContain('try_files /live$uri /assets$uri @dist;');
     expect(config).toContain('location ~ "^/releases/[0-9a-f]{16}/"');
-    // A previewing browser's includes are fetched from that release, kept apart in the cache, and not shared.
-    expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_preview_path_jobs}ssr/head.html"');
-    expect(config).toMatch(/map \$nativegtm_previewing \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
+    // A previewing browser's or a canary visitor's includes are fetched from that release, kept apart in the cache,
+    // and not shared.
+    expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_release_path_jobs}ssr/head.html"');
+    expect(config).toMatch(/map \$nativegtm_personal \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
+    expect(config).toMatch(
+      /map "\$nativegtm_previewing:\$nativegtm_side_jobs" \$nativegtm_release_path_jobs \{\n\s+"~\^1:" \$nativegtm_preview_path_jobs;\n\s+":canary" "releases\/canary\/";/,
+    );
+  });
+
+  it("puts each request on its side of each running canary by a file test, and lists the canaries' shares", () => {
+    const config = render({ releasesDir: '/srv/releases' });
+    expect(config).toContain('if (-f "/srv/releases/jobs/canary/buckets/canary/$nativegtm_bucket") {');
+    expect(config).toContain('if (-f "/srv/releases/jobs/canary/buckets/control/$nativegtm_bucket") {');
+    // Only a bucket as browsers write it names a file.
+    expect(config).toContain('"~^(?<ngtmbucket>0|[1-9][0-9]?)$" $ngtmbucket;');
+    expect(config).toContain('alias "/srv/releases/$nativegtm_listed/canary/listed";');
+    expect(config).toContain(
+      'try_files /canary/release/$nativegtm_canary_file /assets/$nativegtm_canary_file @missing;',
+    );
+    // The token of a canary's document names its side: the page's own remote's last, so it wins.
+    const head = config.slice(config.indexOf('location = /_compose/site-head/jobs'));
+    const sides = [
+      ...head.slice(0, head.indexOf('return 200')).matchAll(/set \$nativegtm_cohort "\$nativegtm_side_(\w+):/g),
+    ];
+    expect(sides.map((match) => match[1]).at(-1)).toBe('jobs');
+    expect(render()).not.toContain('nativegtm_side_');
   });
 
   it.each([[undefined], ['store']])('is accepted by nginx -t (release store: %s)', (store) => {
