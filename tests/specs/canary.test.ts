@@ -2,8 +2,15 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { BUCKET_COOKIE, BUCKETS, newBucket, sideOf } from '@nativegtm/contract/canaryBuckets';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  BUCKET_COOKIE,
+  BUCKET_STORAGE_KEY,
+  BUCKETS,
+  CANARIES_META,
+  newBucket,
+  sideOf,
+} from '@nativegtm/contract/canaryBuckets';
 import { FIELD_DATA_CHUNK, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
@@ -13,6 +20,8 @@ import { readCanary } from '@nativegtm/server/releases/canaryInStore';
 import { readLivePointer } from '@nativegtm/server/releases/livePointer';
 import { storeLayout } from '@nativegtm/server/releases/storeLayout';
 import { startSite } from '@nativegtm/server/startSite';
+import { startNginx } from '../support/nginxServer';
+import { startVarnish } from '../support/varnishServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { eventually } from '../support/eventually';
@@ -20,13 +29,16 @@ import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
 import { ports as testPorts, untilHydrated } from '../support/site';
 
-// Canary releases as a page team runs them (docs/releasing.md): `npm run canary` against a store the built-in server
-// reads, with real Chromium visitors whose field data decides each step. Steps of seconds, not minutes.
+// Canary releases as a page team runs them (docs/releasing.md): `npm run canary` against one store read by both
+// servers, the built-in one and nginx, with real Chromium visitors whose field data decides each step (on the built-in
+// server). Steps of seconds, not minutes.
 
 jest.setTimeout(300_000);
 
-// Ports B+150..B+154: see tests/support/testSite.js.
+// Ports B+150..B+154 (the built-in server), B+155..B+159 (nginx), B+160 (Varnish): see tests/support/testSite.js.
 const sitePorts = portsFrom(testPorts.shell! + 150);
+const nginxPorts = portsFrom(testPorts.shell! + 155);
+const varnishPort = testPorts.shell! + 160;
 const jobs = deployables.find((d) => d.remote === 'jobs')!;
 const jobsPage = pages.find((page) => page.remote === 'jobs')!;
 /** "Live within one second", with room for a loaded 2-core machine. */
@@ -36,11 +48,15 @@ const COLLECTOR_CHUNK = new RegExp(`/${FIELD_DATA_CHUNK}\\.[0-9a-f]{10}\\.js$`);
 let scratch: string;
 let env: Record<string, string>;
 let site: Awaited<ReturnType<typeof startSite>>;
+let nginx: Awaited<ReturnType<typeof startNginx>>;
 let browser: Browser;
 const layout = () => storeLayout(env.RELEASES_DIR!, 'jobs');
 /** Release ids: live (the checkout's build), good (another build of the page), faulty (fails on interaction). */
 const ids = { live: '', good: '', faulty: '' };
 const builds = { live: '', good: '', faulty: '' };
+/** Both servers, reading one store; canaryFolder: where a canary visitor's remotes.json points (the release's id, or
+ * nginx's /releases/canary/, since it cannot read the id). */
+let servers: { name: string; port: number; canaryFolder: string }[];
 
 const buildIdOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'ssr/manifest.json'), 'utf8')).buildId as string;
 
@@ -69,22 +85,33 @@ beforeAll(async () => {
   builds.faulty = buildIdOf(join(scratch, 'faulty'));
   expect(await npmRun('promote', ['jobs', ids.live, '--skip-gate'], env)).toMatchObject({ status: 0 });
 
-  const remotesFile = join(scratch, 'remotes.json');
-  writeFileSync(
-    remotesFile,
-    JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => sitePorts[page.package]! })),
-  );
+  const remotesFor = (ports: Record<string, number>, name: string) => {
+    const file = join(scratch, name);
+    writeFileSync(file, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package]! })));
+    return file;
+  };
   site = await startSite(deployables, {
     ports: sitePorts,
-    remotesFile,
+    remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
     releasesDir: env.RELEASES_DIR,
     fieldData: { dir: env.FIELD_DATA_DIR! },
   });
+  nginx = await startNginx({
+    ports: nginxPorts,
+    remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
+    releasesDir: env.RELEASES_DIR,
+    fieldDataDir: env.FIELD_DATA_DIR,
+  });
+  servers = [
+    { name: 'the built-in server', port: sitePorts.shell!, canaryFolder: ids.good },
+    { name: 'nginx', port: nginxPorts.shell!, canaryFolder: 'canary' },
+  ];
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
+  await nginx?.stop();
   await site?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -127,71 +154,87 @@ function bucketOn(side: 'canary' | 'control' | 'outside', share: number): number
   return bucket;
 }
 
-/** What a document of the jobs page was for: its build, its token's cohort (none: shared), its Cache-Control. */
-async function jobsDocument(bucket?: number) {
-  const headers: Record<string, string> = bucket === undefined ? {} : { cookie: `${BUCKET_COOKIE}=${bucket}` };
-  const response = await rawGet(sitePorts.shell!, jobsPage.route, headers);
-  expect(response.status).toBe(200);
+/** What a document was for: its jobs build, its token's cohort (none: shared), its caching, its list of canaries. */
+function documentOf({ body, headers }: { body: string; headers: Record<string, string | string[] | undefined> }) {
   return {
-    build: /data-remote="jobs" data-build="([^"]+)"/.exec(response.body)?.[1],
-    cohort: new RegExp(`<meta name="${FIELD_TOKEN_META}" content="[^"]+\\.\\d+\\.([^.]+)\\.`).exec(response.body)?.[1],
-    cacheControl: response.headers['cache-control'],
-    setCookie: response.headers['set-cookie'],
+    build: /data-remote="jobs" data-build="([^"]+)"/.exec(body)?.[1],
+    cohort: new RegExp(`<meta name="${FIELD_TOKEN_META}" content="[^"]+\\.\\d+\\.([^.]+)\\.`).exec(body)?.[1],
+    cacheControl: headers['cache-control'],
+    setCookie: headers['set-cookie'],
+    // The built-in server lists only running canaries; nginx prints each remote's, empty when it has none.
+    canaries: new RegExp(`<meta name="${CANARIES_META}" content="([^"]*)"`).exec(body)?.[1]?.trim() || undefined,
   };
 }
 
-async function remotesJson(bucket?: number) {
+/** A document of the jobs page from the server on `port`, for a visitor whose browser sends `bucket`. */
+async function jobsDocument(port: number, bucket?: number) {
   const headers: Record<string, string> = bucket === undefined ? {} : { cookie: `${BUCKET_COOKIE}=${bucket}` };
-  const response = await rawGet(sitePorts.shell!, '/remotes.json', headers);
+  const response = await rawGet(port, jobsPage.route, headers);
+  expect(response.status).toBe(200);
+  return documentOf(response);
+}
+
+async function remotesJson(port: number, bucket?: number) {
+  const headers: Record<string, string> = bucket === undefined ? {} : { cookie: `${BUCKET_COOKIE}=${bucket}` };
+  const response = await rawGet(port, '/remotes.json', headers);
   return { jobs: JSON.parse(response.body).jobs as string, cacheControl: response.headers['cache-control'] };
 }
 
-describe('a canary on the built-in server', () => {
+describe('a canary on both servers', () => {
   it('serves each side its release, privately, and everyone else the shared live documents', async () => {
     const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);
     try {
       await runningAt(25);
-      const shared = await jobsDocument();
-      expect(shared).toEqual({
-        build: builds.live,
-        cohort: undefined,
-        cacheControl: expect.stringMatching(/^public/),
-        setCookie: undefined,
-      });
-      expect(await jobsDocument(bucketOn('outside', 25))).toEqual(shared);
-      expect(await jobsDocument(bucketOn('canary', 25))).toEqual({
-        build: builds.good,
-        cohort: 'canary:jobs',
-        cacheControl: 'private, no-store',
-        setCookie: undefined,
-      });
-      expect(await jobsDocument(bucketOn('control', 25))).toEqual({
-        build: builds.live,
-        cohort: 'control:jobs',
-        cacheControl: 'private, no-store',
-        setCookie: undefined,
-      });
-      // The client code follows: remotes.json names the canary's files for its visitors only.
-      expect(await remotesJson()).toEqual({
-        jobs: expect.not.stringContaining('/releases/'),
-        cacheControl: 'no-cache',
-      });
-      expect(await remotesJson(bucketOn('canary', 25))).toEqual({
-        jobs: expect.stringContaining(`/releases/${ids.good}/mf-manifest.json`),
-        cacheControl: 'private, no-store',
-      });
-      expect(await remotesJson(bucketOn('control', 25))).toEqual({
-        jobs: expect.not.stringContaining('/releases/'),
-        cacheControl: 'private, no-store',
-      });
+      for (const { port, canaryFolder } of servers) {
+        const shared = await jobsDocument(port);
+        // Every document lists the running canary, for browsers to know whether to send their bucket.
+        expect(shared).toEqual({
+          build: builds.live,
+          cohort: undefined,
+          cacheControl: expect.stringMatching(/^public/),
+          setCookie: undefined,
+          canaries: 'jobs=25',
+        });
+        expect(await jobsDocument(port, bucketOn('outside', 25))).toEqual(shared);
+        const personal = { cacheControl: 'private, no-store', setCookie: undefined, canaries: 'jobs=25' };
+        expect(await jobsDocument(port, bucketOn('canary', 25))).toEqual({
+          build: builds.good,
+          cohort: 'canary:jobs',
+          ...personal,
+        });
+        expect(await jobsDocument(port, bucketOn('control', 25))).toEqual({
+          build: builds.live,
+          cohort: 'control:jobs',
+          ...personal,
+        });
+        // The client code follows: remotes.json names the canary's files for its visitors only.
+        expect(await remotesJson(port)).toEqual({
+          jobs: expect.not.stringContaining('/releases/'),
+          cacheControl: 'no-cache',
+        });
+        expect(await remotesJson(port, bucketOn('canary', 25))).toEqual({
+          jobs: expect.stringMatching(new RegExp(`/releases/${canaryFolder}/mf-manifest\\.json$`)),
+          cacheControl: 'private, no-store',
+        });
+        expect(await remotesJson(port, bucketOn('control', 25))).toEqual({
+          jobs: expect.not.stringContaining('/releases/'),
+          cacheControl: 'private, no-store',
+        });
 
-      // 400 new visitors, each with the bucket a browser draws: 25 % ± 6 % of them see the canary.
-      let inCanary = 0;
-      for (let visitor = 0; visitor < 400; visitor += 1) {
-        if ((await jobsDocument(newBucket())).build === builds.good) inCanary += 1;
+        // 400 new visitors, each with the bucket a browser draws: 25 % ± 6 % of them see the canary.
+        let inCanary = 0;
+        for (let visitor = 0; visitor < 400; visitor += 1) {
+          if ((await jobsDocument(port, newBucket())).build === builds.good) inCanary += 1;
+        }
+        expect(inCanary / 400).toBeGreaterThanOrEqual(0.19);
+        expect(inCanary / 400).toBeLessThanOrEqual(0.31);
       }
-      expect(inCanary / 400).toBeGreaterThanOrEqual(0.19);
-      expect(inCanary / 400).toBeLessThanOrEqual(0.31);
+
+      // The same visitor is on the same side on every server.
+      for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
+        const [builtIn, nginxSide] = await Promise.all(servers.map(({ port }) => jobsDocument(port, bucket)));
+        expect([bucket, nginxSide!.build, nginxSide!.cohort]).toEqual([bucket, builtIn!.build, builtIn!.cohort]);
+      }
 
       // While it runs, nothing else changes what is live.
       const promote = await npmRun('promote', ['jobs', ids.good, '--skip-gate'], env);
@@ -213,7 +256,7 @@ describe('a canary on the built-in server', () => {
 
     // The command was killed: the canary stays as it was, and says so.
     expect(readCanary(layout()).canary?.share).toBe(25);
-    expect((await jobsDocument(bucketOn('canary', 25))).build).toBe(builds.good);
+    for (const { port } of servers) expect((await jobsDocument(port, bucketOn('canary', 25))).build).toBe(builds.good);
     const orphaned = await npmRun('canary', ['jobs', '--status'], env);
     expect(orphaned.stdout).toMatch(/its command \(pid \d+\) is NOT running: the share stays at 25 %/);
 
@@ -226,15 +269,17 @@ describe('a canary on the built-in server', () => {
       );
       expect((await npmRun('canary', ['jobs', '--status'], env)).stdout).toMatch(/, running$/m);
 
-      // Abort: everyone on live within a second; the command running the canary stops by itself.
+      // Abort: everyone on live within a second, on both servers; the command running the canary stops by itself.
       const abort = await npmRun('canary', ['jobs', '--abort'], env);
       expect(abort).toMatchObject({ status: 0, stdout: expect.stringMatching(/aborted; everyone is on live/) });
       const aborted = Date.now();
-      await eventually(
-        async () => jobsDocument(bucketOn('canary', 25)),
-        (document) => document.build === builds.live && document.cohort === undefined,
-        { timeoutMs: LIVE_BOUND_MS, what: 'live for the canary visitor' },
-      );
+      for (const { name, port } of servers) {
+        await eventually(
+          async () => jobsDocument(port, bucketOn('canary', 25)),
+          (document) => document.build === builds.live && document.cohort === undefined && !document.canaries,
+          { timeoutMs: LIVE_BOUND_MS, what: `live for the canary visitor on ${name}` },
+        );
+      }
       expect(Date.now() - aborted).toBeLessThan(LIVE_BOUND_MS);
       const ended = await resumed.done;
       expect(ended.status).toBe(1);
@@ -250,43 +295,66 @@ describe('a canary on the built-in server', () => {
     expect(releases.stdout).toMatch(new RegExp(`canaries:\\n {2}aborted {2}${ids.good} .*aborted by an operator`));
   });
 
-  it("keeps one visitor's page views on one side, from the second on", async () => {
-    const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
-    const context = await browser.newContext();
-    try {
-      await runningAt(50);
-      const page = await context.newPage();
-      const seen: string[] = [];
-      for (let view = 0; view < 10; view += 1) {
-        await page.goto(`http://localhost:${sitePorts.shell}${jobsPage.route}`);
-        await untilHydrated(page);
-        const build = await page.getAttribute('[data-remote="jobs"]', 'data-build');
-        const token = await page
-          .getAttribute(`meta[name="${FIELD_TOKEN_META}"]`, 'content', { timeout: 100 })
-          .catch(() => null);
-        seen.push(`${build} ${token?.split('.')[2] ?? 'shared'}`);
-        if (view === 0) {
-          // The first document is the shared one; its browser picks a bucket once the page is idle.
-          await eventually(
-            async () => (await context.cookies()).find((cookie) => cookie.name === BUCKET_COOKIE),
-            (cookie) => cookie !== undefined,
-            { timeoutMs: 10_000, what: 'the bucket cookie' },
-          );
+  it.each(['the built-in server', 'nginx'])(
+    "keeps one visitor's page views on one side, from the second on (%s)",
+    async (name) => {
+      const { port } = servers.find((server) => server.name === name)!;
+      const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
+      const context = await browser.newContext();
+      try {
+        await runningAt(50);
+        const page = await context.newPage();
+        const seen: string[] = [];
+        for (let view = 0; view < 10; view += 1) {
+          await page.goto(`http://localhost:${port}${jobsPage.route}`);
+          await untilHydrated(page);
+          const build = await page.getAttribute('[data-remote="jobs"]', 'data-build');
+          const token = await page
+            .getAttribute(`meta[name="${FIELD_TOKEN_META}"]`, 'content', { timeout: 100 })
+            .catch(() => null);
+          seen.push(`${build} ${token?.split('.')[2] ?? 'shared'}`);
+          if (view === 0) {
+            // The first document is the shared one; once the page is idle, its browser draws a bucket and, on a side
+            // of the canary the document lists (at 50 %, every bucket is), sends it from then on.
+            await eventually(
+              async () => (await context.cookies()).find((cookie) => cookie.name === BUCKET_COOKIE),
+              (cookie) => cookie !== undefined,
+              { timeoutMs: 10_000, what: 'the bucket cookie' },
+            );
+          }
         }
+        expect(seen[0]).toBe(`${builds.live} shared`);
+        const bucket = Number((await context.cookies()).find((cookie) => cookie.name === BUCKET_COOKIE)!.value);
+        const side = sideOf(bucket, 'jobs', 50);
+        const expected = side === 'canary' ? `${builds.good} canary:jobs` : `${builds.live} control:jobs`;
+        expect(seen.slice(1)).toEqual(Array(9).fill(expected));
+      } finally {
+        await context.close();
+        await npmRun('canary', ['jobs', '--abort'], env);
+        command.child.kill('SIGKILL');
+        await command.done;
       }
-      expect(seen[0]).toBe(`${builds.live} shared`);
-      const bucket = Number((await context.cookies()).find((cookie) => cookie.name === BUCKET_COOKIE)!.value);
-      const side = sideOf(bucket, 'jobs', 50);
-      const expected = side === 'canary' ? `${builds.good} canary:jobs` : `${builds.live} control:jobs`;
-      expect(seen.slice(1)).toEqual(Array(9).fill(expected));
-    } finally {
-      await context.close();
-      await npmRun('canary', ['jobs', '--abort'], env);
-      command.child.kill('SIGKILL');
-      await command.done;
-    }
-  });
+    },
+  );
 });
+
+/**
+ * A returning visitor's browser, as its first page left it: the bucket kept and, unless told otherwise, sent (it is
+ * on a side).
+ */
+async function visitorWithBucket(bucket: number, { cookie = true } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addInitScript(
+    ([key, value]) => window.localStorage.setItem(key!, value!),
+    [BUCKET_STORAGE_KEY, String(bucket)],
+  );
+  if (cookie) {
+    await context.addCookies([
+      { name: BUCKET_COOKIE, value: String(bucket), url: `http://localhost:${sitePorts.shell}` },
+    ]);
+  }
+  return context;
+}
 
 /**
  * Real visitors until the command ends: one browser per side (its bucket set), each opening the jobs page, waiting for
@@ -295,15 +363,11 @@ describe('a canary on the built-in server', () => {
 async function visitUntilDone(
   command: RunningCommand,
   share: number,
-  interact: Record<'canary' | 'control', (page: import('playwright-core').Page) => Promise<void>>,
+  interact: Record<'canary' | 'control', (page: Page) => Promise<void>>,
 ) {
   const contexts: Record<string, BrowserContext> = {};
   for (const side of ['canary', 'control'] as const) {
-    const context = await browser.newContext();
-    await context.addCookies([
-      { name: BUCKET_COOKIE, value: String(bucketOn(side, share)), url: `http://localhost:${sitePorts.shell}` },
-    ]);
-    contexts[side] = context;
+    contexts[side] = await visitorWithBucket(bucketOn(side, share));
   }
   let ended = false;
   void command.done.then(() => (ended = true));
@@ -332,9 +396,98 @@ async function visitUntilDone(
 const judgedCanary = (id: string, minViews: number, ...more: string[]) =>
   canaryCommand([id, '--steps', '50,100', '--step-time', '25s', '--min-views', String(minViews), ...more]);
 
-const clickHeading = async (page: import('playwright-core').Page) => {
+/**
+ * Clicks the faulty release's button, when the page is still that release's: the last document a canary visitor opens
+ * may come after the rollback.
+ */
+const clickIfThere = (name: string) => async (page: Page) => {
+  const button = page.getByRole('button', { name });
+  if ((await button.count()) > 0) await button.click();
+};
+
+const clickHeading = async (page: Page) => {
   await page.click('h1');
 };
+
+describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of nginx)', () => {
+  it("keeps everyone else on the cached live documents, and passes the canary's visitors to the origin", async () => {
+    const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);
+    const varnish = await startVarnish({ port: varnishPort, originPort: nginxPorts.shell! });
+    const context = await visitorWithBucket(bucketOn('canary', 25), { cookie: false });
+    const seen: Awaited<ReturnType<typeof rawGet>>[] = [];
+    /** Through the cache, for a visitor whose browser sends these cookies. */
+    const viaCache = async (path: string, cookie?: string) => {
+      const response = await rawGet(varnishPort, path, cookie === undefined ? {} : { cookie });
+      expect(response.status).toBe(200);
+      seen.push(response);
+      return { ...documentOf(response), hit: String(response.headers['x-varnish']).split(' ').length === 2 };
+    };
+    try {
+      await runningAt(25);
+      // Visitors outside: first visits, and browsers with cookies of their own, share one cached document.
+      const first = await viaCache(jobsPage.route);
+      expect(first).toMatchObject({ build: builds.live, cohort: undefined, canaries: 'jobs=25' });
+      for (const cookie of [undefined, '_ga=GA1.2.3', undefined, 'theme=dark']) {
+        expect(await viaCache(jobsPage.route, cookie)).toMatchObject({
+          build: builds.live,
+          cohort: undefined,
+          hit: true,
+        });
+      }
+      // The canary's and the control's visitors go to the origin, and get their side, kept by no one.
+      expect(await viaCache(jobsPage.route, `${BUCKET_COOKIE}=${bucketOn('canary', 25)}`)).toMatchObject({
+        build: builds.good,
+        cohort: 'canary:jobs',
+        cacheControl: 'private, no-store',
+        hit: false,
+      });
+      expect(await viaCache(jobsPage.route, `_ga=1; ${BUCKET_COOKIE}=${bucketOn('control', 25)}`)).toMatchObject({
+        build: builds.live,
+        cohort: 'control:jobs',
+        hit: false,
+      });
+      // Which never reaches anyone else: the next visitor outside still gets the cached live document.
+      expect(await viaCache(jobsPage.route)).toMatchObject({ build: builds.live, cohort: undefined, hit: true });
+      // A bucket sent while outside (the canary grew past it, or ended) is passed too, and gets live.
+      expect(await viaCache(jobsPage.route, `${BUCKET_COOKIE}=${bucketOn('outside', 25)}`)).toMatchObject({
+        build: builds.live,
+        cohort: undefined,
+        hit: false,
+      });
+      const canaryRemotes = await rawGet(varnishPort, '/remotes.json', {
+        cookie: `${BUCKET_COOKIE}=${bucketOn('canary', 25)}`,
+      });
+      expect(JSON.parse(canaryRemotes.body).jobs).toMatch(/\/releases\/canary\/mf-manifest\.json$/);
+      expect(JSON.parse((await rawGet(varnishPort, '/remotes.json')).body).jobs).not.toContain('/releases/');
+
+      // A browser whose bucket is in the canary: its first document is the cached live one; it then sends its bucket,
+      // and its next document is the canary's.
+      const page = await context.newPage();
+      await page.goto(`http://localhost:${varnishPort}${jobsPage.route}`);
+      await untilHydrated(page);
+      expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.live);
+      await eventually(
+        async () => (await context.cookies()).find((cookie) => cookie.name === BUCKET_COOKIE)?.value,
+        (value) => value === String(bucketOn('canary', 25)),
+        { timeoutMs: 10_000, what: 'the bucket cookie' },
+      );
+      await page.reload();
+      await untilHydrated(page);
+      expect(await page.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.good);
+
+      // No answer a cache may share carries a cookie.
+      const shareable = seen.filter((response) => /public/.test(String(response.headers['cache-control'])));
+      expect(shareable.length).toBeGreaterThan(0);
+      expect(shareable.filter((response) => response.headers['set-cookie'])).toEqual([]);
+    } finally {
+      await context.close();
+      await varnish.stop();
+      await npmRun('canary', ['jobs', '--abort'], env);
+      command.child.kill('SIGKILL');
+      await command.done;
+    }
+  });
+});
 
 describe('a canary judged on its visitors', () => {
   afterEach(async () => {
@@ -347,16 +500,13 @@ describe('a canary judged on its visitors', () => {
     const command = judgedCanary(ids.faulty, 8);
     await runningAt(50);
     // A visitor of the canary whose tab stays open through the rollback.
-    const context = await browser.newContext();
-    await context.addCookies([
-      { name: BUCKET_COOKIE, value: String(bucketOn('canary', 50)), url: `http://localhost:${sitePorts.shell}` },
-    ]);
+    const context = await visitorWithBucket(bucketOn('canary', 50));
     const open = await context.newPage();
     await open.goto(`http://localhost:${sitePorts.shell}${jobsPage.route}`);
     await open.getByRole('button', { name: 'Save search' }).waitFor();
 
     await visitUntilDone(command, 50, {
-      canary: (page) => page.getByRole('button', { name: 'Save search' }).click(),
+      canary: clickIfThere('Save search'),
       control: clickHeading,
     });
     const ended = await command.done;
@@ -381,7 +531,7 @@ describe('a canary judged on its visitors', () => {
     const command = judgedCanary(ids.faulty, 6, '--skip-gate');
     await runningAt(50);
     await visitUntilDone(command, 50, {
-      canary: (page) => page.getByRole('button', { name: 'Sort' }).click(),
+      canary: clickIfThere('Sort'),
       control: clickHeading,
     });
     const ended = await command.done;
@@ -403,6 +553,6 @@ describe('a canary judged on its visitors', () => {
     expect(readLivePointer(layout()).id).toBe(ids.good);
     expect(readCanary(layout())).toEqual({});
     // Everyone gets it now, from the shared documents.
-    expect((await jobsDocument()).build).toBe(builds.good);
+    for (const { port } of servers) expect((await jobsDocument(port)).build).toBe(builds.good);
   });
 });

@@ -32,6 +32,8 @@ const TOOLS = [
     ],
   },
   { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
+  // The shared cache in front of the site in the canary tests (docs/cdn.vcl).
+  { name: 'Varnish', debianPackage: 'varnish', env: 'VARNISHD_PATH', paths: ['/usr/sbin/varnishd'] },
   {
     name: 'Firefox',
     engine: 'firefox',
