@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { staleSince, sourcesOf } = require('@nativegtm/tools/buildIfNeeded');
@@ -33,6 +33,7 @@ const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { RECORDS_PER_BEACON } = require('./load');
+const { probe } = require('./probe');
 const { CHROME_ARGS, runLighthouse } = require('./lighthouse');
 const { median, summarizeLighthouse, summarizeVisits } = require('./report/statistics');
 const { evaluateBudgets } = require('./report/budgets');
@@ -207,26 +208,6 @@ function distResolver(roots) {
     const file = path.join(root, decodeURIComponent(pathname));
     return fs.existsSync(file) ? file : undefined;
   };
-}
-
-/**
- * Runs tests/bench/load.js in its own process (the server keeps this one's event loop) and returns its JSON.
- * @param {string[]} args
- * @returns {Promise<unknown>} what load.js printed for this mode (its result types)
- */
-function probe(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'load.js'), ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load.js exited with ${code}`)),
-    );
-  });
 }
 
 /**

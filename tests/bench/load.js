@@ -9,7 +9,8 @@
 //     connections, each requesting the URLs in turn for <ms>; counts answers with the expected status only
 //   node tests/bench/load.js cannon <connections> <ms> <url>… : the same load from autocannon (an HTTP client fast
 //     enough not to be the bottleneck against nginx), after a second of warm-up: requests/s, latency percentiles,
-//     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are.
+//     errors and non-2xx answers. No Accept-Encoding: documents and files alike are sent as they are. With
+//     LOAD_COOKIE set, every request carries it as its Cookie header (a visitor's canary bucket).
 //   node tests/bench/load.js alternating <connections> <ms> <beacons per second> <beacon url> <url>… : the cannon
 //     load, while another process posts field-data beacons to <beacon url> in every other second of the clock from
 //     one client (as a CDN's one address, over BEACON_CONNECTIONS connections), each one page view's
@@ -143,7 +144,12 @@ async function rate(connections, durationMs, urls) {
  */
 async function cannon(connections, durationMs, urls) {
   const origin = new URL(/** @type {string} */ (urls[0])).origin;
-  const requests = urls.map((url) => ({ method: /** @type {const} */ ('GET'), path: new URL(url).pathname }));
+  const cookie = process.env.LOAD_COOKIE;
+  const requests = urls.map((url) => ({
+    method: /** @type {const} */ ('GET'),
+    path: new URL(url).pathname,
+    ...(cookie ? { headers: { cookie } } : {}),
+  }));
   /** @param {number} seconds */
   const run = (seconds) => autocannon({ url: origin, connections, duration: seconds, requests });
   await run(1);
@@ -222,7 +228,12 @@ async function beaconSeconds(perSecond, durationMs, url) {
  */
 async function alternating(connections, durationMs, perSecond, beaconUrl, urls) {
   const origin = new URL(/** @type {string} */ (urls[0])).origin;
-  const requests = urls.map((url) => ({ method: /** @type {const} */ ('GET'), path: new URL(url).pathname }));
+  const cookie = process.env.LOAD_COOKIE;
+  const requests = urls.map((url) => ({
+    method: /** @type {const} */ ('GET'),
+    path: new URL(url).pathname,
+    ...(cookie ? { headers: { cookie } } : {}),
+  }));
   // The poster starts first: it posts from the first whole second after it runs, which the warm-up second covers.
   const poster = runChild(['beacon-seconds', String(perSecond), String(durationMs + 2000), beaconUrl]);
   await autocannon({ url: origin, connections, duration: 1, requests });
