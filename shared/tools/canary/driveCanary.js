@@ -4,14 +4,13 @@
 // abort (or a resume elsewhere) stops this loop without it changing anything.
 const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { sidesInStore } = require('./sides');
-const { DEFAULT_THRESHOLDS, judgeStep, signalText } = require('./verdict');
+const { judgeStep, signalText, thresholdsOf } = require('./verdict');
 const { CanaryGone, advanceCanary, finishCanary } = require('./lifecycle');
 
 /** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
 /** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
 /** @typedef {import('@nativegtm/server/releases/canaryInStore').StepRecord} StepRecord */
 /** @typedef {import('./lifecycle').EndedCanary} EndedCanary */
-/** @typedef {import('./verdict').Thresholds} Thresholds */
 /** @typedef {import('./verdict').StepVerdict} StepVerdict */
 /** @typedef {import('./verdict').Side} Side */
 
@@ -36,24 +35,14 @@ function stepLine(share, { canary, control }, verdict) {
 
 /**
  * @param {{ layout: StoreLayout, remote: string, fieldDataDir: string, state: CanaryState,
- *   thresholds?: Omit<Thresholds, 'minViews'>, now?: () => number, sleep?: (ms: number) => Promise<unknown>,
- *   print?: (line: string) => void }} options
- *   state: the canary as this process last wrote it (started or took over)
+ *   now?: () => number, sleep?: (ms: number) => Promise<unknown>, print?: (line: string) => void }} options
+ *   state: the canary as this process last wrote it (started or took over); its settings say the thresholds
  * @returns {Promise<EndedCanary>}
  */
-async function driveCanary({
-  layout,
-  remote,
-  fieldDataDir,
-  state,
-  thresholds = DEFAULT_THRESHOLDS,
-  now = Date.now,
-  sleep = wait,
-  print = () => {},
-}) {
+async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now, sleep = wait, print = () => {} }) {
   let mine = state;
-  const { stepTimeMs, minViews, maxWaitMs } = mine.settings;
-  const judging = { ...thresholds, minViews };
+  const { stepTimeMs, maxWaitMs } = mine.settings;
+  const judging = thresholdsOf(mine.settings);
   const look = Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
   for (;;) {
     const { canary } = readCanary(layout);

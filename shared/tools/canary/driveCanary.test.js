@@ -105,6 +105,18 @@ describe('a canary, step by step', () => {
     expect(readCanary(layout)).toEqual({});
   });
 
+  it('judges with the margins its settings give', async () => {
+    // 400 errors per 1,000 views more than live is within a margin of 500; INP twice live's within one of 150 %.
+    const state = await startCanary(layout, 'jobs', ids.next, {
+      steps: [50, 100],
+      settings: { ...settings, errorMargin: 500, p75Margin: 1.5 },
+      gate: null,
+      now,
+    });
+    visitors(START, { errors: 20, inp: { canary: 160, control: 80 } });
+    await expect(drive(state)).resolves.toMatchObject({ outcome: 'promoted' });
+  });
+
   it('rolls back on a slower interaction', async () => {
     const state = await start();
     visitors(START, { inp: { canary: 380, control: 80 } });

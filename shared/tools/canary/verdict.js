@@ -42,6 +42,23 @@ const DEFAULT_THRESHOLDS = {
   },
 };
 
+/**
+ * The thresholds a canary's settings ask for: the defaults, but for what the command's options changed.
+ * @param {import('@nativegtm/server/releases/canaryInStore').CanaryState['settings']} settings
+ * @returns {Thresholds}
+ */
+function thresholdsOf({ minViews, errorMargin, p75Margin, alpha }) {
+  /** @param {{ share: number, at: number }} limit */
+  const margin = (limit) => ({ ...limit, share: p75Margin ?? limit.share });
+  const { p75 } = DEFAULT_THRESHOLDS;
+  return {
+    minViews,
+    alpha: alpha ?? DEFAULT_THRESHOLDS.alpha,
+    errorsPerThousand: errorMargin ?? DEFAULT_THRESHOLDS.errorsPerThousand,
+    p75: { LCP: margin(p75.LCP), INP: margin(p75.INP), CLS: margin(p75.CLS) },
+  };
+}
+
 /** The vitals judged, in the order a verdict names them. */
 const JUDGED_VITALS = /** @type {const} */ (['INP', 'LCP', 'CLS']);
 
@@ -139,4 +156,4 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
   return { verdict: 'pass', signals, reason: 'no signal worse than live' };
 }
 
-module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep, signalText };
+module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep, signalText, thresholdsOf };

@@ -1,4 +1,5 @@
-// `npm run canary -- <remote> <id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] [--max-wait <time>]`:
+// `npm run canary -- <remote> <id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] [--max-wait <time>]
+// [--error-margin 5] [--p75-margin 10] [--alpha 0.01]`:
 // the gate, then a growing share of visitors on the release, each step judged on their field data against a control
 // group of the same share, until the release is live (exit 0) or rolled back (exit 1, naming the signal).
 // `--status`, `--abort` and `--resume` look at, end, or carry on the remote's running canary.
@@ -19,15 +20,19 @@ const {
 } = require('../canary/lifecycle');
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
-const { DEFAULT_THRESHOLDS, judgeStep, signalText } = require('../canary/verdict');
+const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../canary/verdict');
 
 const USAGE =
   'npm run canary -- <remote> <release id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] ' +
-  '[--max-wait <time>] [--skip-gate] | npm run canary -- <remote> --status | --abort | --resume';
+  '[--max-wait <time>] [--error-margin 5] [--p75-margin 10] [--alpha 0.01] [--skip-gate] | ' +
+  'npm run canary -- <remote> --status | --abort | --resume';
 const DESCRIPTION = `Gates the release, then gives it to a growing share of visitors (--steps, percent; the last is
 100, the promote). At the end of each step (--step-time: 20s, 10m, 1h) the canary is compared with a control group of
 the same share on live, over the step's field data; a worse signal rolls it back, and a step without --min-views views
 on each side waits up to --max-wait more (one more step time unless given), then ends without a verdict.
+A signal fails when the canary is worse than the control by more than its margin, and its one-sided test says so
+below --alpha: --error-margin more errors per 1,000 views (${DEFAULT_THRESHOLDS.errorsPerThousand}), a p75 of INP, LCP or CLS higher by
+--p75-margin percent (${DEFAULT_THRESHOLDS.p75.INP.share * 100}) and by at least 50 ms, 250 ms or 0.05.
   --status  the running canary: share, views and signals on each side, time left, whether its command is alive
   --abort   everyone on live now
   --resume  carry on a canary whose command died
@@ -75,17 +80,40 @@ function durationText(ms) {
 }
 
 /**
- * The canary's settings from its options.
- * @param {string | undefined} stepTime
- * @param {string | undefined} minViews
- * @param {string | undefined} maxWait
+ * A number from an option's text, within bounds, or a UsageError naming the option.
+ * @param {string | undefined} text
+ * @param {string} option
+ * @param {{ min: number, max: number }} range
  */
-function settingsFrom(stepTime, minViews, maxWait) {
-  const stepTimeMs = durationOption(stepTime, '--step-time', DEFAULT_STEP_TIME);
+function numberOption(text, option, { min, max }) {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) {
+    throw new UsageError(`${option} must be a number from ${min} to ${max}, not "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * The canary's settings from its options: what is not given is left to the defaults.
+ * @param {Record<string, string | boolean | undefined>} options
+ * @returns {import('@nativegtm/server/releases/canaryInStore').CanaryState['settings']}
+ */
+function settingsFrom(options) {
+  /** @param {string} name */
+  const text = (name) => /** @type {string | undefined} */ (options[name]);
+  const stepTimeMs = durationOption(text('step-time'), '--step-time', DEFAULT_STEP_TIME);
+  const p75Margin = numberOption(text('p75-margin'), '--p75-margin', { min: 0, max: 1000 });
+  const margins = {
+    errorMargin: numberOption(text('error-margin'), '--error-margin', { min: 0, max: 1000 }),
+    p75Margin: p75Margin === undefined ? undefined : p75Margin / 100,
+    alpha: numberOption(text('alpha'), '--alpha', { min: 0.0001, max: 0.5 }),
+  };
   return {
     stepTimeMs,
-    minViews: wholeNumberOption(minViews, '--min-views', { min: 1 }) ?? DEFAULT_THRESHOLDS.minViews,
-    maxWaitMs: maxWait === undefined ? stepTimeMs : durationOption(maxWait, '--max-wait', ''),
+    minViews: wholeNumberOption(text('min-views'), '--min-views', { min: 1 }) ?? DEFAULT_THRESHOLDS.minViews,
+    maxWaitMs: text('max-wait') === undefined ? stepTimeMs : durationOption(text('max-wait'), '--max-wait', ''),
+    ...Object.fromEntries(Object.entries(margins).filter(([, value]) => value !== undefined)),
   };
 }
 
@@ -100,6 +128,9 @@ runReleaseCommand(USAGE, async () => {
       'step-time': { type: 'string' },
       'min-views': { type: 'string' },
       'max-wait': { type: 'string' },
+      'error-margin': { type: 'string' },
+      'p75-margin': { type: 'string' },
+      alpha: { type: 'string' },
       'skip-gate': { type: 'boolean' },
       status: { type: 'boolean' },
       abort: { type: 'boolean' },
@@ -125,7 +156,7 @@ runReleaseCommand(USAGE, async () => {
     ? await takeOverCanary(layout, remote)
     : await startCanary(layout, remote, /** @type {string} */ (id), {
         steps: parseSteps(options.steps),
-        settings: settingsFrom(options['step-time'], options['min-views'], options['max-wait']),
+        settings: settingsFrom(options),
         gate: options['skip-gate']
           ? null
           : (releaseDir) => {
@@ -174,7 +205,7 @@ async function printStatus(layout, remote, records) {
   const since = Date.parse(canary.stepStartedAt);
   const { stepTimeMs, minViews, maxWaitMs } = canary.settings;
   const sides = await sidesInStore(records, remote, { since, until: now });
-  const verdict = judgeStep(sides, { ...DEFAULT_THRESHOLDS, minViews });
+  const verdict = judgeStep(sides, thresholdsOf(canary.settings));
   const alive = commandAlive(canary.command);
   const left = since + stepTimeMs - now;
   const step = canary.steps.indexOf(canary.share) + 1;
