@@ -188,10 +188,15 @@ function createShellHandler({
       if (!personal) return sendDocument(req, res, document, headers);
       // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
       // whom it was for: a preview, or a canary's side.
-      const cohort = personal.cohort(document.route && remoteOfRoute.get(document.route));
-      const html = collector
-        ? document.html.replace('</head>', `${fieldTokenTag(collector.issueToken(cohort))}\n</head>`)
-        : document.html;
+      const pageRemote = document.route && remoteOfRoute.get(document.route);
+      const cohort = personal.cohort(pageRemote);
+      const token = collector?.issueToken(cohort);
+      const html = token ? document.html.replace('</head>', `${fieldTokenTag(token)}\n</head>`) : document.html;
+      // A document of a side of its own page's canary: whether that remote's fragment made it in is a signal too.
+      if (token && document.route && pageRemote && cohort.endsWith(`:${pageRemote}`) && cohort !== 'preview') {
+        const failed = document.fragment === undefined || document.fragment.cache === 'failed';
+        collector?.recordDocument({ token, route: document.route, remote: pageRemote, cohort, failed });
+      }
       return sendDocument(req, res, { ...document, html }, { ...headers, ...personal.headers }, { personal: true });
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');

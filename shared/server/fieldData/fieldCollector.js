@@ -32,6 +32,27 @@ function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logg
      * @param {string} cohort who the document is for (@nativegtm/contract/fieldData COHORT)
      */
     issueToken: (cohort) => tokens.issue(cohort),
+    /**
+     * Keeps what the server saw of a document it served to a side of a canary of its page's remote (the canary's
+     * fragment signal): one record, under the document's token.
+     * @param {{ token: string, route: string, remote: string, cohort: string, failed: boolean }} document
+     */
+    recordDocument({ token, route, remote, cohort, failed }) {
+      /** @type {import('./recordStore').DocumentRecord} */
+      const record = {
+        t: Date.now(),
+        type: 'document',
+        route,
+        remote,
+        cohort,
+        doc: /** @type {string} */ (token.split('.')[0]),
+        seq: 0,
+        signed: true,
+        fragment: failed ? 'failed' : 'ok',
+      };
+      // The writer stores any record as one line; this one is not a beacon's.
+      writer.write([/** @type {any} */ (record)]);
+    },
     /** Writes out the records still buffered (when the server closes, before a draining worker exits). */
     flush: () => writer.flush(),
   };

@@ -5,11 +5,11 @@
 // past MAX_VIEWS_PER_DOCUMENT. This is done when reading, where every worker's records meet.
 const { MAX_ERRORS_PER_BEACON, MAX_VIEWS_PER_DOCUMENT } = require('@nativegtm/contract/fieldData');
 
-/** @typedef {import('./recordStore').FieldRecord} FieldRecord */
+/** @typedef {import('./recordStore').FieldRecord | import('./recordStore').DocumentRecord} StoredRecord */
 
 /**
  * A filter for one pass over the records: true for the ones that count.
- * @returns {(record: FieldRecord) => boolean}
+ * @returns {(record: StoredRecord) => boolean}
  */
 function signedOncePerDocument() {
   /** @type {Map<string, number>} */

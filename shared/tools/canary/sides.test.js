@@ -13,6 +13,24 @@ const { view, vital, error } = recordMaker({
   signed: true,
 });
 /**
+ * The shell server's record of a document it composed for a side.
+ * @param {'ok' | 'failed'} fragment
+ * @param {{ cohort: string, doc: string, seq: number }} labels
+ */
+const document = (fragment, labels) =>
+  /** @type {import('@nativegtm/server/fieldData/recordStore').FieldRecord} */ (
+    /** @type {unknown} */ ({
+      t: 1,
+      type: 'document',
+      route: '/featured-jobs',
+      remote: 'jobs',
+      signed: true,
+      fragment,
+      ...labels,
+    })
+  );
+
+/**
  * @param {'canary' | 'control'} side
  * @param {string} doc
  * @param {number} [seq]
@@ -32,12 +50,16 @@ describe("a canary's two sides, from the records", () => {
         view(on('control', 'b')),
         vital('LCP', 1500, on('control', 'b')),
         vital('CLS', 0.02, on('control', 'b')),
+        // The server's own record of each document of the page it composed for a side.
+        document('failed', on('canary', 'a')),
+        document('ok', on('control', 'b')),
+        document('ok', on('control', 'b')), // the same document twice
       ],
       'jobs',
     );
     expect(sides).toEqual({
-      canary: { views: 2, errors: 1, values: { LCP: [2000], INP: [300], CLS: [] } },
-      control: { views: 1, errors: 0, values: { LCP: [1500], INP: [], CLS: [0.02] } },
+      canary: { views: 2, errors: 1, documents: 1, failedFragments: 1, values: { LCP: [2000], INP: [300], CLS: [] } },
+      control: { views: 1, errors: 0, documents: 1, failedFragments: 0, values: { LCP: [1500], INP: [], CLS: [0.02] } },
     });
   });
 
@@ -58,7 +80,13 @@ describe("a canary's two sides, from the records", () => {
       ],
       'jobs',
     );
-    expect(sides.canary).toEqual({ views: 1, errors: 1, values: { LCP: [9000], INP: [], CLS: [] } });
+    expect(sides.canary).toEqual({
+      views: 1,
+      errors: 1,
+      documents: 0,
+      failedFragments: 0,
+      values: { LCP: [9000], INP: [], CLS: [] },
+    });
     expect(sides.control.views).toBe(0);
   });
 });

@@ -18,6 +18,9 @@ const { countExcessPValue, shiftPValue } = require('./statistics');
  * @typedef {object} Side
  * @property {number} views
  * @property {number} errors remote failures and uncaught errors attributed to the remote
+ * @property {number} [documents] documents of the remote's page the server composed for this side (the built-in
+ *   server counts them; nginx does not)
+ * @property {number} [failedFragments] those of them without the remote's fragment (rendered in the browser)
  * @property {Partial<Record<JudgedVital, number[]>>} values each vital's values, one per view that measured it
  */
 
@@ -26,6 +29,7 @@ const { countExcessPValue, shiftPValue } = require('./statistics');
  * @property {number} minViews views each side needs for a verdict
  * @property {number} alpha each test's significance level
  * @property {number} errorsPerThousand how many more errors per 1,000 views the canary may have
+ * @property {number} fragmentsPerThousand how many more failed fragments per 1,000 documents the canary may have
  * @property {Record<JudgedVital, { share: number, at: number }>} p75 how much higher the canary's p75 may be: by
  *   `share` of the control's and by `at` (ms, or CLS's score), both
  */
@@ -35,6 +39,7 @@ const DEFAULT_THRESHOLDS = {
   minViews: 200,
   alpha: 0.01,
   errorsPerThousand: 5,
+  fragmentsPerThousand: 10,
   p75: {
     LCP: { share: 0.1, at: 250 },
     INP: { share: 0.1, at: 50 },
@@ -55,6 +60,7 @@ function thresholdsOf({ minViews, errorMargin, p75Margin, alpha }) {
     minViews,
     alpha: alpha ?? DEFAULT_THRESHOLDS.alpha,
     errorsPerThousand: errorMargin ?? DEFAULT_THRESHOLDS.errorsPerThousand,
+    fragmentsPerThousand: DEFAULT_THRESHOLDS.fragmentsPerThousand,
     p75: { LCP: margin(p75.LCP), INP: margin(p75.INP), CLS: margin(p75.CLS) },
   };
 }
@@ -65,8 +71,9 @@ const JUDGED_VITALS = /** @type {const} */ (['INP', 'LCP', 'CLS']);
 /**
  * One signal on both sides.
  * @typedef {object} Signal
- * @property {'errors' | JudgedVital} name
- * @property {number | undefined} canary errors per 1,000 views, or p75 (undefined: no value on that side)
+ * @property {'errors' | 'fragments' | JudgedVital} name
+ * @property {number | undefined} canary errors per 1,000 views, failed fragments per 1,000 documents, or p75
+ *   (undefined: no value on that side)
  * @property {number | undefined} control
  * @property {number} pValue the one-sided test's (1 when not tested)
  * @property {boolean} failed
@@ -83,12 +90,12 @@ const p75Of = (values) =>
 
 /**
  * A signal's value as the verdict's line says it: "48.0" errors (per 1,000 views), "420 ms", "0.180".
- * @param {'errors' | JudgedVital} name
+ * @param {'errors' | 'fragments' | JudgedVital} name
  * @param {number | undefined} value
  */
 function shown(name, value) {
   if (value === undefined) return 'none';
-  if (name === 'errors') return value.toFixed(1);
+  if (name === 'errors' || name === 'fragments') return value.toFixed(1);
   return VITALS[name].unit === 'ms' ? `${Math.round(value)} ms` : value.toFixed(3);
 }
 
@@ -97,7 +104,8 @@ function shown(name, value) {
  * @param {Signal} signal
  */
 function signalText({ name, canary, control }) {
-  return `${name} ${shown(name, canary)} vs ${shown(name, control)}${name === 'errors' ? ' per 1,000' : ''}`;
+  const per = name === 'errors' ? ' per 1,000' : name === 'fragments' ? ' failed per 1,000 documents' : '';
+  return `${name} ${shown(name, canary)} vs ${shown(name, control)}${per}`;
 }
 
 /**
@@ -123,6 +131,20 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
       failed: errorsCanary - errorsControl > thresholds.errorsPerThousand && errorsP < thresholds.alpha,
     },
   ];
+  // Failed fragments, where the server counted the documents it composed for both sides (not behind nginx).
+  if ((canary.documents ?? 0) > 0 && (control.documents ?? 0) > 0) {
+    const ours = { count: canary.failedFragments ?? 0, views: canary.documents ?? 0 };
+    const theirs = { count: control.failedFragments ?? 0, views: control.documents ?? 0 };
+    const rate = (/** @type {{ count: number, views: number }} */ side) => (side.count / side.views) * 1000;
+    const pValue = countExcessPValue(ours, theirs);
+    signals.push({
+      name: 'fragments',
+      canary: rate(ours),
+      control: rate(theirs),
+      pValue,
+      failed: rate(ours) - rate(theirs) > thresholds.fragmentsPerThousand && pValue < thresholds.alpha,
+    });
+  }
   for (const name of JUDGED_VITALS) {
     const ours = canary.values[name] ?? [];
     const theirs = control.values[name] ?? [];
@@ -150,7 +172,9 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
     const canarySays =
       failed.name === 'errors'
         ? `errors ${shown('errors', failed.canary)} per 1,000 views`
-        : `${failed.name} p75 ${shown(failed.name, failed.canary)}`;
+        : failed.name === 'fragments'
+          ? `fragments failed on ${shown('fragments', failed.canary)} per 1,000 documents`
+          : `${failed.name} p75 ${shown(failed.name, failed.canary)}`;
     return { verdict: 'fail', signals, reason: `${canarySays} vs ${shown(failed.name, failed.control)} on live` };
   }
   return { verdict: 'pass', signals, reason: 'no signal worse than live' };

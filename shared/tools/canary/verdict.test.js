@@ -86,6 +86,31 @@ describe("a canary step's verdict", () => {
     expect(inp?.pValue).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.alpha);
   });
 
+  it('fails a release whose fragment the server could not get, where it counts documents', () => {
+    const documents = (/** @type {number} */ count, /** @type {number} */ failedFragments) => ({
+      documents: count,
+      failedFragments,
+    });
+    const verdict = judgeStep({
+      canary: { ...syntheticSide({ seed: 16, views: 300 }), ...documents(300, 45) },
+      control: { ...syntheticSide({ seed: 17, views: 300 }), ...documents(300, 0) },
+    });
+    expect(verdict.verdict).toBe('fail');
+    expect(verdict.reason).toBe('fragments failed on 150.0 per 1,000 documents vs 0.0 on live');
+    // Not counted (nginx): no signal, no verdict on it.
+    const unmeasured = judgeStep({
+      canary: syntheticSide({ seed: 16, views: 300 }),
+      control: syntheticSide({ seed: 17, views: 300 }),
+    });
+    expect(unmeasured.signals.map((signal) => signal.name)).toEqual(['errors', 'INP', 'LCP', 'CLS']);
+    // A failure or two is within the margin.
+    const same = judgeStep({
+      canary: { ...syntheticSide({ seed: 16, views: 300 }), ...documents(300, 2) },
+      control: { ...syntheticSide({ seed: 17, views: 300 }), ...documents(300, 1) },
+    });
+    expect(same.verdict).toBe('pass');
+  });
+
   it('takes other thresholds', () => {
     const sides = {
       canary: syntheticSide({ seed: 14, views: 120, errors: 8 }),
