@@ -18,6 +18,7 @@ import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
 import { readCanary } from '@nativegtm/server/releases/canaryInStore';
 import { readLivePointer } from '@nativegtm/server/releases/livePointer';
+import { readRecords } from '@nativegtm/server/fieldData/recordStore';
 import { storeLayout } from '@nativegtm/server/releases/storeLayout';
 import { startSite } from '@nativegtm/server/startSite';
 import { startNginx } from '../support/nginxServer';
@@ -27,7 +28,7 @@ import { launchChromium } from '../support/chromium';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
-import { ports as testPorts, untilHydrated } from '../support/site';
+import { navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
 
 // Canary releases as a page team runs them (docs/releasing.md): `npm run canary` against one store read by both
 // servers, the built-in one and nginx, with real Chromium visitors whose field data decides each step (on the built-in
@@ -230,6 +231,23 @@ describe('a canary on both servers', () => {
         expect(inCanary / 400).toBeLessThanOrEqual(0.31);
       }
 
+      // The built-in server keeps its own record of each document of the page it composed for a side: whether the
+      // fragment made it in (nginx, which cannot tell, keeps none).
+      const documentRecords = await eventually(
+        async () => {
+          const found: { cohort?: string; fragment?: string }[] = [];
+          for await (const record of readRecords(env.FIELD_DATA_DIR!, { since: 0, until: Date.now() + 1000 })) {
+            const stored = record as { type: string; cohort?: string; fragment?: string };
+            if (stored.type === 'document') found.push({ cohort: stored.cohort, fragment: stored.fragment });
+          }
+          return found;
+        },
+        (found) => found.some((record) => record.cohort === 'control:jobs'),
+        { timeoutMs: 5000, what: 'the documents the built-in server recorded' },
+      );
+      expect(documentRecords).toContainEqual({ cohort: 'canary:jobs', fragment: 'ok' });
+      expect(documentRecords).toContainEqual({ cohort: 'control:jobs', fragment: 'ok' });
+
       // The same visitor is on the same side on every server.
       for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
         const [builtIn, nginxSide] = await Promise.all(servers.map(({ port }) => jobsDocument(port, bucket)));
@@ -296,9 +314,10 @@ describe('a canary on both servers', () => {
   });
 
   it.each(['the built-in server', 'nginx'])(
-    "keeps one visitor's page views on one side, from the second on (%s)",
+    "keeps one visitor's page views on one side, from the second on, in-app navigation too (%s)",
     async (name) => {
       const { port } = servers.find((server) => server.name === name)!;
+      const jobsPort = (name === 'nginx' ? nginxPorts : sitePorts)[jobs.name]!;
       const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
       const context = await browser.newContext();
       try {
@@ -328,6 +347,25 @@ describe('a canary on both servers', () => {
         const side = sideOf(bucket, 'jobs', 50);
         const expected = side === 'canary' ? `${builds.good} canary:jobs` : `${builds.live} control:jobs`;
         expect(seen.slice(1)).toEqual(Array(9).fill(expected));
+
+        // In-app navigation keeps the side: from another page, the jobs page's code comes from the side's release
+        // only, never from live and the canary both.
+        const jobsFiles: string[] = [];
+        page.on('request', (request) => {
+          if (/\/(mf-manifest\.json|remoteEntry\.js)$/.test(request.url()) && request.url().includes(`:${jobsPort}/`)) {
+            jobsFiles.push(new URL(request.url()).pathname);
+          }
+        });
+        await page.goto(`http://localhost:${port}/`);
+        await untilHydrated(page);
+        await navigateInApp(page, jobsPage.route);
+        await page.getByRole('heading', { level: 1, name: jobsPage.heading }).waitFor();
+        const folder =
+          side === 'canary' ? `/releases/${servers.find((server) => server.port === port)!.canaryFolder}/` : '/';
+        expect(jobsFiles.length).toBeGreaterThan(0);
+        expect(
+          jobsFiles.every((file) => file.startsWith(folder) && (side === 'canary' || !file.includes('/releases/'))),
+        ).toBe(true);
       } finally {
         await context.close();
         await npmRun('canary', ['jobs', '--abort'], env);
