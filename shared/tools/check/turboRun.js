@@ -19,6 +19,8 @@ function turboArguments({ packageName, base, concurrency = os.availableParalleli
     `--filter=${packageName}...`,
     `--filter=...{./shared/*}[${base}]`,
     '--output-logs=errors-only',
+    // One failure does not hide another: every task whose own inputs are sound still runs.
+    '--continue=dependencies-successful',
     // One a core: more only take turns, and hold more memory while they wait.
     `--concurrency=${Math.max(1, concurrency)}`,
   ];
