@@ -192,6 +192,15 @@ describe("a canary's controls", () => {
     await expect(abortCanary(layout, 'jobs', { now })).rejects.toThrow('no canary of jobs is running');
   });
 
+  it('aborts a canary state that cannot be read, which nothing else can end', async () => {
+    await start();
+    fs.writeFileSync(path.join(fs.realpathSync(layout.canary), 'canary.json'), '{ broken');
+    await expect(promote(layout, 'jobs', ids.next, { gate: null })).rejects.toThrow(/cannot be read|not JSON/);
+    await expect(abortCanary(layout, 'jobs', { now })).resolves.toEqual({ problem: "the canary's state is not JSON" });
+    expect(readCanary(layout)).toEqual({});
+    await expect(promote(layout, 'jobs', ids.next, { gate: null })).resolves.toMatchObject({ changed: true });
+  });
+
   it('resumes a canary whose command died, at the share it was left at', async () => {
     const state = await start([25, 50, 100]);
     // The command that started it died: its pid is one no process has any more.

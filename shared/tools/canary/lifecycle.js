@@ -211,23 +211,37 @@ const ABORT_LOCK_WAIT_MS = 800;
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {{ now: () => number }} options
- * @returns {Promise<EndedCanary>}
+ * @returns {Promise<EndedCanary | { problem: string }>} the canary ended, or what was wrong with a state that was not one
  */
 async function abortCanary(layout, remote, { now }) {
-  runningOrRefuse(layout, remote);
+  abortable(layout, remote);
   const until = Date.now() + ABORT_LOCK_WAIT_MS;
   for (;;) {
     try {
       return await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
-        const state = runningOrRefuse(layout, remote);
+        const { canary, problem } = abortable(layout, remote);
         endCanary(layout);
-        return recordEnd(layout, state, 'aborted', 'aborted by an operator', state.verdicts, now());
+        // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
+        return canary
+          ? recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now())
+          : { problem: /** @type {string} */ (problem) };
       });
     } catch (error) {
       if (!(error instanceof StoreBusyError) || Date.now() >= until) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+}
+
+/**
+ * The canary an abort ends: one that runs, or a state that cannot be read; a refusal when there is neither.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ */
+function abortable(layout, remote) {
+  const read = readCanary(layout);
+  if (!read.canary && !read.problem) throw new ReleaseError(`no canary of ${remote} is running`);
+  return read;
 }
 
 /**

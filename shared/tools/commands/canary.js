@@ -148,7 +148,11 @@ runReleaseCommand(USAGE, async () => {
   if (options.status) return printStatus(layout, remote, records);
   if (options.abort) {
     const ended = await abortCanary(layout, remote, { now: Date.now });
-    console.log(`${remote}: canary of release ${ended.id} aborted; everyone is on live.`);
+    console.log(
+      'id' in ended
+        ? `${remote}: canary of release ${ended.id} aborted; everyone is on live.`
+        : `${remote}: a canary state that could not be read (${ended.problem}) removed; everyone is on live.`,
+    );
     return;
   }
 
