@@ -71,10 +71,11 @@ const LABEL = /^[A-Za-z0-9/_.-]{1,64}$/;
 /** A CSS selector of an attribution target, cut to this length. */
 const MAX_TARGET_LENGTH = 100;
 /**
- * Who a private document was served to: a browser previewing a release, or one side of a remote's canary
- * (`canary:jobs`, `control:jobs`: canaryBuckets.js).
+ * Who a private document was served to: a browser previewing a release, one overriding a remote with a dev server
+ * (overrides.js: its beacons are dropped), or one side of a remote's canary (`canary:jobs`, `control:jobs`:
+ * canaryBuckets.js).
  */
-const COHORT = /^(?:preview|(?:canary|control):[a-z][a-z0-9-]{0,39})$/;
+const COHORT = /^(?:preview|override|(?:canary|control):[a-z][a-z0-9-]{0,39})$/;
 /**
  * A field-data token: `<document id>.<expiry in seconds since 1970>.<cohort>.<signature>` (the servers sign and check
  * it; the browser hands it back as it is).

@@ -15,12 +15,22 @@ const trustedTypesPolicies = {
   boot: 'nativegtm-boot',
 };
 
-/** The CSP directives that enforce them. */
-function trustedTypesDirectives() {
+/**
+ * The development server's own, allowed only in the documents of a browser that overrides a remote with it
+ * (overrides.js): its error overlay writes HTML through this policy (webpack-dev-server's
+ * client.overlay.trustedTypesPolicyName).
+ */
+const devServerPolicies = { overlay: 'nativegtm-dev-overlay' };
+
+/**
+ * The CSP directives that enforce them.
+ * @param {readonly string[]} [more] policies allowed on top (an override's dev server)
+ */
+function trustedTypesDirectives(more = []) {
   return [
     "require-trusted-types-for 'script'",
-    `trusted-types ${Object.values(trustedTypesPolicies).join(' ')} 'allow-duplicates'`,
+    `trusted-types ${[...Object.values(trustedTypesPolicies), ...more].join(' ')} 'allow-duplicates'`,
   ];
 }
 
-module.exports = { trustedTypesPolicies, trustedTypesDirectives };
+module.exports = { trustedTypesPolicies, devServerPolicies, trustedTypesDirectives };

@@ -7,6 +7,7 @@ const { SHELL_PORT, portsFrom } = require('@nativegtm/contract/ports');
 const { LEVELS } = require('./observability/logger');
 const { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } = require('./observability/metricsServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
+const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
 
 /** A whole number of at least `min`. */
 const wholeNumber = (/** @type {number} */ min) =>
@@ -50,6 +51,9 @@ const share = envalid.makeValidator((input) => {
   return value;
 });
 
+/** Where overrides may come from (@nativegtm/contract/overrides): a list of origins, or off. */
+const overrideOrigins = envalid.makeValidator((input) => parseOverrideOrigins(input));
+
 /** What the servers read, with the defaults `npm start` runs with. */
 const SERVER_SPECS = {
   PORT_BASE: portBase({ default: SHELL_PORT, desc: "the shell's port; the remotes take the ports after it" }),
@@ -71,6 +75,10 @@ const SERVER_SPECS = {
   }),
   RUM_SAMPLE_RATE: share({ default: 1, desc: 'the share of page views whose field data is collected' }),
   COLLECTOR_PORT: tcpPort({ default: 9465, desc: "the field-data collector's loopback port, behind nginx" }),
+  OVERRIDE_ORIGINS: overrideOrigins({
+    default: parseOverrideOrigins(LOOPBACK_ORIGINS),
+    desc: `the dev servers a browser may override a remote with: origins, port * for any, or off (${LOOPBACK_ORIGINS})`,
+  }),
   FRAGMENT_TIMEOUT_MS: wholeNumber(0)({ default: undefined, desc: "how long a document waits for a page's HTML" }),
 };
 

@@ -32,8 +32,20 @@ describe('the servers’ configuration', () => {
       FIELD_DATA_SECRET: undefined,
       RUM_SAMPLE_RATE: 1,
       COLLECTOR_PORT: 9465,
+      OVERRIDE_ORIGINS: [
+        { protocol: 'http:', hostname: 'localhost', port: '*' },
+        { protocol: 'http:', hostname: '127.0.0.1', port: '*' },
+        { protocol: 'http:', hostname: '[::1]', port: '*' },
+      ],
       FRAGMENT_TIMEOUT_MS: undefined,
     });
+  });
+
+  it('reads the origins overrides may come from, or none when off', () => {
+    expect(serverConfig({ OVERRIDE_ORIGINS: 'https://dev.example.com:8443' }).OVERRIDE_ORIGINS).toEqual([
+      { protocol: 'https:', hostname: 'dev.example.com', port: '8443' },
+    ]);
+    expect(serverConfig({ OVERRIDE_ORIGINS: 'off' }).OVERRIDE_ORIGINS).toEqual([]);
   });
 
   it('reads a sample rate from 0 to 1', () => {
@@ -80,6 +92,7 @@ describe('the servers’ configuration', () => {
     ['RUM_SAMPLE_RATE', '1.5'],
     ['RUM_SAMPLE_RATE', 'half'],
     ['COLLECTOR_PORT', '-1'],
+    ['OVERRIDE_ORIGINS', 'localhost:3103'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
   });

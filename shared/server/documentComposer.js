@@ -215,9 +215,11 @@ function createDocumentComposer({
   /**
    * @param {string} url the request's path and query
    * @param {ChosenRelease[]} chosen
+   * @param {string | undefined} inBrowser a remote whose page is rendered in the browser only: its files are not
+   *   fetched at all (an override's, served from a dev server the server must never request: releases/overrides.js)
    * @returns {Promise<ComposedDocument>}
    */
-  async function render(url, chosen) {
+  async function render(url, chosen, inBrowser) {
     const { pathname, search } = requestTarget(url);
     const route = byPath.get(normalizeRoutePath(pathname));
     const page = route ? route.remote : NOT_FOUND;
@@ -240,10 +242,11 @@ function createDocumentComposer({
     const html = await compose(parsed, { page, args: search.slice(1) }, async (virtual) => {
       const include = parseComposePath(virtual);
       if (include?.screen !== page) return '';
-      if (include.part === composeParts.pageHead) return pageHead(page, live);
       if (include.part === composeParts.siteHead) {
         return siteHead(origin, route?.route, { sampleRate, canaries: canaries && canariesContent(canaries()) });
       }
+      if (page === inBrowser) return '';
+      if (include.part === composeParts.pageHead) return pageHead(page, live);
       return pageBody(page, search, live);
     });
     return {
@@ -267,13 +270,14 @@ function createDocumentComposer({
   /**
    * @param {string} url the request's path and query
    * @param {ChosenRelease[]} [chosen] releases served in place of live ones (only the page's remote's matters)
+   * @param {string} [inBrowser] a remote whose page renders in the browser only (see render)
    */
-  function renderReusing(url, chosen = []) {
-    const key =
-      chosen.length > 0 ? `${chosen.map((release) => `${release.remote}.${release.id}`).join(',')} ${url}` : url;
+  function renderReusing(url, chosen = [], inBrowser) {
+    const personal = [...chosen.map((release) => `${release.remote}.${release.id}`), ...(inBrowser ? [`@${inBrowser}`] : [])];
+    const key = personal.length > 0 ? `${personal.join(',')} ${url}` : url;
     const reused = recent?.get(key);
     if (reused) return reused.document;
-    const document = render(url, chosen);
+    const document = render(url, chosen, inBrowser);
     if (!recent) return document;
     const entry = { document };
     recent.set(key, entry);

@@ -56,4 +56,11 @@ function serverTiming({ remote, ms, cache }, reused) {
   return `fragment;desc="${desc}";dur=${reused ? 0 : Math.round(ms * 10) / 10}`;
 }
 
-module.exports = { createFragmentTimer, serverTiming };
+/**
+ * The header's value for a page an override serves from a dev server: the server fetched nothing of it.
+ * @param {{ remote: string, origin: string }} override
+ */
+const renderedInBrowserTiming = ({ remote, origin }) =>
+  `fragment;desc="${remote}: rendered in the browser from ${origin}";dur=0`;
+
+module.exports = { createFragmentTimer, renderedInBrowserTiming, serverTiming };

@@ -1,6 +1,7 @@
 // Security headers shared by the built-in server and the nginx configuration, so both send exactly the same policy.
 const { CSP_ENDPOINT_NAME, REPORTS_PATH } = require('@nativegtm/contract/reports');
-const { trustedTypesDirectives } = require('@nativegtm/contract/trustedTypes');
+const { devServerPolicies, trustedTypesDirectives } = require('@nativegtm/contract/trustedTypes');
+const { liveReloadOrigin } = require('@nativegtm/contract/overrides');
 
 /** Features the site never uses, switched off for the page and anything it embeds. */
 const PERMISSIONS_POLICY = [
@@ -59,14 +60,18 @@ function htmlHeadersFor(entries = NO_REMOTES) {
  * site's own origin: `report-to` for browsers with the Reporting API, `report-uri` for the others (a browser that
  * knows report-to ignores report-uri).
  */
-/** @param {string[]} [origins] */
-function contentSecurityPolicy(origins = []) {
+/**
+ * @param {string[]} [origins]
+ * @param {{ connect?: string[], policies?: string[] }} [more] what an override's dev server needs on top (see
+ *   overrideHtmlHeaders)
+ */
+function contentSecurityPolicy(origins = [], { connect = [], policies = [] } = {}) {
   const sources = ["'self'", ...origins].join(' ');
   return [
     "default-src 'self'",
     `script-src ${sources}`,
     `style-src ${sources}`,
-    `connect-src ${sources}`,
+    `connect-src ${[sources, ...connect].join(' ')}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "object-src 'none'",
@@ -74,19 +79,35 @@ function contentSecurityPolicy(origins = []) {
     "form-action 'self'",
     "frame-ancestors 'none'",
     // Script URLs only through the site's own named policies (@nativegtm/contract/trustedTypes).
-    ...trustedTypesDirectives(),
+    ...trustedTypesDirectives(policies),
     `report-uri ${REPORTS_PATH}`,
     `report-to ${CSP_ENDPOINT_NAME}`,
   ].join('; ');
 }
 
 /**
+ * The headers of a document for a browser that overrides a remote with a dev server (@nativegtm/contract/overrides):
+ * the policy allows that origin in place of the remote's, its live-reload connection and its overlay's Trusted Types
+ * policy. Only ever sent with that browser's private documents.
+ * @param {Partial<Record<string, string>>} entries remotes.json's valid entries
+ * @param {{ remote: string, origin: string }} override
+ */
+function overrideHtmlHeaders(entries, override) {
+  const moved = { ...entries, [override.remote]: `${override.origin}/` };
+  return htmlHeaders(remoteOrigins(moved), {
+    connect: [liveReloadOrigin(override.origin)],
+    policies: Object.values(devServerPolicies),
+  });
+}
+
+/**
  * The headers of an HTML document of the site.
  * @param {string[]} origins
+ * @param {Parameters<typeof contentSecurityPolicy>[1]} [more]
  */
-function htmlHeaders(origins) {
+function htmlHeaders(origins, more) {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(origins),
+    'Content-Security-Policy': contentSecurityPolicy(origins, more),
     'Permissions-Policy': PERMISSIONS_POLICY,
     'Reporting-Endpoints': `${CSP_ENDPOINT_NAME}="${REPORTS_PATH}"`,
   };
@@ -98,5 +119,6 @@ module.exports = {
   contentSecurityPolicy,
   htmlHeaders,
   htmlHeadersFor,
+  overrideHtmlHeaders,
   remoteOrigins,
 };

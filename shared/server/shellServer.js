@@ -5,24 +5,28 @@
 // shell's own `npm start` in its folder): its dist/ as a single-page app. remotes.json is read through one reader
 // (remotesFile.js) for every use.
 const path = require('node:path');
+const cookie = require('cookie');
 const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
 const { REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FIELD_DATA_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
+const { OVERRIDE_PATH_PREFIX } = require('@nativegtm/contract/overrides');
 const { FILE_EXTENSION } = require('@nativegtm/contract/assetNames');
-const { htmlHeadersFor } = require('./securityHeaders');
+const { htmlHeadersFor, overrideHtmlHeaders } = require('./securityHeaders');
 const { createDocumentComposer } = require('./documentComposer');
 const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
 const { createReadiness } = require('./readiness');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
-const { serverTiming } = require('./fragmentTiming');
+const { renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
 const { createCanaries, cohortOf } = require('./releases/canaries');
+const { createOverrides, overriddenRemotesJson, OVERRIDE_HEADERS } = require('./releases/overrides');
+const { requestTarget } = require('./requestTarget');
 const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
 const { createRemotesFile } = require('./remotesFile');
 const { anyPath, createRouteHandler, is, sendText, under } = require('./routeTable');
@@ -33,10 +37,11 @@ const { guardedFiles, staticFiles } = require('./staticFiles');
 /** @typedef {import('./routeTable').Route} Route */
 /** @typedef {import('./documentComposer').ChosenRelease} ChosenRelease */
 /**
- * Whom a request's document and remotes.json are for, when not everyone: a preview's browser, or a visitor on either
- * side of one or more canaries. Either way that visitor's alone (`headers`), with the releases chosen for them.
- * @typedef {{ chosen: ChosenRelease[], headers: Record<string, string>, cohort: (pageRemote?: string) => string }}
- *   Personal
+ * Whom a request's document and remotes.json are for, when not everyone: a browser that overrides a remote with a dev
+ * server, a preview's browser, or a visitor on either side of one or more canaries. Either way that visitor's alone
+ * (`headers`), with the releases chosen for them and the override, if any.
+ * @typedef {{ chosen: ChosenRelease[], headers: Record<string, string>, cohort: (pageRemote?: string) => string,
+ *   override?: import('./releases/overrides').Override }} Personal
  */
 
 /** What a canary's visitors are served: theirs alone. Not noindex, unlike a preview: it is the site, as it will be. */
@@ -45,12 +50,13 @@ const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
 /**
  * @typedef {{ root: string, remotesFile?: string, name?: string,
  *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number,
- *     sampleRate?: number },
+ *     sampleRate?: number, overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] },
  *   logger?: import('./observability/logger').Logger, metrics?: import('./observability/metrics').Metrics,
  *   releasesDir?: string, fieldData?: { dir: string, secret?: string } }} ShellServerOptions
  *   root: its dist/; remotesFile: the remotes.json served and obeyed (REMOTES_FILE; dist/remotes.json unless given);
- *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout
- *   (without it, dist/ as a single-page app); logger: where request and fragment lines go (nowhere unless given);
+ *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout,
+ *   the origins overrides may come from (OVERRIDE_ORIGINS; loopback unless given) (without it, dist/ as a single-page
+ *   app); logger: where request and fragment lines go (nowhere unless given);
  *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from;
  *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR) and the key of private documents' tokens (without
  *   it, the site takes no field data)
@@ -113,7 +119,8 @@ function createShellHandler({
         return res.end(text);
       }
       for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
-      return res.end(chosenRemotesJson(remotes.entries() ?? {}, current.chosen));
+      const json = chosenRemotesJson(remotes.entries() ?? {}, current.chosen);
+      return res.end(current.override ? overriddenRemotesJson(json, current.override) : json);
     },
   });
 
@@ -129,28 +136,44 @@ function createShellHandler({
           remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
           onProblem: (remote, problem) => logger.warn({ remote, problem }, 'canary state unusable: everyone on live'),
         });
+  const { overrideOrigins, ...composing } = compose;
   const composer = createDocumentComposer({
     root: dist,
     remotes,
     events: fragmentEvents({ metrics, logger }),
     metrics,
     canaries: canaries && (() => canaries.shares()),
-    ...compose,
+    ...composing,
   });
+  const secure = compose.origin.startsWith('https:');
   const previews =
-    releasesDir === undefined
-      ? undefined
-      : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure: compose.origin.startsWith('https:') });
+    releasesDir === undefined ? undefined : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure });
+  const overrides = createOverrides({ routes: compose.routes, origins: overrideOrigins, secure });
   /**
-   * Whom the request is for: a preview first (the browser of someone looking at a release is not measured in a
-   * canary), then the canaries the visitor is in, or everyone.
+   * Whom the request is for: an override first (a developer's browser is measured nowhere), then a preview (the
+   * browser of someone looking at a release is not measured in a canary), then the canaries the visitor is in, or
+   * everyone. The cookies are parsed once, here.
    * @param {IncomingMessage} req
    * @returns {Personal | undefined}
    */
   function personalOf(req) {
-    const preview = previews?.of(req);
+    const header = req.headers.cookie;
+    if (!header) return undefined;
+    const cookies = cookie.parse(header);
+    const override = overrides.of(cookies);
+    const preview = previews?.of(cookies);
+    const sides = preview ? [] : (canaries?.sidesOf(cookies) ?? []);
+    if (override) {
+      // The other remotes as this browser would see them otherwise.
+      const chosen = preview ? [preview] : sides.filter((side) => side.side === 'canary');
+      return {
+        chosen: chosen.filter((release) => release.remote !== override.remote),
+        headers: OVERRIDE_HEADERS,
+        cohort: () => 'override',
+        override,
+      };
+    }
     if (preview) return { chosen: [preview], headers: PREVIEW_HEADERS, cohort: () => 'preview' };
-    const sides = canaries?.sidesOf(req) ?? [];
     if (sides.length === 0) return undefined;
     return {
       chosen: sides.filter((side) => side.side === 'canary'),
@@ -174,26 +197,29 @@ function createShellHandler({
   async function serveDocument(req, res, { observed }) {
     const started = performance.now();
     const personal = personalOf(req);
+    const override = personal?.override;
     try {
-      const document = await composer.render(/** @type {string} */ (req.url), personal?.chosen);
+      const document = await composer.render(/** @type {string} */ (req.url), personal?.chosen, override?.remote);
       const label = document.route ?? 'not-found';
-      observed.route(label);
-      metrics?.document(label, (performance.now() - started) / 1000);
-      const headers = document.fragment
-        ? {
-            ...documentHeaders(),
-            'Server-Timing': serverTiming(document.fragment, document.composedAt < started),
-          }
-        : documentHeaders();
+      const pageRemote = document.route && remoteOfRoute.get(document.route);
+      // A developer's documents are counted apart from visitors' (and compose faster: one remote is not fetched).
+      observed.route(override ? 'override' : label);
+      if (!override) metrics?.document(label, (performance.now() - started) / 1000);
+      /** @type {Record<string, string>} */
+      const headers = { ...(override ? overrideHtmlHeaders(remotes.entries() ?? {}, override) : documentHeaders()) };
+      if (override && pageRemote === override.remote) {
+        headers['Server-Timing'] = renderedInBrowserTiming(override);
+      } else if (document.fragment) {
+        headers['Server-Timing'] = serverTiming(document.fragment, document.composedAt < started);
+      }
       if (!personal) return sendDocument(req, res, document, headers);
       // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
       // whom it was for: a preview, or a canary's side.
-      const pageRemote = document.route && remoteOfRoute.get(document.route);
       const cohort = personal.cohort(pageRemote);
       const token = collector?.issueToken(cohort);
       const html = token ? document.html.replace('</head>', `${fieldTokenTag(token)}\n</head>`) : document.html;
       // A document of a side of its own page's canary: whether that remote's fragment made it in is a signal too.
-      if (token && document.route && pageRemote && cohort.endsWith(`:${pageRemote}`) && cohort !== 'preview') {
+      if (token && document.route && pageRemote && cohort.endsWith(`:${pageRemote}`)) {
         const failed = document.fragment === undefined || document.fragment.cache === 'failed';
         collector?.recordDocument({ token, route: document.route, remote: pageRemote, cohort, failed });
       }
@@ -228,6 +254,12 @@ function createShellHandler({
         ]
       : []),
     health,
+    {
+      label: 'override',
+      path: under(OVERRIDE_PATH_PREFIX),
+      handle: (req, res, { pathname }) =>
+        overrides.handle(res, pathname, new URLSearchParams(requestTarget(/** @type {string} */ (req.url)).search)),
+    },
     ...(previews
       ? [
           {

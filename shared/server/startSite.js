@@ -14,14 +14,15 @@ const { storeLayout } = require('./releases/storeLayout');
  * @param {{ ports?: Record<string, number>, host?: string, roots?: Record<string, string>, remotesFile?: string,
  *   origin?: string, fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
  *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string,
- *   fieldData?: { dir: string, secret?: string }, sampleRate?: number }} [options]
+ *   fieldData?: { dir: string, secret?: string }, sampleRate?: number,
+ *   overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] }} [options]
  *   host: the interface to listen on (all unless given). remotesFile: serve the shell's /remotes.json from this file
  *   instead of dist/remotes.json. origin: the site's public origin (absolute URLs in documents, robots.txt,
  *   sitemap.xml). fragmentTimeoutMs: how long a document waits for a page's server-rendered HTML before it is sent
  *   without it. logger: where request and fragment lines go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
  *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/.
  *   fieldData: where the shell keeps visitors' field data, and its tokens' key (none taken without it); sampleRate:
- *   the share of page views measured.
+ *   the share of page views measured; overrideOrigins: OVERRIDE_ORIGINS (loopback unless given).
  */
 async function startSite(
   deployables,
@@ -37,6 +38,7 @@ async function startSite(
     releasesDir,
     fieldData,
     sampleRate,
+    overrideOrigins,
   } = {},
 ) {
   const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
@@ -53,7 +55,7 @@ async function startSite(
           ? createShellServer({
               root,
               remotesFile,
-              compose: { routes, origin: siteOrigin(origin), fragmentTimeoutMs, sampleRate },
+              compose: { routes, origin: siteOrigin(origin), fragmentTimeoutMs, sampleRate, overrideOrigins },
               name: deployable.name,
               logger,
               metrics,

@@ -64,7 +64,7 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
     mode,
     context: packageDir,
     entry: { main: './src/index.ts' },
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    devtool: production ? 'source-map' : 'cheap-module-source-map',
     output: {
       path: path.join(packageDir, 'dist'),
       publicPath,

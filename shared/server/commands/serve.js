@@ -74,6 +74,7 @@ function worker(config) {
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
     fieldData: { dir: fieldDataDir(config.FIELD_DATA_DIR), secret: config.FIELD_DATA_SECRET },
     sampleRate: config.RUM_SAMPLE_RATE,
+    overrideOrigins: config.OVERRIDE_ORIGINS,
     logger: createLogger({ level: config.LOG_LEVEL }),
   });
 }

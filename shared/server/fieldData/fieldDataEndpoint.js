@@ -146,6 +146,11 @@ function createFieldDataEndpoint({
           return answer(res, 400);
         }
         const proof = tokens.verify(beacon.token);
+        // A page a developer overrides with a dev server (@nativegtm/contract/overrides) says nothing of the site.
+        if (proof?.cohort === 'override') {
+          metrics?.beacon('override');
+          return answer(res, 204);
+        }
         if (proof === undefined && !unsignedAllowed()) {
           metrics?.beacon('limited');
           return answer(res, 429, { 'Retry-After': '1' });

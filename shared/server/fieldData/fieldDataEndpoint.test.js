@@ -134,6 +134,21 @@ describe('the field-data endpoint', () => {
     ]);
   });
 
+  it("drops an overriding browser's beacons, counted apart, and keeps a preview's", async () => {
+    await start();
+    const beacon = { v: 1, first: true, view, vitals: [{ name: 'LCP', value: 9000 }], errors: [] };
+    expect(await post({ ...beacon, token: tokens.issue('override') })).toBe(204);
+    expect(records).toEqual([]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('nativegtm_field_data_beacons_total{outcome="override"} 1');
+    expect(text).not.toMatch(/^nativegtm_page_views_total/m);
+    expect(await post({ ...beacon, token: tokens.issue('preview') })).toBe(204);
+    expect(records.map((record) => [record.type, record.cohort])).toEqual([
+      ['view', 'preview'],
+      ['vital', 'preview'],
+    ]);
+  });
+
   it('refuses a body over its size unread, and one that is not a beacon, with a 4xx', async () => {
     await start();
     expect(await post('x'.repeat(MAX_BEACON_BYTES + 1))).toBe(413);

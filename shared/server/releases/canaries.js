@@ -4,7 +4,6 @@
 // A request without a bucket (a first visit, a visitor on no side, a crawler) is on no side: it gets today's shared
 // documents, and costs no look at the store. Every document lists the running canaries' shares, for browsers to
 // know whether to send their bucket (@nativegtm/contract/canaryBuckets).
-const cookie = require('cookie');
 const { BUCKET_COOKIE, parseBucket, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { runningCanary } = require('./canaryInStore');
 const { storeLayout } = require('./storeLayout');
@@ -26,13 +25,11 @@ function createCanaries({ storeDir, remoteNames, onProblem = () => {} }) {
 
   /**
    * The request's sides, one per remote whose canary has this visitor in it or in its control group.
-   * @param {import('node:http').IncomingMessage} req
+   * @param {Record<string, string | undefined>} cookies the request's, parsed
    * @returns {CanarySide[]}
    */
-  function sidesOf(req) {
-    const header = req.headers.cookie;
-    if (header === undefined || !header.includes(BUCKET_COOKIE)) return [];
-    const bucket = parseBucket(cookie.parse(header)[BUCKET_COOKIE]);
+  function sidesOf(cookies) {
+    const bucket = parseBucket(cookies[BUCKET_COOKIE]);
     if (bucket === undefined) return [];
     /** @type {CanarySide[]} */
     const sides = [];

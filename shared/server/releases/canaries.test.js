@@ -1,3 +1,4 @@
+const cookie = require('cookie');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -35,7 +36,8 @@ function startCanary(remote, share) {
 }
 
 /** @param {string} [cookie] */
-const request = (cookie) => /** @type {import('node:http').IncomingMessage} */ ({ headers: { cookie } });
+/** A request's cookies, parsed as the shell's server parses them. */
+const request = (header = '') => cookie.parse(header);
 
 /**
  * The first bucket on `side` of the remote's canary at `share`.

@@ -18,7 +18,6 @@ const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
 const { PERSONAL_CACHE_CONTROL } = require('../documentCaching');
 
 /** @typedef {import('../documentComposer').ChosenRelease} ChosenRelease */
-/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 
 /** A preview's responses are that browser's alone, and never indexed should one reach a crawler. */
@@ -40,11 +39,11 @@ function createPreviews({ storeDir, routes, secure }) {
 
   /**
    * The release this request's browser previews, if its cookie names one that is in the store.
-   * @param {IncomingMessage} req
+   * @param {Record<string, string | undefined>} cookies the request's, parsed
    * @returns {ChosenRelease | undefined}
    */
-  function of(req) {
-    const preview = parsePreview(cookie.parse(req.headers.cookie ?? '')[PREVIEW_COOKIE], remoteNames);
+  function of(cookies) {
+    const preview = parsePreview(cookies[PREVIEW_COOKIE], remoteNames);
     return preview && inStore(preview.remote, preview.id) ? preview : undefined;
   }
 

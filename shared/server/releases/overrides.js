@@ -1,0 +1,128 @@
+// Overrides on the shell's server (@nativegtm/contract/overrides): `/_override/<remote>?origin=<origin>` sets a cookie
+// in that browser only, for an origin OVERRIDE_ORIGINS allows, and from then on its documents are composed without
+// that remote's HTML (the server never fetches from the override's origin, which a cookie would otherwise let anyone
+// point at the server's own loopback services), its /remotes.json points the shell at the dev server, and its
+// documents' policy allows that dev server. Everything it is served is personal and never indexed, as a preview's.
+const cookie = require('cookie');
+const {
+  OVERRIDE_COOKIE,
+  OVERRIDE_END_PATH,
+  OVERRIDE_MAX_AGE_SECONDS,
+  OVERRIDE_NOTICE_COOKIE,
+  OVERRIDE_ORIGIN_PARAMETER,
+  OVERRIDE_PATH_PREFIX,
+  LOOPBACK_ORIGINS,
+  canonicalOrigin,
+  overrideAllowed,
+  parseOverride,
+  parseOverrideOrigins,
+} = require('@nativegtm/contract/overrides');
+const { PREVIEW_HEADERS } = require('./previews');
+
+/** @typedef {{ remote: string, origin: string }} Override */
+/** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+
+/** Private and never indexed, as a preview's. */
+const OVERRIDE_HEADERS = PREVIEW_HEADERS;
+
+/** OVERRIDE_ORIGINS when unset. */
+const DEFAULT_OVERRIDE_ORIGINS = parseOverrideOrigins(LOOPBACK_ORIGINS);
+
+/**
+ * @param {{ routes: { route: string, remote: string }[], origins?: readonly OriginPattern[], secure: boolean }} options
+ *   routes: which page each remote renders (an override starts on it); origins: OVERRIDE_ORIGINS (none: off); secure:
+ *   the site is served over https (the cookies are then Secure)
+ */
+function createOverrides({ routes, origins = DEFAULT_OVERRIDE_ORIGINS, secure }) {
+  const remoteNames = routes.map((route) => route.remote);
+
+  /**
+   * The override this request's browser asked for, if its cookie names an origin allowed now (a cookie set before
+   * OVERRIDE_ORIGINS changed counts for nothing).
+   * @param {Record<string, string | undefined>} cookies the request's, parsed
+   * @returns {Override | undefined}
+   */
+  function of(cookies) {
+    const override = parseOverride(cookies[OVERRIDE_COOKIE], remoteNames);
+    return override && overrideAllowed(origins, override.origin) ? override : undefined;
+  }
+
+  /**
+   * `/_override/<remote>?origin=<origin>` starts an override and opens the remote's page; `/_override/end` ends it.
+   * @param {ServerResponse} res
+   * @param {string} pathname
+   * @param {URLSearchParams} query
+   */
+  function handle(res, pathname, query) {
+    for (const [name, value] of Object.entries(OVERRIDE_HEADERS)) res.setHeader(name, value);
+    if (pathname === OVERRIDE_END_PATH) {
+      res.setHeader('Set-Cookie', overrideCookies('', 0, secure));
+      return redirect(res, '/');
+    }
+    const remote = pathname.slice(OVERRIDE_PATH_PREFIX.length);
+    const route = routes.find((candidate) => candidate.remote === remote)?.route;
+    if (!route) return refuse(res, 404, 'No such remote to override.');
+    const origin = canonicalOrigin(query.get(OVERRIDE_ORIGIN_PARAMETER) ?? '');
+    if (!origin) return refuse(res, 400, 'An override needs ?origin=<http(s) origin of the dev server>.');
+    if (origins.length === 0) return refuse(res, 403, 'Overrides are off on this site (OVERRIDE_ORIGINS=off).');
+    if (!overrideAllowed(origins, origin)) {
+      return refuse(res, 403, `This site does not accept overrides from ${origin} (OVERRIDE_ORIGINS).`);
+    }
+    res.setHeader('Set-Cookie', overrideCookies(`${remote}@${origin}`, OVERRIDE_MAX_AGE_SECONDS, secure));
+    return redirect(res, route);
+  }
+
+  return { of, handle };
+}
+
+/**
+ * The override cookie (HttpOnly: what the server reads) and its notice for the page, set or cleared.
+ * @param {string} value `<remote>@<origin>`, empty to clear
+ * @param {number} maxAge seconds, 0 to clear
+ * @param {boolean} secure
+ */
+function overrideCookies(value, maxAge, secure) {
+  // No encoding: a value is `<remote>@<origin>`, whose characters a cookie may hold as they are, or nginx's variables
+  // standing for them.
+  /** @type {import('cookie').SerializeOptions} */
+  const attributes = { maxAge, path: '/', sameSite: 'lax', secure, encode: String };
+  return [
+    cookie.serialize(OVERRIDE_COOKIE, value, { ...attributes, httpOnly: true }),
+    cookie.serialize(OVERRIDE_NOTICE_COOKIE, value, attributes),
+  ];
+}
+
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} text
+ */
+function refuse(res, status, text) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(`${text}\n`);
+}
+
+/**
+ * @param {ServerResponse} res
+ * @param {string} location
+ */
+function redirect(res, location) {
+  res.statusCode = 303;
+  res.setHeader('Location', location);
+  res.end();
+}
+
+/**
+ * remotes.json as an overriding browser sees it: the override's remote loaded from the dev server.
+ * @param {string} json remotes.json's text as that browser would otherwise see it
+ * @param {Override} override
+ */
+function overriddenRemotesJson(json, override) {
+  const entries = JSON.parse(json);
+  entries[override.remote] = `${override.origin}/mf-manifest.json`;
+  return `${JSON.stringify(entries, null, 2)}\n`;
+}
+
+module.exports = { createOverrides, overrideCookies, overriddenRemotesJson, OVERRIDE_HEADERS, DEFAULT_OVERRIDE_ORIGINS };
