@@ -273,7 +273,10 @@ function createDocumentComposer({
    * @param {string} [inBrowser] a remote whose page renders in the browser only (see render)
    */
   function renderReusing(url, chosen = [], inBrowser) {
-    const personal = [...chosen.map((release) => `${release.remote}.${release.id}`), ...(inBrowser ? [`@${inBrowser}`] : [])];
+    const personal = [
+      ...chosen.map((release) => `${release.remote}.${release.id}`),
+      ...(inBrowser ? [`@${inBrowser}`] : []),
+    ];
     const key = personal.length > 0 ? `${personal.join(',')} ${url}` : url;
     const reused = recent?.get(key);
     if (reused) return reused.document;

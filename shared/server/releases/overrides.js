@@ -125,4 +125,10 @@ function overriddenRemotesJson(json, override) {
   return `${JSON.stringify(entries, null, 2)}\n`;
 }
 
-module.exports = { createOverrides, overrideCookies, overriddenRemotesJson, OVERRIDE_HEADERS, DEFAULT_OVERRIDE_ORIGINS };
+module.exports = {
+  createOverrides,
+  overrideCookies,
+  overriddenRemotesJson,
+  OVERRIDE_HEADERS,
+  DEFAULT_OVERRIDE_ORIGINS,
+};

@@ -58,7 +58,6 @@ async function shell(overrideOrigins) {
       routes: [{ route: '/featured-jobs', remote: 'jobs' }],
       origin: 'http://localhost:3000',
       overrideOrigins: overrideOrigins === undefined ? undefined : parseOverrideOrigins(overrideOrigins),
-      reuseMs: 0,
     },
   });
   return serve(handler);
@@ -136,7 +135,9 @@ test('refuses an origin not allowed, junk, an unknown remote, and everything whe
   expect((await fetch(`${site}/_override/payments?origin=${devOrigin}`)).status).toBe(404);
 
   // A cookie for an origin not allowed (forged, or set before OVERRIDE_ORIGINS changed) counts for nothing.
-  const forged = await fetch(`${site}/remotes.json`, { headers: { cookie: 'nativegtm_override=jobs@http://10.0.0.5:9' } });
+  const forged = await fetch(`${site}/remotes.json`, {
+    headers: { cookie: 'nativegtm_override=jobs@http://10.0.0.5:9' },
+  });
   expect(forged.headers.get('cache-control')).toBe('no-cache');
 
   const off = await shell('off');
