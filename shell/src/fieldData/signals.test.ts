@@ -138,6 +138,19 @@ describe('before the collector', () => {
     expect(startCollector).not.toHaveBeenCalled();
   });
 
+  it('measures nothing in a browser that overrides a remote with a dev server', async () => {
+    document.cookie = 'nativegtm_override_notice=jobs@http://localhost:3103';
+    try {
+      const signals = load();
+      signals.startFieldData(0);
+      expect(listeners).toEqual([]);
+      await collect(signals);
+      expect(startCollector).not.toHaveBeenCalled();
+    } finally {
+      document.cookie = 'nativegtm_override_notice=; max-age=0';
+    }
+  });
+
   it('measures a share of documents: the draw decides', async () => {
     document.head.innerHTML = `<meta name="${SAMPLE_RATE_META}" content="0.25">`;
     const measured = load();

@@ -1,4 +1,5 @@
 import { getRemotesConfig } from '../remotes/remotesConfig';
+import { overridden } from '../remotes/overridden';
 import type { Screen, ShellNavigation } from '../routing/shellNavigation';
 import { whenIdleAfter } from '../tasks';
 import { sampled, sampleRate } from './sampling';
@@ -38,10 +39,12 @@ const origin = (error: unknown, filename?: string) => ({
 
 /**
  * Decides, once per document, whether its page views are measured; if so, starts keeping uncaught errors and
- * unhandled rejections from now on. The first thing the shell's bundle runs, so that its own errors are kept too.
+ * unhandled rejections from now on. The first thing the shell's bundle runs, so that its own errors are kept too. A
+ * browser that overrides a remote with a dev server is never measured: its pages say nothing of the site (its server
+ * drops what such a page would send anyway).
  */
 export function startFieldData(random?: number): void {
-  if (!sampled(sampleRate(), random)) return;
+  if (overridden() || !sampled(sampleRate(), random)) return;
   sink = [];
   addEventListener('error', (event) => fieldSignal({ kind: 'error', ...origin(event.error, event.filename) }));
   addEventListener('unhandledrejection', (event) => fieldSignal({ kind: 'rejection', ...origin(event.reason) }));

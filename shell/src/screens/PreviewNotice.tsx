@@ -1,7 +1,7 @@
 import { remoteNames } from '@nativegtm/contract/remotes';
 import { parse as parseCookies } from 'cookie';
 import { PREVIEW_END_PATH, PREVIEW_NOTICE_COOKIE, parsePreview } from '@nativegtm/contract/releases';
-import styles from './PreviewNotice.module.css';
+import styles from './Notice.module.css';
 
 /**
  * Which release this browser previews, from the notice cookie the server sets beside its own (HttpOnly) preview

@@ -8,14 +8,14 @@ import { useDelayedFlag } from '../hooks/useDelayedFlag';
 import { useNavigationStatus } from '../routing/navigationContext';
 import { useScrollRestoration, type ScrollInputs } from '../routing/useScrollRestoration';
 import { LOADING_INDICATOR_DELAY_MS } from './timing';
-import { PreviewNotice } from './PreviewNotice';
+import { ReleaseNotices } from './ReleaseNotices';
 import styles from './ShellLayout.module.css';
 
 /**
  * Everything the shell draws around a page: nothing visible but a progress bar while the next page's remote loads.
  * The current page stays on screen meanwhile, so navigation never flashes an empty screen. For keyboard and
  * screen-reader users it adds the skip link, focus on the new page's heading and an announcement of its title. A
- * person previewing a release sees that it is a preview (PreviewNotice).
+ * person previewing a release, or overriding a remote with a dev server, sees so (ReleaseNotices).
  */
 export function ShellLayout({ scroll, children }: { scroll: ScrollInputs; children: ReactNode }) {
   const loading = useDelayedFlag(useNavigationStatus().loading, LOADING_INDICATOR_DELAY_MS);
@@ -39,7 +39,7 @@ export function ShellLayout({ scroll, children }: { scroll: ScrollInputs; childr
       )}
       <ScreenRenderedContext value={screenRendered}>{children}</ScreenRenderedContext>
       <RouteAnnouncer announcement={announcement} />
-      <PreviewNotice />
+      <ReleaseNotices />
     </>
   );
 }
