@@ -20,4 +20,13 @@ function portsFrom(base) {
   ]);
 }
 
-module.exports = { SHELL_PORT, SHELL_PACKAGE, portsFrom };
+/**
+ * Where one remote's dev server listens when it runs inside a site (`npm run dev -- <remote>`): its registry port plus
+ * this, clear of the site's own (`npm start` holds 3000-3004).
+ */
+const DEV_PORT_OFFSET = 100;
+
+/** @param {{ port: number }} page */
+const devPortOf = (page) => page.port + DEV_PORT_OFFSET;
+
+module.exports = { SHELL_PORT, SHELL_PACKAGE, DEV_PORT_OFFSET, devPortOf, portsFrom };

@@ -7,7 +7,7 @@ const CompressionPlugin = require('compression-webpack-plugin');
 const { DefinePlugin } = require('webpack');
 const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
-const { trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
+const { devServerPolicies, trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 const { rule: pagesLoaderRule } = require('../pagesLoader');
 const { CorsScriptsPlugin } = require('../plugins/corsScripts');
 const { tsRule, cssModules, CSS_LOADER } = require('./rules');
@@ -135,7 +135,16 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
       hot: false,
       liveReload: true,
       headers: { 'Access-Control-Allow-Origin': '*' },
-      client: { overlay: { warnings: false, errors: true } },
+      // The overlay writes its HTML through this Trusted Types policy: inside the site (an override), the documents
+      // enforce Trusted Types and allow it for that browser only.
+      // (webpack-dev-server's schema has the option; its type declarations do not yet.)
+      client: {
+        overlay: /** @type {{ warnings: boolean, errors: boolean }} */ ({
+          warnings: false,
+          errors: true,
+          trustedTypesPolicyName: devServerPolicies.overlay,
+        }),
+      },
     },
     performance: { hints: false },
     stats: 'errors-warnings',
