@@ -62,11 +62,11 @@ function htmlHeadersFor(entries = NO_REMOTES) {
  */
 /**
  * @param {string[]} [origins]
- * @param {{ connect?: string[], policies?: string[] }} [more] what an override's dev server needs on top (see
- *   overrideHtmlHeaders)
+ * @param {{ sources?: string[], connect?: string[], policies?: string[] }} [more] what an override's dev server needs
+ *   on top, after everything else (see overrideHtmlHeaders): its origin, its live-reload socket, its policies
  */
-function contentSecurityPolicy(origins = [], { connect = [], policies = [] } = {}) {
-  const sources = ["'self'", ...origins].join(' ');
+function contentSecurityPolicy(origins = [], { sources: extra = [], connect = [], policies = [] } = {}) {
+  const sources = ["'self'", ...origins, ...extra].join(' ');
   return [
     "default-src 'self'",
     `script-src ${sources}`,
@@ -87,14 +87,15 @@ function contentSecurityPolicy(origins = [], { connect = [], policies = [] } = {
 
 /**
  * The headers of a document for a browser that overrides a remote with a dev server (@nativegtm/contract/overrides):
- * the policy allows that origin in place of the remote's, its live-reload connection and its overlay's Trusted Types
- * policy. Only ever sent with that browser's private documents.
+ * the policy allows, on top of everyone's, that origin, its live-reload connection and its overlay's Trusted Types
+ * policy (added at the ends, as nginx adds them through variables that are empty for everyone else). Only ever sent
+ * with that browser's private documents.
  * @param {Partial<Record<string, string>>} entries remotes.json's valid entries
- * @param {{ remote: string, origin: string }} override
+ * @param {{ origin: string }} override
  */
 function overrideHtmlHeaders(entries, override) {
-  const moved = { ...entries, [override.remote]: `${override.origin}/` };
-  return htmlHeaders(remoteOrigins(moved), {
+  return htmlHeaders(remoteOrigins(entries), {
+    sources: [override.origin],
     connect: [liveReloadOrigin(override.origin)],
     policies: Object.values(devServerPolicies),
   });

@@ -9,6 +9,7 @@ const TOOLS_SPECS = {
   COLLECTOR_PORT: SERVER_SPECS.COLLECTOR_PORT,
   RUM_SAMPLE_RATE: SERVER_SPECS.RUM_SAMPLE_RATE,
   FIELD_DATA_DIR: SERVER_SPECS.FIELD_DATA_DIR,
+  OVERRIDE_ORIGINS: SERVER_SPECS.OVERRIDE_ORIGINS,
   // Unset means "where this machine's npm start runs" (PORT_BASE), not the servers' default origin.
   SITE_ORIGIN: { ...SERVER_SPECS.SITE_ORIGIN, default: undefined },
   CHROME_PATH: envalid.str({ default: '/usr/bin/chromium', desc: "the release gate's Chromium" }),

@@ -115,7 +115,7 @@ test("serves that browser's documents private, with the policy widened for the d
   expect(live).not.toContain(devOrigin.slice('http://'.length));
   expect(policy).toBe(
     /** @type {string} */ (live)
-      .replaceAll(remoteOrigin, devOrigin)
+      .replaceAll(`${remoteOrigin};`, `${remoteOrigin} ${devOrigin};`)
       .replace(/(connect-src [^;]*)/, `$1 ${devOrigin.replace('http', 'ws')}`)
       .replace(" 'allow-duplicates'", " nativegtm-dev-overlay 'allow-duplicates'"),
   );

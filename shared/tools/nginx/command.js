@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run nginx:config -- [options]`: writes the nginx configuration (to stdout without --out). --releases: the
 // release store it serves live releases and previews from (default RELEASES_DIR or releases/); --origin: the public
-// origin (default SITE_ORIGIN). COLLECTOR_PORT and RUM_SAMPLE_RATE are read from the environment, as the servers
-// read them. The repository's command-line convention (@nativegtm/server/commandLine).
+// origin (default SITE_ORIGIN). COLLECTOR_PORT, RUM_SAMPLE_RATE and OVERRIDE_ORIGINS are read from the environment, as
+// the servers read them. The repository's command-line convention (@nativegtm/server/commandLine).
 const fs = require('node:fs');
 const path = require('node:path');
 const { portsFrom, SHELL_PORT } = require('@nativegtm/contract/ports');
@@ -29,7 +29,8 @@ const OPTIONS = /** @type {const} */ ({
 /**
  * The command line's options, checked: every option known and given a value, numbers whole; a UsageError otherwise.
  * @param {string[]} argv the arguments after the script
- * @param {{ RELEASES_DIR?: string, SITE_ORIGIN?: string, COLLECTOR_PORT?: number, RUM_SAMPLE_RATE?: number }} [config]
+ * @param {{ RELEASES_DIR?: string, SITE_ORIGIN?: string, COLLECTOR_PORT?: number, RUM_SAMPLE_RATE?: number,
+ *   OVERRIDE_ORIGINS?: readonly import('@nativegtm/contract/overrides').OriginPattern[] }} [config]
  *   the environment's defaults (toolsConfig)
  */
 function parseArgs(argv, config = {}) {
@@ -44,6 +45,7 @@ function parseArgs(argv, config = {}) {
     releasesDir: storeDir(values.releases ?? config.RELEASES_DIR),
     collectorPort: config.COLLECTOR_PORT,
     sampleRate: config.RUM_SAMPLE_RATE,
+    overrideOrigins: config.OVERRIDE_ORIGINS,
   };
 }
 
@@ -58,6 +60,7 @@ async function main() {
     releasesDir: options.releasesDir,
     collectorPort: options.collectorPort,
     sampleRate: options.sampleRate,
+    overrideOrigins: options.overrideOrigins,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
   if (options.out) fs.writeFileSync(options.out, config);

@@ -20,6 +20,7 @@ const { previewCookies } = require('@nativegtm/server/releases/previews');
 const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
 const { CANARY_FILES } = require('@nativegtm/server/releases/canaryInStore');
 const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
+const { OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
 
 /** @typedef {Record<string, string>} Headers */
 /** @typedef {{ remote: string, route: string, base: URL }} PreviewPlan */
@@ -79,7 +80,7 @@ function releaseMaps(plans) {
       'default "-";',
     ]),
     block(
-      `map "${PREVIEWING_VARIABLE}${plans.map((plan) => sideVariable(plan.remote)).join('')}" ${PERSONAL_VARIABLE}`,
+      `map "${PREVIEWING_VARIABLE}${OVERRIDE_REMOTE_VARIABLE}${plans.map((plan) => sideVariable(plan.remote)).join('')}" ${PERSONAL_VARIABLE}`,
       ['"" "";', 'default 1;'],
     ),
     ...plans.map((plan) =>
@@ -117,8 +118,9 @@ function canarySides(storeDir, plans) {
 
 /**
  * Whom a personal document's field-data token is for (@nativegtm/contract/fieldData COHORT), as the built-in server
- * says it (releases/canaries.js cohortOf): a preview, else the side of the page's own remote, else of the first remote
- * the visitor is on a side of. Sets $nativegtm_cohort; later lines win.
+ * says it (shellServer.js personalOf, releases/canaries.js cohortOf): an override, else a preview, else the side of
+ * the page's own remote, else of the first remote the visitor is on a side of. Sets $nativegtm_cohort; later lines
+ * win.
  * @param {string} screen the page's remote, or the 404 screen
  * @param {PreviewPlan[]} plans
  */
@@ -133,6 +135,7 @@ function cohortLines(screen, plans) {
       ]),
     ),
     block(`if (${PREVIEWING_VARIABLE})`, ['set $nativegtm_cohort preview;']),
+    block(`if (${OVERRIDE_REMOTE_VARIABLE})`, ['set $nativegtm_cohort override;']),
   ].join('\n');
 }
 
@@ -208,11 +211,9 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
 /**
  * The shell's preview locations: start (`/_preview/<remote>/<id>`, only a release in the store), end, and the
  * /remotes.json a previewing browser or a canary's visitor gets.
- * @param {{ store: string, plans: PreviewPlan[], remotes: Partial<Record<string, string>>, secure: boolean,
- *   base: Headers }} options
- *   remotes: remotes.json's entries, as the configuration was generated from
+ * @param {{ store: string, plans: PreviewPlan[], secure: boolean, base: Headers }} options
  */
-function previewLocations({ store, plans, remotes, secure, base }) {
+function previewLocations({ store, plans, secure, base }) {
   // The same two cookies as the built-in server (releases/previews.js).
   /** @param {string} value @param {number} maxAge */
   const setCookies = (value, maxAge) =>
@@ -221,12 +222,8 @@ function previewLocations({ store, plans, remotes, secure, base }) {
       .join('\n');
   const personal = { ...base, 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' };
   const names = plans.map((plan) => plan.remote).join('|');
-  const entries = Object.fromEntries(
-    plans.map((plan) => [
-      plan.remote,
-      `${new URL('./', /** @type {string} */ (remotes[plan.remote])).href}${releasePathVariable(plan.remote)}${RELEASE_MANIFEST}`,
-    ]),
-  );
+  // Each remote's manifest as this browser gets it: a release's (overrideLocations.js), or a dev server's.
+  const entries = Object.fromEntries(plans.map((plan) => [plan.remote, manifestVariable(plan.remote)]));
   const json = JSON.stringify(entries);
   if (json.includes("'")) throw new Error('remotes.json entries cannot contain a quote');
   return [

@@ -40,10 +40,19 @@ const {
   releasePathVariable,
   remoteReleaseLocations,
 } = require('./releaseLocations');
+const {
+  OVERRIDE_REMOTE_VARIABLE,
+  overridableHtmlHeaders,
+  overrideLocations,
+  overrideMaps,
+  skipWhenOverridden,
+} = require('./overrideLocations');
+const { DEFAULT_OVERRIDE_ORIGINS } = require('@nativegtm/server/releases/overrides');
 
 /** @typedef {import('@nativegtm/server/deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
 /** @typedef {Record<string, string>} Headers */
+/** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
 /**
  * Where a remote is and which variants its page has, as far as this configuration knows.
  * @typedef {{ remote: string, route: string, base: URL, upstream: string, maps: string, key: string,
@@ -242,6 +251,7 @@ function remoteIncludeLocations(plan, timeoutMs, releases) {
   /** @param {string} file */
   const proxy = (file) => `http://${RELAY_UPSTREAM}${key(file)}`;
   const head = block(`location = ${composePath(composeParts.pageHead, plan.remote)}`, [
+    releases && skipWhenOverridden(plan.remote),
     includeSettings(key(fragmentPaths.head), timeoutMs),
     `proxy_pass ${quote(proxy(fragmentPaths.head) + '$nativegtm_no_args')};`,
     "# The head's stylesheet URLs are an SSI echo of the remote's base URL. (Not sub_filter: it would also run",
@@ -251,6 +261,7 @@ function remoteIncludeLocations(plan, timeoutMs, releases) {
     'ssi_types text/html;',
   ]);
   const body = block(`location = ${composePath(composeParts.pageBody, plan.remote)}`, [
+    releases && skipWhenOverridden(plan.remote),
     includeSettings(key(fragmentPaths.body(plan.key)), timeoutMs),
     plan.undecidable &&
       [
@@ -354,7 +365,7 @@ function siteHeadLocation(screen, head, plans) {
 
 /**
  * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
- *   revalidate: Headers, releasesDir?: string, remotes: Partial<Record<string, string>>, sampleRate: number }} options
+ *   revalidate: Headers, releasesDir?: string, overrideOrigins: readonly OriginPattern[], sampleRate: number }} options
  */
 function shellLocations({
   root,
@@ -364,7 +375,7 @@ function shellLocations({
   documentHeaders,
   revalidate,
   releasesDir,
-  remotes,
+  overrideOrigins,
   sampleRate,
 }) {
   const releases = releasesDir !== undefined;
@@ -467,9 +478,14 @@ function shellLocations({
           `\n${previewLocations({
             store: releasesDir,
             plans,
-            remotes,
             secure: origin.startsWith('https:'),
             base: revalidate,
+          })}`,
+          `\n${overrideLocations({
+            plans,
+            patterns: overrideOrigins,
+            secure: origin.startsWith('https:'),
+            personal: { ...revalidate, 'Cache-Control': PERSONAL_CACHE_CONTROL, 'X-Robots-Tag': 'noindex' },
           })}`,
         ]),
     '',
@@ -489,7 +505,7 @@ function shellLocations({
  * One deployable's server block.
  * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
  *   remotesFile?: string, releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
- *   remotes: Partial<Record<string, string>>, sampleRate: number } }} options
+ *   overrideOrigins: readonly OriginPattern[], sampleRate: number } }} options
  */
 function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, releasesDir, shell }) {
   const host = deployable.role === 'host';
@@ -497,7 +513,11 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
   const base = { ...COMMON_HEADERS, ...(host ? {} : { 'Access-Control-Allow-Origin': '*' }) };
   const revalidate = { ...base, 'Cache-Control': 'no-cache' };
   const immutable = { ...base, 'Cache-Control': 'public, max-age=31536000, immutable' };
-  const documentHeaders = { ...revalidate, ...htmlHeaders(host ? origins : []) };
+  // With the release store, the shell's documents are an overriding browser's too (overrideLocations.js).
+  const documentHeaders = {
+    ...revalidate,
+    ...(host && releasesDir !== undefined ? overridableHtmlHeaders(origins) : htmlHeaders(host ? origins : [])),
+  };
   return `# ${deployable.name} (${deployable.role})\n${block('server', [
     `listen ${listenHost ? `${listenHost}:` : ''}${port};`,
     `root ${quote(root)};`,
@@ -556,11 +576,12 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
  * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
  *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
  *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string, collectorPort?: number,
- *   sampleRate?: number }} options
+ *   sampleRate?: number, overrideOrigins?: readonly OriginPattern[] }} options
  *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
  *   where the shell's /remotes.json is served from, when not its dist/; releasesDir: the release store
  *   (releaseLocations.js), none to serve dist/ only; collectorPort: the field-data collector's loopback port
- *   (COLLECTOR_PORT); sampleRate: the share of page views measured (RUM_SAMPLE_RATE).
+ *   (COLLECTOR_PORT); sampleRate: the share of page views measured (RUM_SAMPLE_RATE); overrideOrigins: where overrides
+ *   may come from (OVERRIDE_ORIGINS, loopback unless given; with the release store only: overrideLocations.js).
  * @returns {string}
  */
 function renderNginxConfig({
@@ -577,6 +598,7 @@ function renderNginxConfig({
   releasesDir,
   collectorPort = 9465,
   sampleRate = 1,
+  overrideOrigins = DEFAULT_OVERRIDE_ORIGINS,
 }) {
   if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
   const origins = remoteOrigins(remotes);
@@ -584,7 +606,7 @@ function renderNginxConfig({
     .filter((d) => d.role === 'remote')
     .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
     .filter((plan) => plan !== undefined);
-  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, remotes, sampleRate };
+  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, overrideOrigins, sampleRate };
   const relaySocket = path.join(prefix, 'fragment-relay.sock');
   const servers = deployables.map((deployable) =>
     serverBlock({
@@ -641,7 +663,11 @@ function renderNginxConfig({
             `"" ${quote(documentCacheControl(404))};`,
             `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),
-          block(`map ${PREVIEWING_VARIABLE} $nativegtm_robots`, ['"" "";', 'default "noindex";']),
+          overrideMaps(plans, overrideOrigins, releasePathVariable),
+          block(`map "${PREVIEWING_VARIABLE}${OVERRIDE_REMOTE_VARIABLE}" $nativegtm_robots`, [
+            '"" "";',
+            'default "noindex";',
+          ]),
           '',
         ]),
     servers.join('\n\n'),

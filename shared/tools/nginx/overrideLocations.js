@@ -1,0 +1,199 @@
+// Overrides in nginx (@nativegtm/contract/overrides), as the built-in server has them (releases/overrides.js): the
+// shell's server starts one for an origin OVERRIDE_ORIGINS allows (decided when the configuration is generated, as
+// regular expressions), and for that browser its documents skip the remote's includes (nginx never fetches from a dev
+// server), its /remotes.json names the dev server's manifest, and its documents' policy allows the dev server. A
+// cookie naming any other origin is read as no cookie at all.
+const {
+  OVERRIDE_COOKIE,
+  OVERRIDE_END_PATH,
+  OVERRIDE_MAX_AGE_SECONDS,
+  OVERRIDE_ORIGIN_PARAMETER,
+  OVERRIDE_PATH_PREFIX,
+} = require('@nativegtm/contract/overrides');
+const { devServerPolicies } = require('@nativegtm/contract/trustedTypes');
+const { overrideCookies } = require('@nativegtm/server/releases/overrides');
+const { htmlHeaders } = require('@nativegtm/server/securityHeaders');
+const { block } = require('./indent');
+const { headerLines, quote } = require('./syntax');
+
+/** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
+/** @typedef {Record<string, string>} Headers */
+
+/** The remote the visitor's browser overrides (a well-formed cookie naming an allowed origin), else empty. */
+const OVERRIDE_REMOTE_VARIABLE = '$nativegtm_override_remote';
+/** That override's origin, else empty. */
+const OVERRIDE_ORIGIN_VARIABLE = '$nativegtm_override_origin';
+/** The origin a start request asks for, decoded, if it is allowed; else empty. */
+const ASKED_ORIGIN_VARIABLE = '$nativegtm_override_asked';
+/** The internal location that refuses a start. */
+const REFUSED_LOCATION = '/_nativegtm_override_refused';
+
+/** What the documents' policy gains for an overriding browser, each with its separating space (empty otherwise). */
+const POLICY_ADDITIONS = {
+  sources: 'nativegtm_override_src',
+  connect: 'nativegtm_override_ws',
+  policies: 'nativegtm_override_tt',
+};
+
+const PORT = '[1-9][0-9]{0,4}';
+/** @param {string} text */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A host as encodeURIComponent may have written it in a query: `[`, `]` and `:` either way.
+ * @param {string} hostname
+ */
+const encodedHost = (hostname) =>
+  [...hostname]
+    .map((char) => ({ '[': '(?:\\[|%5[Bb])', ']': '(?:\\]|%5[Dd])', ':': '(?::|%3[Aa])' })[char] ?? escapeRegExp(char))
+    .join('');
+const ENCODED_COLON = '(?::|%3[Aa])';
+const ENCODED_SLASHES = '(?:/|%2[Ff])(?:/|%2[Ff])';
+
+/**
+ * The allowed origins as one regular expression over a cookie's origin (written as the servers write it).
+ * @param {readonly OriginPattern[]} patterns
+ */
+function originPattern(patterns) {
+  const each = patterns.map(({ protocol, hostname, port }) => {
+    const ported = port === '*' ? `(?::${PORT})?` : port === '' ? '' : `:${port}`;
+    return `${protocol}//${escapeRegExp(hostname)}${ported}`;
+  });
+  return `(?:${each.join('|')})`;
+}
+
+/**
+ * The http-level maps: the cookie's remote and origin, what the documents' policy gains, the manifest each remote is
+ * loaded from, the start request's origin, and the page a start opens.
+ * @param {{ remote: string, route: string, base: URL }[]} plans
+ * @param {readonly OriginPattern[]} patterns OVERRIDE_ORIGINS (none: off)
+ * @param {(remote: string) => string} releasePath the variable of the remote's release folder (a preview's or canary's)
+ */
+function overrideMaps(plans, patterns, releasePath) {
+  const names = plans.map((plan) => plan.remote).join('|');
+  const cookie = `$cookie_${OVERRIDE_COOKIE}`;
+  const allowed = patterns.length > 0;
+  /** Lines of the start request's map: each allowed origin as a browser may encode it, decoded. */
+  const asked = patterns.flatMap(({ protocol, hostname, port }) => {
+    const scheme = `^${protocol.slice(0, -1)}${ENCODED_COLON}${ENCODED_SLASHES}${encodedHost(hostname)}`;
+    const origin = `${protocol}//${hostname}`;
+    if (port === '*') {
+      return [
+        `${quote(`~${scheme}${ENCODED_COLON}(?<ngtmoverrideport>${PORT})$`)} ${quote(`${origin}:$ngtmoverrideport`)};`,
+        `${quote(`~${scheme}$`)} ${quote(origin)};`,
+      ];
+    }
+    return [
+      `${quote(`~${scheme}${port ? `${ENCODED_COLON}${port}` : ''}$`)} ${quote(port ? `${origin}:${port}` : origin)};`,
+    ];
+  });
+  return [
+    `# Overrides (${allowed ? 'OVERRIDE_ORIGINS' : 'off: OVERRIDE_ORIGINS=off'}): the cookie counts only for an allowed origin.`,
+    block(`map ${cookie} ${OVERRIDE_REMOTE_VARIABLE}`, [
+      allowed && `${quote(`~^(?<ngtmoverride>${names})@${originPattern(patterns)}$`)} $ngtmoverride;`,
+      'default "";',
+    ]),
+    block(`map ${cookie} ${OVERRIDE_ORIGIN_VARIABLE}`, [
+      allowed && `${quote(`~^(?:${names})@(?<ngtmoverrideorigin>${originPattern(patterns)})$`)} $ngtmoverrideorigin;`,
+      'default "";',
+    ]),
+    block(`map ${OVERRIDE_ORIGIN_VARIABLE} $${POLICY_ADDITIONS.sources}`, [
+      '"" "";',
+      `default " ${OVERRIDE_ORIGIN_VARIABLE}";`,
+    ]),
+    block(`map ${OVERRIDE_ORIGIN_VARIABLE} $${POLICY_ADDITIONS.connect}`, [
+      '"~^http(?<ngtmoverridews>s?://.+)$" " ws$ngtmoverridews";',
+      'default "";',
+    ]),
+    block(`map ${OVERRIDE_ORIGIN_VARIABLE} $${POLICY_ADDITIONS.policies}`, [
+      '"" "";',
+      `default " ${Object.values(devServerPolicies).join(' ')}";`,
+    ]),
+    ...plans.map((plan) =>
+      block(`map ${OVERRIDE_REMOTE_VARIABLE} ${manifestVariable(plan.remote)}`, [
+        `${plan.remote} "${OVERRIDE_ORIGIN_VARIABLE}/mf-manifest.json";`,
+        `default "${plan.base.href}${releasePath(plan.remote)}mf-manifest.json";`,
+      ]),
+    ),
+    block(`map $arg_${OVERRIDE_ORIGIN_PARAMETER} ${ASKED_ORIGIN_VARIABLE}`, [...asked, 'default "";']),
+    block('map $nativegtm_override_start $nativegtm_override_route', [
+      'default /;',
+      ...plans.map((plan) => `${plan.remote} ${quote(plan.route)};`),
+    ]),
+  ].join('\n');
+}
+
+/**
+ * The manifest URL a remote is loaded from by the visitor's browser: the dev server's for an override.
+ * @param {string} remote
+ */
+const manifestVariable = (remote) => `$nativegtm_manifest_${remote}`;
+
+/**
+ * The shell's locations that start and end an override.
+ * @param {{ plans: { remote: string }[], patterns: readonly OriginPattern[], secure: boolean, personal: Headers }}
+ *   options personal: the headers of a private, unindexed answer
+ */
+function overrideLocations({ plans, patterns, secure, personal }) {
+  /** @param {string} value @param {number} maxAge */
+  const setCookies = (value, maxAge) =>
+    overrideCookies(value, maxAge, secure)
+      .map((line) => `add_header Set-Cookie ${quote(line)} always;`)
+      .join('\n');
+  const names = plans.map((plan) => plan.remote).join('|');
+  const refusal =
+    patterns.length === 0
+      ? 'Overrides are off on this site (OVERRIDE_ORIGINS=off).'
+      : 'This site does not accept overrides from that origin (OVERRIDE_ORIGINS).';
+  return [
+    '# Overrides (a dev server in one browser): started only for an allowed origin, and ended.',
+    block(`location ~ ${quote(`^${OVERRIDE_PATH_PREFIX}(?<nativegtm_override_start>${names})$`)}`, [
+      headerLines(personal),
+      // A refusal is answered elsewhere: an answer from inside `if` would carry this location's cookies.
+      block(`if (${ASKED_ORIGIN_VARIABLE} = "")`, [`rewrite ^ ${REFUSED_LOCATION} last;`]),
+      setCookies(`$nativegtm_override_start@${ASKED_ORIGIN_VARIABLE}`, OVERRIDE_MAX_AGE_SECONDS),
+      'return 303 $nativegtm_override_route;',
+    ]),
+    block(`location = ${REFUSED_LOCATION}`, [
+      'internal;',
+      'default_type text/plain;',
+      headerLines(personal),
+      `return 403 "${refusal}\\n";`,
+    ]),
+    block(`location = ${OVERRIDE_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
+  ].join('\n');
+}
+
+/**
+ * The shell documents' headers, whose policy an override widens through the maps' variables: for everyone else they
+ * are empty, and the policy is exactly the built-in server's.
+ * @param {string[]} origins the remotes' origins
+ */
+function overridableHtmlHeaders(origins) {
+  const marker = (/** @type {string} */ name) => `\u0000${name}`;
+  const headers = htmlHeaders(origins, {
+    sources: [marker(POLICY_ADDITIONS.sources)],
+    connect: [marker(POLICY_ADDITIONS.connect)],
+    policies: [marker(POLICY_ADDITIONS.policies)],
+  });
+  let policy = headers['Content-Security-Policy'];
+  for (const name of Object.values(POLICY_ADDITIONS)) {
+    // The variable carries its own leading space, so an empty one leaves the policy as it is.
+    policy = policy.replaceAll(` ${marker(name)}`, `\${${name}}`);
+  }
+  return { ...headers, 'Content-Security-Policy': policy };
+}
+
+/**
+ * The include locations' line for a remote: an override's page renders in the browser, nothing is fetched.
+ * @param {string} remote
+ */
+const skipWhenOverridden = (remote) => block(`if (${OVERRIDE_REMOTE_VARIABLE} = ${remote})`, ['return 204;']);
+
+module.exports = {
+  OVERRIDE_REMOTE_VARIABLE,
+  manifestVariable,
+  overrideLocations,
+  overrideMaps,
+  overridableHtmlHeaders,
+  skipWhenOverridden,
+};

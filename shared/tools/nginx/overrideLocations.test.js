@@ -1,0 +1,95 @@
+// The override maps' regular expressions, run as nginx runs a map (first match wins, captures in the value), over what
+// browsers and the built-in server would send. (The same syntax means the same in PCRE and JavaScript here: named
+// groups, classes, alternation.) Real nginx runs them in tests/specs/devOverride.test.ts.
+const { LOOPBACK_ORIGINS, overridePath, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
+const { overrideMaps } = require('./overrideLocations');
+
+const plans = [
+  { remote: 'jobs', route: '/featured-jobs', base: new URL('http://127.0.0.1:3003/') },
+  { remote: 'candidates', route: '/', base: new URL('http://127.0.0.1:3001/') },
+];
+
+/**
+ * One map of the text, as a function of its input.
+ * @param {string} text the maps
+ * @param {string} variable the map's result, e.g. "$nativegtm_override_remote"
+ */
+function mapOf(text, variable) {
+  const body = new RegExp(`map \\S+ \\${variable} \\{\\n([\\s\\S]*?)\\n\\}`).exec(text)?.[1];
+  if (body === undefined) throw new Error(`no map for ${variable}`);
+  const lines = body
+    .trim()
+    .split('\n')
+    .map((line) => /^\s*("(?:[^"\\]|\\.)*"|\S+)\s+("(?:[^"\\]|\\.)*"|[^;]+);$/.exec(line))
+    .map((found) => {
+      if (!found) throw new Error(`unreadable map line in ${body}`);
+      /** A word as nginx reads it: quotes taken off, `\\` read as one backslash. */
+      const word = (/** @type {string} */ text) =>
+        text.startsWith('"') ? text.slice(1, -1).replace(/\\(["\\])/g, '$1') : text;
+      return { key: word(found[1] ?? ''), value: word(found[2] ?? '') };
+    });
+  return (/** @type {string} */ input) => {
+    for (const { key, value } of lines) {
+      if (key === 'default') return value;
+      const match = key.startsWith('~') ? new RegExp(key.slice(1)).exec(input) : key === input ? [] : null;
+      // A capture's variable is filled in; any other variable is nginx's to expand, left as written.
+      if (match) return value.replace(/\$(\w+)/g, (whole, name) => /** @type {any} */ (match).groups?.[name] ?? whole);
+    }
+    return '';
+  };
+}
+
+describe('the override maps', () => {
+  const maps = overrideMaps(plans, parseOverrideOrigins(LOOPBACK_ORIGINS), (remote) => `\${release_${remote}}`);
+  const asked = mapOf(maps, '$nativegtm_override_asked');
+  const remote = mapOf(maps, '$nativegtm_override_remote');
+  const origin = mapOf(maps, '$nativegtm_override_origin');
+
+  test('read the origin a start asks for, encoded as the dev command encodes it or not, as the servers write it', () => {
+    for (const wanted of ['http://localhost:3103', 'http://127.0.0.1:9', 'http://[::1]:4000', 'http://localhost']) {
+      const query = new URLSearchParams(overridePath('jobs', wanted).split('?')[1]);
+      const raw = /** @type {string} */ (overridePath('jobs', wanted).split('origin=')[1]);
+      expect([asked(raw), asked(/** @type {string} */ (query.get('origin')))]).toEqual([wanted, wanted]);
+    }
+  });
+
+  test.each([
+    'http%3A%2F%2F10.0.0.5%3A3103',
+    'https%3A%2F%2Flocalhost%3A3103',
+    'http%3A%2F%2Flocalhost.evil.example%3A3103',
+    'http%3A%2F%2Flocalhost%3A3103%2Fpath',
+    'http%3A%2F%2Flocalhost%3A0',
+    'javascript%3Aalert(1)',
+    '',
+  ])('refuse %p', (query) => {
+    expect(asked(query)).toBe('');
+  });
+
+  test("read a cookie's remote and origin only for an allowed origin and a known remote", () => {
+    expect([remote('jobs@http://localhost:3103'), origin('jobs@http://localhost:3103')]).toEqual([
+      'jobs',
+      'http://localhost:3103',
+    ]);
+    for (const junk of [
+      'jobs@http://10.0.0.5:3103',
+      'payments@http://localhost:3103',
+      'jobs@http://localhost:3103/x',
+    ]) {
+      expect([junk, remote(junk), origin(junk)]).toEqual([junk, '', '']);
+    }
+  });
+
+  test('widen the policy for an override only, and point its remote at the dev server', () => {
+    expect(mapOf(maps, '$nativegtm_override_ws')('http://localhost:3103')).toBe(' ws://localhost:3103');
+    expect(mapOf(maps, '$nativegtm_override_ws')('')).toBe('');
+    const manifest = mapOf(maps, '$nativegtm_manifest_jobs');
+    expect(manifest('jobs')).toBe('$nativegtm_override_origin/mf-manifest.json');
+    expect(manifest('')).toBe('http://127.0.0.1:3003/${release_jobs}mf-manifest.json');
+  });
+
+  test('take nothing when overrides are off', () => {
+    const off = overrideMaps(plans, [], () => '');
+    expect(mapOf(off, '$nativegtm_override_remote')('jobs@http://localhost:3103')).toBe('');
+    expect(mapOf(off, '$nativegtm_override_asked')('http%3A%2F%2Flocalhost%3A3103')).toBe('');
+  });
+});
