@@ -1,6 +1,4 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -14,20 +12,18 @@ import {
 import { FIELD_DATA_CHUNK, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
-import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
 import { readCanary } from '@nativegtm/server/releases/canaryInStore';
 import { readLivePointer } from '@nativegtm/server/releases/livePointer';
 import { readRecords } from '@nativegtm/server/fieldData/recordStore';
 import { storeLayout } from '@nativegtm/server/releases/storeLayout';
-import { startSite } from '@nativegtm/server/startSite';
-import { startNginx } from '../support/nginxServer';
 import { startVarnish } from '../support/varnishServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
+import { buildIdOf, publish, releaseScratch, startReleaseSites, type ReleaseSites } from '../support/releaseSites';
 import { navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
 
 // Canary releases as a page team runs them (docs/releasing.md): `npm run canary` against one store read by both
@@ -46,10 +42,8 @@ const jobsPage = pages.find((page) => page.remote === 'jobs')!;
 const LIVE_BOUND_MS = 1000;
 const COLLECTOR_CHUNK = new RegExp(`/${FIELD_DATA_CHUNK}\\.[0-9a-f]{10}\\.js$`);
 
-let scratch: string;
 let env: Record<string, string>;
-let site: Awaited<ReturnType<typeof startSite>>;
-let nginx: Awaited<ReturnType<typeof startNginx>>;
+let sites: ReleaseSites | undefined;
 let browser: Browser;
 const layout = () => storeLayout(env.RELEASES_DIR!, 'jobs');
 /** Release ids: live (the checkout's build), good (another build of the page), faulty (fails on interaction). */
@@ -59,18 +53,10 @@ const builds = { live: '', good: '', faulty: '' };
  * nginx's /releases/canary/, since it cannot read the id). */
 let servers: { name: string; port: number; canaryFolder: string }[];
 
-const buildIdOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'ssr/manifest.json'), 'utf8')).buildId as string;
-
-async function publish(dir: string) {
-  const result = await npmRun('release', ['jobs', '--from', dir], env);
-  expect(result).toMatchObject({ status: 0, lastLine: expect.stringMatching(/^[0-9a-f]{16}$/) });
-  return result.lastLine;
-}
-
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'nativegtm-canary-'));
-  chmodSync(scratch, 0o755);
-  env = { RELEASES_DIR: join(scratch, 'releases'), FIELD_DATA_DIR: join(scratch, 'field-data') };
+  const store = releaseScratch('canary');
+  const { scratch } = store;
+  env = store.env;
   const dist = join(jobs.dir, 'dist');
   await buildRemote({ packageDir: jobs.dir, name: 'jobs', outputPath: join(scratch, 'good') });
   await buildRemote({
@@ -78,31 +64,15 @@ beforeAll(async () => {
     name: 'jobs',
     outputPath: join(scratch, 'faulty'),
   });
-  ids.live = await publish(dist);
-  ids.good = await publish(join(scratch, 'good'));
-  ids.faulty = await publish(join(scratch, 'faulty'));
+  ids.live = await publish(store, dist);
+  ids.good = await publish(store, join(scratch, 'good'));
+  ids.faulty = await publish(store, join(scratch, 'faulty'));
   builds.live = buildIdOf(dist);
   builds.good = buildIdOf(join(scratch, 'good'));
   builds.faulty = buildIdOf(join(scratch, 'faulty'));
   expect(await npmRun('promote', ['jobs', ids.live, '--skip-gate'], env)).toMatchObject({ status: 0 });
 
-  const remotesFor = (ports: Record<string, number>, name: string) => {
-    const file = join(scratch, name);
-    writeFileSync(file, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package]! })));
-    return file;
-  };
-  site = await startSite(deployables, {
-    ports: sitePorts,
-    remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
-    releasesDir: env.RELEASES_DIR,
-    fieldData: { dir: env.FIELD_DATA_DIR! },
-  });
-  nginx = await startNginx({
-    ports: nginxPorts,
-    remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
-    releasesDir: env.RELEASES_DIR,
-    fieldDataDir: env.FIELD_DATA_DIR,
-  });
+  sites = await startReleaseSites(store, sitePorts, nginxPorts);
   servers = [
     { name: 'the built-in server', port: sitePorts.shell!, canaryFolder: ids.good },
     { name: 'nginx', port: nginxPorts.shell!, canaryFolder: 'canary' },
@@ -112,9 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await nginx?.stop();
-  await site?.stop();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await sites?.stop();
 });
 
 /** The canary command, running: its output so far, and how it ended once it has. */

@@ -1,27 +1,15 @@
-import {
-  chmodSync,
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
-import { shippedRemotes } from '@nativegtm/contract/remotesConfig';
 import { FIELD_TOKEN_META, TOKEN } from '@nativegtm/contract/fieldData';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
-import { startSite } from '@nativegtm/server/startSite';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
-import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
+import { buildIdOf, publish, releaseScratch, startReleaseSites, type ReleaseSites } from '../support/releaseSites';
 import { collectConsoleErrors, navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
 
 // Releases as a page team uses them (docs/releasing.md), through the npm scripts, against one store served by both
@@ -43,27 +31,18 @@ const LIVE_BOUND_MS = 1000;
 
 let scratch: string;
 let env: Record<string, string>;
-let site: Awaited<ReturnType<typeof startSite>>;
-let nginx: Awaited<ReturnType<typeof startNginx>>;
+let sites: ReleaseSites | undefined;
 let browser: Browser;
 /** Release ids: the checkout's build, a second build of the page, the same page with a changed index.html, a page
  * that throws in the browser, and one asking for a newer React than the shell's. */
 const ids = { a: '', b: '', c: '', throwing: '', newerReact: '' };
 const builds = { a: '', b: '' };
 
-const buildIdOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'ssr/manifest.json'), 'utf8')).buildId as string;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function publish(dir: string) {
-  const result = await npmRun('release', ['jobs', '--from', dir], env);
-  expect(result).toMatchObject({ status: 0, lastLine: expect.stringMatching(/^[0-9a-f]{16}$/) });
-  return result.lastLine;
-}
-
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'nativegtm-releases-'));
-  chmodSync(scratch, 0o755);
-  env = { RELEASES_DIR: join(scratch, 'releases') };
+  const store = releaseScratch('releases');
+  ({ scratch, env } = store);
   const dist = join(jobs.dir, 'dist');
   await buildRemote({ packageDir: jobs.dir, name: 'jobs', outputPath: join(scratch, 'b') });
   await buildRemote({
@@ -79,39 +58,21 @@ beforeAll(async () => {
   for (const shared of manifest.shared) if (shared.name === 'react') shared.requiredVersion = '^20.0.0';
   writeFileSync(manifestFile, JSON.stringify(manifest));
 
-  ids.a = await publish(dist);
-  ids.b = await publish(join(scratch, 'b'));
-  ids.c = await publish(join(scratch, 'c'));
-  ids.throwing = await publish(join(scratch, 'throwing'));
-  ids.newerReact = await publish(join(scratch, 'newer-react'));
+  ids.a = await publish(store, dist);
+  ids.b = await publish(store, join(scratch, 'b'));
+  ids.c = await publish(store, join(scratch, 'c'));
+  ids.throwing = await publish(store, join(scratch, 'throwing'));
+  ids.newerReact = await publish(store, join(scratch, 'newer-react'));
   builds.a = buildIdOf(dist);
   builds.b = buildIdOf(join(scratch, 'b'));
 
-  const remotesFor = (ports: Record<string, number>, name: string) => {
-    const file = join(scratch, name);
-    writeFileSync(file, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package]! })));
-    return file;
-  };
-  site = await startSite(deployables, {
-    ports: sitePorts,
-    remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
-    releasesDir: env.RELEASES_DIR,
-    fieldData: { dir: join(scratch, 'field-data') },
-  });
-  nginx = await startNginx({
-    ports: nginxPorts,
-    remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
-    releasesDir: env.RELEASES_DIR,
-    fieldDataDir: join(scratch, 'field-data'),
-  });
+  sites = await startReleaseSites(store, sitePorts, nginxPorts);
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await nginx?.stop();
-  await site?.stop();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await sites?.stop();
 });
 
 /** The build whose HTML a new document of the jobs page carries. */
