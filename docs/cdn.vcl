@@ -9,9 +9,9 @@ backend shell {
 }
 
 sub vcl_recv {
-    # The two cookies the origin reads: a browser previewing a release, or on a side of a running canary. Their
-    # answers are personal (private, no-store): passed to the origin, never looked up or kept.
-    if (req.http.Cookie ~ "(^|;\s*)(nativegtm_preview|nativegtm_bucket)=") {
+    # The three cookies the origin reads: a browser previewing a release, overriding a remote with a dev server, or on
+    # a side of a running canary. Their answers are personal (private, no-store): passed, never looked up or kept.
+    if (req.http.Cookie ~ "(^|;\s*)(nativegtm_preview|nativegtm_override|nativegtm_bucket)=") {
         return (pass);
     }
     # The origin reads no other cookie: without them, every visitor shares the cached documents.
