@@ -87,6 +87,22 @@ function wholeNumberOption(text, option, { min = 0, max = Number.MAX_SAFE_INTEGE
 }
 
 /**
+ * A number (decimals allowed, no sign or exponent) from an option's text, within bounds, or a UsageError naming the
+ * option.
+ * @param {string | undefined} text
+ * @param {string} option e.g. "--alpha"
+ * @param {{ min: number, max: number }} range
+ */
+function numberOption(text, option, { min, max }) {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) {
+    throw new UsageError(`${option} must be a number from ${min} to ${max}, not "${text}"`);
+  }
+  return value;
+}
+
+/**
  * Runs a command's main function and ends the process by the convention: done 0, Refusal 1 (`error: …`), UsageError
  * 2 (`error: …` and the usage), anything else 1 with its message.
  * @param {string} usage
@@ -114,4 +130,4 @@ function runCommand(usage, main, { isRefusal = () => false, exitWhenDone = true 
     );
 }
 
-module.exports = { EXIT, Refusal, UsageError, readCommandLine, runCommand, wholeNumberOption };
+module.exports = { EXIT, Refusal, UsageError, numberOption, readCommandLine, runCommand, wholeNumberOption };

@@ -1,7 +1,7 @@
 /** @jest-environment node */
 // The command-line convention, run as a command would be: a script that reads its arguments and ends by it.
 const { spawnSync } = require('node:child_process');
-const { readCommandLine, UsageError, wholeNumberOption } = require('./commandLine');
+const { numberOption, readCommandLine, UsageError, wholeNumberOption } = require('./commandLine');
 
 const SPEC = {
   usage: 'demo <a> [<b>] [--n <n>]',
@@ -52,6 +52,20 @@ describe('wholeNumberOption', () => {
   it.each(['-1', '1.5', 'abc', '', '70000'])('refuses %j', (text) => {
     expect(() => wholeNumberOption(text, '--port', { min: 1, max: 65535 })).toThrow(
       `--port must be a whole number from 1 to 65535, not "${text}"`,
+    );
+  });
+});
+
+describe('numberOption', () => {
+  it('reads a number with decimals in its range, or nothing', () => {
+    expect(numberOption('0.01', '--alpha', { min: 0.0001, max: 0.5 })).toBe(0.01);
+    expect(numberOption('12', '--margin', { min: 0, max: 1000 })).toBe(12);
+    expect(numberOption(undefined, '--alpha', { min: 0, max: 1 })).toBeUndefined();
+  });
+
+  it.each(['-1', '1e3', '.5', 'abc', '', '2000'])('refuses %j', (text) => {
+    expect(() => numberOption(text, '--margin', { min: 0, max: 1000 })).toThrow(
+      `--margin must be a number from 0 to 1000, not "${text}"`,
     );
   });
 });

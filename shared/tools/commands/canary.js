@@ -5,7 +5,7 @@
 // `--status`, `--abort` and `--resume` look at, end, or carry on the remote's running canary.
 const { remoteNames } = require('@nativegtm/contract/remotes');
 const { controlShare } = require('@nativegtm/contract/canaryBuckets');
-const { UsageError, Refusal, wholeNumberOption } = require('@nativegtm/server/commandLine');
+const { UsageError, Refusal, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
 const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
@@ -77,21 +77,6 @@ function durationOption(text, option, fallback) {
 function durationText(ms) {
   const seconds = Math.max(0, Math.round(ms / 1000));
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
-}
-
-/**
- * A number from an option's text, within bounds, or a UsageError naming the option.
- * @param {string | undefined} text
- * @param {string} option
- * @param {{ min: number, max: number }} range
- */
-function numberOption(text, option, { min, max }) {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) {
-    throw new UsageError(`${option} must be a number from ${min} to ${max}, not "${text}"`);
-  }
-  return value;
 }
 
 /**
