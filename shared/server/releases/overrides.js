@@ -3,7 +3,6 @@
 // that remote's HTML (the server never fetches from the override's origin, which a cookie would otherwise let anyone
 // point at the server's own loopback services), its /remotes.json points the shell at the dev server, and its
 // documents' policy allows that dev server. Everything it is served is personal and never indexed, as a preview's.
-const cookie = require('cookie');
 const {
   OVERRIDE_COOKIE,
   OVERRIDE_END_PATH,
@@ -18,6 +17,7 @@ const {
   parseOverrideOrigins,
 } = require('@nativegtm/contract/overrides');
 const { PREVIEW_HEADERS } = require('./previews');
+const { cookiePair, redirect, refuse } = require('./personalCookies');
 
 /** @typedef {{ remote: string, origin: string }} Override */
 /** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
@@ -82,37 +82,8 @@ function createOverrides({ routes, origins = DEFAULT_OVERRIDE_ORIGINS, secure })
  * @param {number} maxAge seconds, 0 to clear
  * @param {boolean} secure
  */
-function overrideCookies(value, maxAge, secure) {
-  // No encoding: a value is `<remote>@<origin>`, whose characters a cookie may hold as they are, or nginx's variables
-  // standing for them.
-  /** @type {import('cookie').SerializeOptions} */
-  const attributes = { maxAge, path: '/', sameSite: 'lax', secure, encode: String };
-  return [
-    cookie.serialize(OVERRIDE_COOKIE, value, { ...attributes, httpOnly: true }),
-    cookie.serialize(OVERRIDE_NOTICE_COOKIE, value, attributes),
-  ];
-}
-
-/**
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string} text
- */
-function refuse(res, status, text) {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.end(`${text}\n`);
-}
-
-/**
- * @param {ServerResponse} res
- * @param {string} location
- */
-function redirect(res, location) {
-  res.statusCode = 303;
-  res.setHeader('Location', location);
-  res.end();
-}
+const overrideCookies = (value, maxAge, secure) =>
+  cookiePair({ server: OVERRIDE_COOKIE, notice: OVERRIDE_NOTICE_COOKIE }, value, maxAge, secure);
 
 /**
  * remotes.json as an overriding browser sees it: the override's remote loaded from the dev server.

@@ -12,7 +12,7 @@ const {
   parsePreview,
   releaseFolder,
 } = require('@nativegtm/contract/releases');
-const cookie = require('cookie');
+const { cookiePair, redirect, refuse } = require('./personalCookies');
 const { storeLayout } = require('./storeLayout');
 const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
 const { PERSONAL_CACHE_CONTROL } = require('../documentCaching');
@@ -60,11 +60,7 @@ function createPreviews({ storeDir, routes, secure }) {
     }
     const [remote = '', id = ''] = pathname.slice(PREVIEW_PATH_PREFIX.length).split('/');
     const route = routes.find((candidate) => candidate.remote === remote)?.route;
-    if (!route || !inStore(remote, id)) {
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      return res.end('No such release to preview.\n');
-    }
+    if (!route || !inStore(remote, id)) return refuse(res, 404, 'No such release to preview.');
     res.setHeader('Set-Cookie', previewCookies(`${remote}.${id}`, PREVIEW_MAX_AGE_SECONDS, secure));
     return redirect(res, route);
   }
@@ -78,26 +74,8 @@ function createPreviews({ storeDir, routes, secure }) {
  * @param {number} maxAge seconds, 0 to clear
  * @param {boolean} secure
  */
-function previewCookies(value, maxAge, secure) {
-  // No encoding: a value is `<remote>.<id>`, which needs none, or nginx's variables standing for them (`$…`), which
-  // nginx fills in only as written.
-  /** @type {import('cookie').SerializeOptions} */
-  const attributes = { maxAge, path: '/', sameSite: 'lax', secure, encode: String };
-  return [
-    cookie.serialize(PREVIEW_COOKIE, value, { ...attributes, httpOnly: true }),
-    cookie.serialize(PREVIEW_NOTICE_COOKIE, value, attributes),
-  ];
-}
-
-/**
- * @param {ServerResponse} res
- * @param {string} location
- */
-function redirect(res, location) {
-  res.statusCode = 303;
-  res.setHeader('Location', location);
-  res.end();
-}
+const previewCookies = (value, maxAge, secure) =>
+  cookiePair({ server: PREVIEW_COOKIE, notice: PREVIEW_NOTICE_COOKIE }, value, maxAge, secure);
 
 /**
  * remotes.json as a preview's or a canary's visitor sees it: its valid entries (remotesFile.js), with each chosen
