@@ -16,7 +16,9 @@ export function OverrideNotice({ cookies = document.cookie }: { cookies?: string
         {override.remote} from <code className={styles.id}>{override.origin}</code>
         <span className={styles.detail}>, rendered in this browser</span>
       </span>{' '}
-      <span aria-hidden="true">·</span>{' '}
+      <span className={styles.separator} aria-hidden="true">
+        ·
+      </span>{' '}
       <a className={styles.end} href={OVERRIDE_END_PATH}>
         End
       </a>
