@@ -17,6 +17,21 @@ const OVERRIDE_PATH_PREFIX = '/_override/';
 const OVERRIDE_END_PATH = `${OVERRIDE_PATH_PREFIX}end`;
 const OVERRIDE_ORIGIN_PARAMETER = 'origin';
 
+/**
+ * The Sec-Fetch-Site values a start is taken from: its URL opened in the browser (typed, pasted, or opened by the dev
+ * command's terminal) or a page of the site itself. Another site's link could otherwise switch a visitor's browser to
+ * scripts from a port of their own machine. A request without the header is not a browser's navigation.
+ */
+const OVERRIDE_FETCH_SITES = ['none', 'same-origin'];
+
+/** What both servers answer when they refuse to start an override (403; 404 for an unknown remote). */
+const OVERRIDE_REFUSALS = {
+  unknownRemote: 'No such remote to override.',
+  off: 'Overrides are off on this site (OVERRIDE_ORIGINS=off).',
+  crossSite: 'An override starts only from its URL opened in this browser, not from a link on another site.',
+  origin: 'This site does not accept overrides from that origin (OVERRIDE_ORIGINS).',
+};
+
 /** What OVERRIDE_ORIGINS means when unset: a dev server on this machine, at any port. */
 const LOOPBACK_ORIGINS = 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
 
@@ -43,8 +58,8 @@ const overridePath = (remote, origin) =>
   `${OVERRIDE_PATH_PREFIX}${remote}?${OVERRIDE_ORIGIN_PARAMETER}=${encodeURIComponent(origin)}`;
 
 /**
- * `origin` as the servers keep it (`http://localhost:3103`), if it is an http(s) origin and nothing more: no path,
- * query, credentials or fragment.
+ * `text` if it is an http(s) origin written as the servers write one (`http://localhost:3103`: lower case, no default
+ * port, no path, not even `/`, no query, credentials or fragment), the way nginx's expressions read it too.
  * @param {string} text
  * @returns {string | undefined}
  */
@@ -55,8 +70,8 @@ function canonicalOrigin(text) {
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url.origin === text.replace(/\/$/, '') ? url.origin : undefined;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.port === '0') return undefined;
+  return url.origin === text ? url.origin : undefined;
 }
 
 /**
@@ -73,7 +88,7 @@ function parseOverrideOrigins(text) {
     .filter((entry) => entry !== '')
     .map((entry) => {
       const anyPort = entry.endsWith(':*');
-      const origin = canonicalOrigin(anyPort ? entry.slice(0, -2) : entry);
+      const origin = canonicalOrigin((anyPort ? entry.slice(0, -2) : entry).replace(/\/$/, ''));
       if (!origin || (anyPort && new URL(origin).port !== '')) {
         throw new Error(`"${entry}" is not an http(s) origin (scheme://host[:port], port * for any), nor "off"`);
       }
@@ -120,6 +135,8 @@ function parseOverride(value, remoteNames) {
 }
 
 module.exports = {
+  OVERRIDE_FETCH_SITES,
+  OVERRIDE_REFUSALS,
   OVERRIDE_COOKIE,
   OVERRIDE_NOTICE_COOKIE,
   OVERRIDE_MAX_AGE_SECONDS,

@@ -72,5 +72,11 @@ test('the start path carries the origin encoded, and the live-reload origin is t
   expect(overridePath('jobs', 'http://localhost:3103')).toBe('/_override/jobs?origin=http%3A%2F%2Flocalhost%3A3103');
   expect(liveReloadOrigin('http://localhost:3103')).toBe('ws://localhost:3103');
   expect(liveReloadOrigin('https://dev.example.com')).toBe('wss://dev.example.com');
-  expect(canonicalOrigin('http://localhost:3103/')).toBe('http://localhost:3103');
+  expect(canonicalOrigin('http://localhost:3103')).toBe('http://localhost:3103');
+  for (const junk of ['http://localhost:3103/', 'http://localhost:80', 'http://localhost:0', 'http://LOCALHOST:1']) {
+    expect(canonicalOrigin(junk)).toBeUndefined();
+  }
+  expect(parseOverrideOrigins('https://dev.example.com/')).toEqual([
+    { protocol: 'https:', hostname: 'dev.example.com', port: '' },
+  ]);
 });

@@ -258,7 +258,12 @@ function createShellHandler({
       label: 'override',
       path: under(OVERRIDE_PATH_PREFIX),
       handle: (req, res, { pathname }) =>
-        overrides.handle(res, pathname, new URLSearchParams(requestTarget(/** @type {string} */ (req.url)).search)),
+        overrides.handle(
+          req,
+          res,
+          pathname,
+          new URLSearchParams(requestTarget(/** @type {string} */ (req.url)).search),
+        ),
     },
     ...(previews
       ? [

@@ -179,7 +179,7 @@ describe.each(servers)('an override on $name', ({ name, origin, ports }) => {
     }
   });
 
-  it('refuses an origin the site does not allow, and sets nothing', async () => {
+  it('refuses an origin the site does not allow, and a start from another site, and sets nothing', async () => {
     const other = await browser.newContext();
     try {
       const page = await other.newPage();
@@ -189,6 +189,24 @@ describe.each(servers)('an override on $name', ({ name, origin, ports }) => {
       expect(await other.cookies()).toEqual([]);
       const live = await page.goto(`${origin}${jobsPage.route}`);
       expect(await live?.text()).toContain('data-remote="jobs"');
+
+      // Another site's link cannot switch a visitor to scripts from their own machine: the same site under another
+      // name (localhost, not 127.0.0.1) is another site to the browser, which says so in Sec-Fetch-Site.
+      await page.goto(`${origin.replace('127.0.0.1', 'localhost')}${jobsPage.route}`);
+      const start = `${origin}${overridePath('jobs', devOrigin)}`;
+      const [followed] = await Promise.all([
+        page.waitForResponse(start),
+        page.evaluate((href) => {
+          const link = document.createElement('a');
+          link.href = href;
+          link.textContent = 'Try this';
+          document.body.append(link);
+          link.click();
+        }, start),
+      ]);
+      expect(followed.status()).toBe(403);
+      expect(await followed.text()).toContain('not from a link on another site');
+      expect(await other.cookies()).toEqual([]);
     } finally {
       await other.close();
     }

@@ -10,6 +10,8 @@ const {
   OVERRIDE_NOTICE_COOKIE,
   OVERRIDE_ORIGIN_PARAMETER,
   OVERRIDE_PATH_PREFIX,
+  OVERRIDE_FETCH_SITES,
+  OVERRIDE_REFUSALS,
   LOOPBACK_ORIGINS,
   canonicalOrigin,
   overrideAllowed,
@@ -21,6 +23,7 @@ const { cookiePair, redirect, refuse } = require('./personalCookies');
 
 /** @typedef {{ remote: string, origin: string }} Override */
 /** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 
 /** Private and never indexed, as a preview's. */
@@ -50,11 +53,12 @@ function createOverrides({ routes, origins = DEFAULT_OVERRIDE_ORIGINS, secure })
 
   /**
    * `/_override/<remote>?origin=<origin>` starts an override and opens the remote's page; `/_override/end` ends it.
+   * @param {IncomingMessage} req
    * @param {ServerResponse} res
    * @param {string} pathname
    * @param {URLSearchParams} query
    */
-  function handle(res, pathname, query) {
+  function handle(req, res, pathname, query) {
     for (const [name, value] of Object.entries(OVERRIDE_HEADERS)) res.setHeader(name, value);
     if (pathname === OVERRIDE_END_PATH) {
       res.setHeader('Set-Cookie', overrideCookies('', 0, secure));
@@ -62,13 +66,14 @@ function createOverrides({ routes, origins = DEFAULT_OVERRIDE_ORIGINS, secure })
     }
     const remote = pathname.slice(OVERRIDE_PATH_PREFIX.length);
     const route = routes.find((candidate) => candidate.remote === remote)?.route;
-    if (!route) return refuse(res, 404, 'No such remote to override.');
-    const origin = canonicalOrigin(query.get(OVERRIDE_ORIGIN_PARAMETER) ?? '');
-    if (!origin) return refuse(res, 400, 'An override needs ?origin=<http(s) origin of the dev server>.');
-    if (origins.length === 0) return refuse(res, 403, 'Overrides are off on this site (OVERRIDE_ORIGINS=off).');
-    if (!overrideAllowed(origins, origin)) {
-      return refuse(res, 403, `This site does not accept overrides from ${origin} (OVERRIDE_ORIGINS).`);
+    if (!route) return refuse(res, 404, OVERRIDE_REFUSALS.unknownRemote);
+    if (origins.length === 0) return refuse(res, 403, OVERRIDE_REFUSALS.off);
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (fetchSite !== undefined && !OVERRIDE_FETCH_SITES.includes(fetchSite)) {
+      return refuse(res, 403, OVERRIDE_REFUSALS.crossSite);
     }
+    const origin = canonicalOrigin(query.get(OVERRIDE_ORIGIN_PARAMETER) ?? '');
+    if (!origin || !overrideAllowed(origins, origin)) return refuse(res, 403, OVERRIDE_REFUSALS.origin);
     res.setHeader('Set-Cookie', overrideCookies(`${remote}@${origin}`, OVERRIDE_MAX_AGE_SECONDS, secure));
     return redirect(res, route);
   }

@@ -80,9 +80,10 @@ beforeAll(async () => {
  * Starts an override; the cookies it sets, as a browser sends them back.
  * @param {string} origin
  * @param {string} [at] the site
+ * @param {Record<string, string>} [headers]
  */
-async function start(origin, at = site) {
-  const response = await fetch(`${at}${overridePath('jobs', origin)}`, { redirect: 'manual' });
+async function start(origin, at = site, headers = {}) {
+  const response = await fetch(`${at}${overridePath('jobs', origin)}`, { redirect: 'manual', headers });
   const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0]);
   return { response, cookie: cookies.join('; ') };
 }
@@ -129,10 +130,23 @@ test('refuses an origin not allowed, junk, an unknown remote, and everything whe
   const refused = await start('http://10.0.0.5:3103');
   expect([refused.response.status, refused.cookie]).toEqual([403, '']);
   expect(await refused.response.text()).toBe(
-    'This site does not accept overrides from http://10.0.0.5:3103 (OVERRIDE_ORIGINS).\n',
+    'This site does not accept overrides from that origin (OVERRIDE_ORIGINS).\n',
   );
-  expect((await start('javascript:alert(1)')).response.status).toBe(400);
+  for (const junk of ['javascript:alert(1)', `${devOrigin}/`, 'http://localhost:80', 'http://localhost:0']) {
+    expect([junk, (await start(junk)).response.status]).toEqual([junk, 403]);
+  }
   expect((await fetch(`${site}/_override/payments?origin=${devOrigin}`)).status).toBe(404);
+
+  // Only from its URL opened in this browser, or from the site itself: never from another site's link.
+  for (const [fetchSite, status] of [
+    ['cross-site', 403],
+    ['same-site', 403],
+    ['none', 303],
+    ['same-origin', 303],
+  ]) {
+    const { response, cookie } = await start(devOrigin, site, { 'Sec-Fetch-Site': String(fetchSite) });
+    expect([fetchSite, response.status, cookie !== '']).toEqual([fetchSite, status, status === 303]);
+  }
 
   // A cookie for an origin not allowed (forged, or set before OVERRIDE_ORIGINS changed) counts for nothing.
   const forged = await fetch(`${site}/remotes.json`, {

@@ -4,6 +4,8 @@
 // server), its /remotes.json names the dev server's manifest, and its documents' policy allows the dev server. A
 // cookie naming any other origin is read as no cookie at all.
 const {
+  OVERRIDE_FETCH_SITES,
+  OVERRIDE_REFUSALS,
   OVERRIDE_COOKIE,
   OVERRIDE_END_PATH,
   OVERRIDE_MAX_AGE_SECONDS,
@@ -25,8 +27,11 @@ const OVERRIDE_REMOTE_VARIABLE = '$nativegtm_override_remote';
 const OVERRIDE_ORIGIN_VARIABLE = '$nativegtm_override_origin';
 /** The origin a start request asks for, decoded, if it is allowed; else empty. */
 const ASKED_ORIGIN_VARIABLE = '$nativegtm_override_asked';
-/** The internal location that refuses a start. */
+/** Non-empty when a start request comes from its URL opened in the browser, the site itself, or no browser. */
+const FROM_HERE_VARIABLE = '$nativegtm_override_from_here';
+/** The internal locations that refuse a start: an origin not allowed, and a start from another site. */
 const REFUSED_LOCATION = '/_nativegtm_override_refused';
+const CROSS_SITE_LOCATION = '/_nativegtm_override_cross_site';
 
 /** What the documents' policy gains for an overriding browser, each with its separating space (empty otherwise). */
 const POLICY_ADDITIONS = {
@@ -35,7 +40,14 @@ const POLICY_ADDITIONS = {
   policies: 'nativegtm_override_tt',
 };
 
-const PORT = '[1-9][0-9]{0,4}';
+/** A port from 1 to 65535, as a URL writes it (no leading zero). */
+const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+/**
+ * Any port but the scheme's own, which an origin leaves out (`http://localhost`, never `http://localhost:80`). Only
+ * ever at the end of what is matched.
+ * @param {'http:' | 'https:'} protocol
+ */
+const otherPort = (protocol) => `(?!${protocol === 'http:' ? 80 : 443}$)${PORT}`;
 /** @param {string} text */
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
@@ -55,7 +67,7 @@ const ENCODED_SLASHES = '(?:/|%2[Ff])(?:/|%2[Ff])';
  */
 function originPattern(patterns) {
   const each = patterns.map(({ protocol, hostname, port }) => {
-    const ported = port === '*' ? `(?::${PORT})?` : port === '' ? '' : `:${port}`;
+    const ported = port === '*' ? `(?::${otherPort(protocol)})?` : port === '' ? '' : `:${port}`;
     return `${protocol}//${escapeRegExp(hostname)}${ported}`;
   });
   return `(?:${each.join('|')})`;
@@ -78,7 +90,7 @@ function overrideMaps(plans, patterns, releasePath) {
     const origin = `${protocol}//${hostname}`;
     if (port === '*') {
       return [
-        `${quote(`~${scheme}${ENCODED_COLON}(?<ngtmoverrideport>${PORT})$`)} ${quote(`${origin}:$ngtmoverrideport`)};`,
+        `${quote(`~${scheme}${ENCODED_COLON}(?<ngtmoverrideport>${otherPort(protocol)})$`)} ${quote(`${origin}:$ngtmoverrideport`)};`,
         `${quote(`~${scheme}$`)} ${quote(origin)};`,
       ];
     }
@@ -115,6 +127,11 @@ function overrideMaps(plans, patterns, releasePath) {
       ]),
     ),
     block(`map $arg_${OVERRIDE_ORIGIN_PARAMETER} ${ASKED_ORIGIN_VARIABLE}`, [...asked, 'default "";']),
+    block(`map $http_sec_fetch_site ${FROM_HERE_VARIABLE}`, [
+      '"" 1;',
+      ...OVERRIDE_FETCH_SITES.map((site) => `${site} 1;`),
+      'default "";',
+    ]),
     block('map $nativegtm_override_start $nativegtm_override_route', [
       'default /;',
       ...plans.map((plan) => `${plan.remote} ${quote(plan.route)};`),
@@ -140,26 +157,31 @@ function overrideLocations({ plans, patterns, secure, personal }) {
       .map((line) => `add_header Set-Cookie ${quote(line)} always;`)
       .join('\n');
   const names = plans.map((plan) => plan.remote).join('|');
-  const refusal =
-    patterns.length === 0
-      ? 'Overrides are off on this site (OVERRIDE_ORIGINS=off).'
-      : 'This site does not accept overrides from that origin (OVERRIDE_ORIGINS).';
+  /** @param {number} status @param {string} text */
+  const answer = (status, text) => [
+    'default_type text/plain;',
+    headerLines(personal),
+    `return ${status} "${text}\\n";`,
+  ];
+  /** @param {string} location @param {string} text */
+  const refusal = (location, text) => block(`location = ${location}`, ['internal;', ...answer(403, text)]);
+  const start = `location ~ ${quote(`^${OVERRIDE_PATH_PREFIX}(?<nativegtm_override_start>${names})$`)}`;
   return [
-    '# Overrides (a dev server in one browser): started only for an allowed origin, and ended.',
-    block(`location ~ ${quote(`^${OVERRIDE_PATH_PREFIX}(?<nativegtm_override_start>${names})$`)}`, [
-      headerLines(personal),
-      // A refusal is answered elsewhere: an answer from inside `if` would carry this location's cookies.
-      block(`if (${ASKED_ORIGIN_VARIABLE} = "")`, [`rewrite ^ ${REFUSED_LOCATION} last;`]),
-      setCookies(`$nativegtm_override_start@${ASKED_ORIGIN_VARIABLE}`, OVERRIDE_MAX_AGE_SECONDS),
-      'return 303 $nativegtm_override_route;',
-    ]),
-    block(`location = ${REFUSED_LOCATION}`, [
-      'internal;',
-      'default_type text/plain;',
-      headerLines(personal),
-      `return 403 "${refusal}\\n";`,
-    ]),
+    '# Overrides (a dev server in one browser): started only from its URL opened in the browser, for an allowed',
+    '# origin, and ended. A refusal is answered elsewhere: an answer from inside `if` would carry the cookies.',
+    patterns.length === 0
+      ? block(start, answer(403, OVERRIDE_REFUSALS.off))
+      : block(start, [
+          headerLines(personal),
+          block(`if (${FROM_HERE_VARIABLE} = "")`, [`rewrite ^ ${CROSS_SITE_LOCATION} last;`]),
+          block(`if (${ASKED_ORIGIN_VARIABLE} = "")`, [`rewrite ^ ${REFUSED_LOCATION} last;`]),
+          setCookies(`$nativegtm_override_start@${ASKED_ORIGIN_VARIABLE}`, OVERRIDE_MAX_AGE_SECONDS),
+          'return 303 $nativegtm_override_route;',
+        ]),
+    refusal(CROSS_SITE_LOCATION, OVERRIDE_REFUSALS.crossSite),
+    refusal(REFUSED_LOCATION, OVERRIDE_REFUSALS.origin),
     block(`location = ${OVERRIDE_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
+    block(`location ${OVERRIDE_PATH_PREFIX}`, answer(404, OVERRIDE_REFUSALS.unknownRemote)),
   ].join('\n');
 }
 

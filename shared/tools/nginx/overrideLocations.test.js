@@ -1,7 +1,14 @@
 // The override maps' regular expressions, run as nginx runs a map (first match wins, captures in the value), over what
 // browsers and the built-in server would send. (The same syntax means the same in PCRE and JavaScript here: named
 // groups, classes, alternation.) Real nginx runs them in tests/specs/devOverride.test.ts.
-const { LOOPBACK_ORIGINS, overridePath, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
+const {
+  LOOPBACK_ORIGINS,
+  canonicalOrigin,
+  overrideAllowed,
+  overridePath,
+  parseOverride,
+  parseOverrideOrigins,
+} = require('@nativegtm/contract/overrides');
 const { overrideMaps } = require('./overrideLocations');
 
 const plans = [
@@ -85,6 +92,45 @@ describe('the override maps', () => {
     const manifest = mapOf(maps, '$nativegtm_manifest_jobs');
     expect(manifest('jobs')).toBe('$nativegtm_override_origin/mf-manifest.json');
     expect(manifest('')).toBe('http://127.0.0.1:3003/${release_jobs}mf-manifest.json');
+  });
+
+  // The built-in server's rule (@nativegtm/contract/overrides) and nginx's expressions, on the same inputs.
+  const candidates = [
+    'http://localhost:3103',
+    'http://localhost',
+    'http://localhost:1',
+    'http://localhost:65535',
+    'http://localhost:65536',
+    'http://localhost:99999',
+    'http://localhost:80',
+    'http://localhost:0',
+    'http://localhost:03103',
+    'http://localhost:3103/',
+    'http://LOCALHOST:3103',
+    'HTTP://localhost:3103',
+    'https://localhost:3103',
+    'http://user@localhost:3103',
+    'http://localhost:3103#x',
+    'http://127.0.0.1:8443',
+    'http://127.0.0.1.evil.example:8443',
+    'http://[::1]:4000',
+    'http://[::1]',
+    'http://[::2]:4000',
+    'http://10.0.0.5:3103',
+  ];
+  const loopback = parseOverrideOrigins(LOOPBACK_ORIGINS);
+  /** @param {string} origin */
+  const builtIn = (origin) => {
+    const canonical = canonicalOrigin(origin);
+    return canonical !== undefined && overrideAllowed(loopback, canonical);
+  };
+
+  test.each(candidates)('agree with the built-in server on %p, in a start and in a cookie', (candidate) => {
+    const accepted = builtIn(candidate);
+    expect([asked(encodeURIComponent(candidate)) !== '', asked(candidate) !== '']).toEqual([accepted, accepted]);
+    const cookieValue = `jobs@${candidate}`;
+    expect(parseOverride(cookieValue, ['jobs']) !== undefined && builtIn(candidate)).toBe(accepted);
+    expect([remote(cookieValue) !== '', origin(cookieValue) !== '']).toEqual([accepted, accepted]);
   });
 
   test('take nothing when overrides are off', () => {
