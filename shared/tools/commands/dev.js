@@ -78,7 +78,9 @@ async function siteAccepts(site, remote, origin) {
 async function firstBuild(origin, child) {
   const deadline = Date.now() + FIRST_BUILD_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Refusal(`the dev server stopped (exit ${child.exitCode}), see above`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Refusal(`the dev server stopped (${child.signalCode ?? `exit ${child.exitCode}`}), see above`);
+    }
     try {
       const response = await fetch(`${origin}/mf-manifest.json`, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;
@@ -97,23 +99,35 @@ async function firstBuild(origin, child) {
 async function insideSite({ remote, site, port, packageDir }) {
   const origin = `http://localhost:${port}`;
   await siteAccepts(site, remote, origin);
-  // Its own dev script (nativegtm-webpack serve), told where its live-reload socket is: the page runs on the site's
-  // origin, so the dev client cannot guess it from the page's address.
+  // Its own dev script (nativegtm-webpack serve), told where its live-reload socket is (the page runs on the site's
+  // origin, so the dev client cannot guess it from the page's address), and that the site's pages may open it (the
+  // dev server takes a socket only from loopback and the hosts it is told).
   const child = spawn(
     'npm',
-    ['run', 'dev', '--', '--port', String(port), `--client-web-socket-url=ws://localhost:${port}/ws`],
-    {
-      cwd: packageDir,
-      stdio: 'inherit',
-      detached: true,
-    },
+    [
+      'run',
+      'dev',
+      '--',
+      '--port',
+      String(port),
+      `--client-web-socket-url=ws://localhost:${port}/ws`,
+      `--allowed-hosts=${new URL(site).hostname}`,
+    ],
+    { cwd: packageDir, stdio: 'inherit', detached: true },
   );
+  // Its own process group (npm, then webpack): stopped as a whole, however this command ends.
   const stop = () => {
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.once(signal, stop);
+  process.once('exit', stop);
+  /** @type {Promise<number | null>} */
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     await firstBuild(origin, child);
   } catch (error) {
