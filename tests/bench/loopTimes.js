@@ -42,12 +42,12 @@ const once = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const seconds = (values) => `${(median(values) / 1000).toFixed(2)} / ${(Math.max(...values) / 1000).toFixed(2)} s`;
 
 /**
- * The built-in site and nginx on one scratch store, a copy of jobs-mfe, and its dev server overriding both.
+ * The built-in site and nginx on one scratch store, a copy of jobs-mfe, and its dev server overriding both; each
+ * added to `running` as soon as it runs, for the caller to stop whatever happens.
  * @param {string} scratch
+ * @param {{ stop: () => Promise<unknown> }[]} running
  */
-async function startLoop(scratch) {
-  /** @type {{ stop: () => Promise<unknown> }[]} */
-  const running = [];
+async function startLoop(scratch, running) {
   const sitePorts = portsFrom(portBase);
   const nginxPorts = portsFrom(portBase + 5);
   const devPort = portBase + 10;
@@ -105,7 +105,6 @@ async function startLoop(scratch) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
-    running,
     pageSource: path.join(copy, 'src/FeaturedJobsPage.tsx'),
     starts: [
       { name: 'built-in', url: `${site}${overridePath('jobs', devOrigin)}` },
@@ -174,10 +173,12 @@ function checkTimes(scratch) {
   const meta = path.join(jobs.dir, 'src/meta.ts');
   const original = fs.readFileSync(meta, 'utf8');
   const restore = () => fs.writeFileSync(meta, original);
-  process.once('SIGINT', () => {
-    restore();
-    process.exit(130);
-  });
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+    process.once(signal, () => {
+      restore();
+      process.exit(130);
+    });
+  }
   let changed;
   try {
     fs.writeFileSync(meta, `${original}// A one-line change (npm run bench:loop).\n`);
@@ -193,12 +194,16 @@ async function main() {
   buildIfNeeded(deployables, { log: (line) => console.error(line) });
   fs.mkdirSync(path.join(repoRoot, 'tests/.artifacts'), { recursive: true });
   const scratch = fs.mkdtempSync(path.join(repoRoot, 'tests/.artifacts/loop-bench-'));
+  // nginx's workers read the store as another user.
+  fs.chmodSync(scratch, 0o755);
   /** @type {string[][]} */
   const rows = [];
   let missed = 0;
+  /** @type {{ stop: () => Promise<unknown> }[]} */
+  const running = [];
   try {
-    const loop = await startLoop(scratch);
     try {
+      const loop = await startLoop(scratch, running);
       const times = await savedChanges(loop);
       for (const [name, values] of Object.entries(times)) {
         const met = Math.max(...values) <= SAVE_BUDGET_MS;
@@ -211,7 +216,7 @@ async function main() {
         ]);
       }
     } finally {
-      for (const server of loop.running.reverse()) await server.stop();
+      for (const server of running.reverse()) await server.stop();
     }
     if (measureCheck) {
       const { cold, changed, unchanged } = checkTimes(scratch);
