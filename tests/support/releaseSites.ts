@@ -61,12 +61,20 @@ export async function startReleaseSites(
     releasesDir: env.RELEASES_DIR,
     fieldData: { dir: env.FIELD_DATA_DIR! },
   });
-  const nginx = await startNginx({
-    ports: nginxPorts,
-    remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
-    releasesDir: env.RELEASES_DIR,
-    fieldDataDir: env.FIELD_DATA_DIR,
-  });
+  let nginx;
+  try {
+    nginx = await startNginx({
+      ports: nginxPorts,
+      remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
+      releasesDir: env.RELEASES_DIR,
+      fieldDataDir: env.FIELD_DATA_DIR,
+    });
+  } catch (error) {
+    // Nothing left running for a spec whose set-up failed.
+    await site.stop();
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
   return {
     site,
     nginx,
