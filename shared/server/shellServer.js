@@ -25,7 +25,7 @@ const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
 const { createCanaries, cohortOf } = require('./releases/canaries');
-const { createOverrides, overriddenRemotesJson, OVERRIDE_HEADERS } = require('./releases/overrides');
+const { createOverrides, overriddenEntries, OVERRIDE_HEADERS } = require('./releases/overrides');
 const { requestTarget } = require('./requestTarget');
 const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
 const { createRemotesFile } = require('./remotesFile');
@@ -119,8 +119,8 @@ function createShellHandler({
         return res.end(text);
       }
       for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
-      const json = chosenRemotesJson(remotes.entries() ?? {}, current.chosen);
-      return res.end(current.override ? overriddenRemotesJson(json, current.override) : json);
+      // (The chosen releases never include the overridden remote: personalOf leaves it out.)
+      return res.end(chosenRemotesJson(overriddenEntries(remotes.entries() ?? {}, current.override), current.chosen));
     },
   });
 

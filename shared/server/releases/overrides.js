@@ -91,20 +91,17 @@ const overrideCookies = (value, maxAge, secure) =>
   cookiePair({ server: OVERRIDE_COOKIE, notice: OVERRIDE_NOTICE_COOKIE }, value, maxAge, secure);
 
 /**
- * remotes.json as an overriding browser sees it: the override's remote loaded from the dev server.
- * @param {string} json remotes.json's text as that browser would otherwise see it
- * @param {Override} override
+ * remotes.json's entries as an overriding browser gets them: the override's remote loaded from the dev server.
+ * @param {Partial<Record<string, string>>} entries
+ * @param {Override | undefined} override
  */
-function overriddenRemotesJson(json, override) {
-  const entries = JSON.parse(json);
-  entries[override.remote] = `${override.origin}/mf-manifest.json`;
-  return `${JSON.stringify(entries, null, 2)}\n`;
-}
+const overriddenEntries = (entries, override) =>
+  override ? { ...entries, [override.remote]: `${override.origin}/mf-manifest.json` } : entries;
 
 module.exports = {
   createOverrides,
   overrideCookies,
-  overriddenRemotesJson,
+  overriddenEntries,
   OVERRIDE_HEADERS,
   DEFAULT_OVERRIDE_ORIGINS,
 };
