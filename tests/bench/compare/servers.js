@@ -1,0 +1,133 @@
+// Each tree served as its own commands serve it (`npm start`, `npm run nginx:config` and nginx), never through this
+// checkout's code: what is compared is each commit's servers. Both trees get the same settings: the same workers,
+// an empty release store and field-data folder of their own, no collector beside nginx, logs thrown away.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { portsFrom } = require('@nativegtm/contract/ports');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { locateTool } = require('../../support/systemTools');
+const { waitForPort } = require('../../support/waitForPort');
+
+/** @typedef {import('./trees').Tree} Tree */
+/** @typedef {{ kind: 'nginx' | 'built-in', tree: Tree, origin: string, stop: () => Promise<void> }} Served */
+
+/**
+ * remotes.json naming the remotes on the ports after `base`.
+ * @param {string} folder
+ * @param {number} base
+ */
+function remotesFileFor(folder, base) {
+  const ports = portsFrom(base);
+  const file = path.join(folder, 'remotes.json');
+  const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
+  fs.writeFileSync(file, JSON.stringify(remotes));
+  return file;
+}
+
+/**
+ * Stops a child process group and waits for it.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ */
+function stopChild(child, signal) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+    child.once('exit', () => resolve(undefined));
+    try {
+      process.kill(-(/** @type {number} */ (child.pid)), signal);
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
+
+/**
+ * `npm start` of the tree, its site on `base` and the remotes after it.
+ * @param {Tree} tree
+ * @param {{ base: number, metricsPort: number, workers: number }} options
+ * @returns {Promise<Served>}
+ */
+async function startBuiltIn(tree, { base, metricsPort, workers }) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-'));
+  const store = path.join(folder, 'releases');
+  fs.mkdirSync(store);
+  const child = spawn('npm', ['run', '--silent', 'start'], {
+    cwd: tree.dir,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT_BASE: String(base),
+      REMOTES_FILE: remotesFileFor(folder, base),
+      RELEASES_DIR: store,
+      FIELD_DATA_DIR: path.join(folder, 'field-data'),
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      WEB_CONCURRENCY: String(workers),
+    },
+  });
+  const ports = Object.values(portsFrom(base));
+  await Promise.all(ports.map((port) => waitForPort(port, { timeoutMs: 120_000, what: `${tree.label}'s npm start` })));
+  return {
+    kind: 'built-in',
+    tree,
+    origin: `http://127.0.0.1:${base}`,
+    stop: async () => {
+      await stopChild(child, 'SIGTERM');
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * nginx with the configuration the tree's `npm run nginx:config` writes, on `base` and the ports after it.
+ * @param {Tree} tree
+ * @param {{ base: number }} options
+ * @returns {Promise<Served>}
+ */
+async function startNginxOf(tree, { base }) {
+  const nginx = locateTool('NGINX_PATH');
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-nginx-'));
+  const store = path.join(prefix, 'releases');
+  fs.mkdirSync(store);
+  const config = path.join(prefix, 'nginx.conf');
+  const generated = spawnSync(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'nginx:config',
+      '--',
+      ...['--port-base', String(base), '--prefix', prefix, '--releases', store],
+      ...['--remotes', remotesFileFor(prefix, base), '--out', config],
+    ],
+    { cwd: tree.dir, encoding: 'utf8' },
+  );
+  if (generated.status !== 0) throw new Error(`${tree.label}'s nginx:config failed:\n${generated.stderr}`);
+  // Listening on loopback only, and as root's workers can read a checkout in a private folder (as the tests do).
+  const text = fs
+    .readFileSync(config, 'utf8')
+    .replace(/^(\s*listen )(\d+);/gm, '$1127.0.0.1:$2;')
+    .replace(/^worker_processes auto;/m, 'worker_processes auto;\nuser root;');
+  fs.writeFileSync(config, process.getuid?.() === 0 ? text : text.replace('\nuser root;', ''));
+  const errorLog = path.join(prefix, 'error.log');
+  const child = spawn(nginx, ['-e', errorLog, '-p', prefix, '-c', config, '-g', 'daemon off;'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const ports = Object.values(portsFrom(base));
+  await Promise.all(ports.map((port) => waitForPort(port, { what: `${tree.label}'s nginx` })));
+  return {
+    kind: 'nginx',
+    tree,
+    origin: `http://127.0.0.1:${base}`,
+    stop: async () => {
+      await stopChild(child, 'SIGQUIT');
+      fs.rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+module.exports = { startBuiltIn, startNginxOf };
