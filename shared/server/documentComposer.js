@@ -291,17 +291,8 @@ function createDocumentComposer({
     return document;
   }
 
-  /** The build each remote's manifest named when a document last read it. */
-  function liveBuilds() {
-    /** @type {Map<string, string>} */
-    const builds = new Map();
-    for (const [remote, { manifest }] of manifests) if (manifest) builds.set(remote, manifest.buildId);
-    return builds;
-  }
-
   return {
     render: renderReusing,
-    liveBuilds,
     close: fragments.close,
     robotsTxt: () => robotsTxt(origin),
     sitemapXml: () =>

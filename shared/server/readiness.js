@@ -11,7 +11,8 @@
 /**
  * @param {{ remotes: import('./remotesFile').RemotesFile, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
  *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number }} options
- *   remotes: remotes.json's reader; remoteNames: the remotes of the site's pages; builds: the live build of each remote, as the documents last read it
+ *   remotes: remotes.json's reader; remoteNames: the remotes of the site's pages; builds: the live build of each remote,
+ *   as last read in the background (fieldData/liveBuildsPoller.js)
  * @returns {() => Promise<Readiness>}
  */
 function createReadiness({

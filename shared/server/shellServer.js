@@ -19,6 +19,7 @@ const { createHttpServer } = require('./httpServer');
 const { createReadiness } = require('./readiness');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
+const { pollLiveBuilds } = require('./fieldData/liveBuildsPoller');
 const { renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
 const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
@@ -184,13 +185,17 @@ function createShellHandler({
   const remoteOfRoute = new Map(compose.routes.map((route) => [route.route, route.remote]));
   // Browsers report to the origin of the documents: the shell's.
   const reports = createReportsEndpoint({ logger, metrics });
+  // Every remote's live build, read in the background: a beacon may come from a page this process never composed
+  // (an in-app navigation, a document another worker composed), so what its documents read would not be enough.
+  const builds = pollLiveBuilds({ remotes });
+  const firstRead = builds.refresh();
   const collector =
     fieldData &&
-    createFieldCollector({ ...fieldData, storeDir: releasesDir, liveBuilds: composer.liveBuilds, metrics, logger });
+    createFieldCollector({ ...fieldData, storeDir: releasesDir, liveBuilds: builds.liveBuilds, metrics, logger });
   const readiness = createReadiness({
     remotes,
     remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
-    builds: composer.liveBuilds,
+    builds: builds.liveBuilds,
   });
 
   /** @type {Route['handle']} */
@@ -248,8 +253,12 @@ function createShellHandler({
             path: is(FIELD_DATA_PATH),
             methods: ['POST'],
             quiet: true,
-            handle: (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) =>
-              collector.receive(req, res),
+            // A beacon that comes as the server starts waits for the first read (at most the poller's timeout),
+            // rather than being labelled "other".
+            handle: async (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) => {
+              await firstRead;
+              return collector.receive(req, res);
+            },
           },
         ]
       : []),
@@ -307,11 +316,12 @@ function createShellHandler({
     asset,
   ];
 
-  // close() stops the composer's background refresh of fragments and writes out the field data still buffered (the
-  // server calls it when it closes).
+  // close() stops the composer's background refresh of fragments and the reading of live builds, and writes out the
+  // field data still buffered (the server calls it when it closes).
   return Object.assign(createRouteHandler({ name, logger, metrics, routes }), {
     close() {
       composer.close();
+      builds.stop();
       collector?.flush();
     },
   });

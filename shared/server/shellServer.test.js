@@ -5,6 +5,8 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { remoteFailureReport } = require('@nativegtm/contract/reports');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
+const { readRecords } = require('./fieldData/recordStore');
 const { createShellHandler } = require('./shellServer');
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
@@ -95,6 +97,46 @@ describe("the composing shell's routes", () => {
     expect(await (await fetch(`${origin}/sitemap.xml`)).text()).toContain(
       '<loc>https://nativegtm.example/featured-jobs</loc>',
     );
+  });
+});
+
+describe("the composing shell's field data", () => {
+  it("labels a beacon of a page it never composed with that remote's live build", async () => {
+    const build = 'b1a6a8730b';
+    // A jobs remote that only answers its ssr/manifest.json: no document of its page is composed here.
+    const remote = await serve((req, res) =>
+      req.url === '/ssr/manifest.json'
+        ? res.end(JSON.stringify({ name: 'jobs', buildId: build, query: {} }))
+        : res.writeHead(404).end(),
+    );
+    const jobsRemotes = path.join(root, 'jobs-remotes.json');
+    fs.writeFileSync(jobsRemotes, JSON.stringify({ jobs: `${remote}/mf-manifest.json` }));
+    const dir = path.join(root, 'field-data');
+    const handler = createShellHandler({
+      root,
+      remotesFile: jobsRemotes,
+      compose: { routes: [{ route: '/featured-jobs', remote: 'jobs' }], origin: 'https://nativegtm.example' },
+      fieldData: { dir, secret: 's'.repeat(32) },
+    });
+    const origin = await serve(handler);
+    const since = Date.now();
+    // Right away, as the server starts: the beacon waits for the first read of the live builds.
+    const beacon = {
+      v: 1,
+      first: true,
+      view: { seq: 1, route: '/featured-jobs', remote: 'jobs', build, nav: 'navigation', device: 'mobile' },
+      vitals: [{ name: 'LCP', value: 1200 }],
+    };
+    const response = await fetch(`${origin}${FIELD_DATA_PATH}`, { method: 'POST', body: JSON.stringify(beacon) });
+    expect(response.status).toBe(204);
+    handler.close?.();
+    /** @type {import('./fieldData/recordStore').FieldRecord[]} */
+    const kept = [];
+    for await (const record of readRecords(dir, { since })) kept.push(record);
+    expect(kept.map((record) => [record.type, record.release])).toEqual([
+      ['view', build],
+      ['vital', build],
+    ]);
   });
 });
 

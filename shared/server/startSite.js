@@ -44,8 +44,14 @@ async function startSite(
   const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
   /** @type {{ deployable: import('./deployables').Deployable, port: number, server: import('node:http').Server }[]} */
   const running = [];
+  // The remotes first: the shell reads every remote's live build as it starts (its field data's labels), and in a
+  // cluster's first worker nothing else serves them yet.
+  const remotesFirst = [
+    ...deployables.filter((d) => d.role === 'remote'),
+    ...deployables.filter((d) => d.role !== 'remote'),
+  ];
   try {
-    for (const deployable of deployables) {
+    for (const deployable of remotesFirst) {
       const port = ports[deployable.name] ?? deployable.port;
       const root = roots[deployable.name] ?? path.join(deployable.dir, 'dist');
       // A root given explicitly is served as it is (the gate's candidate release), never the store's live release.

@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, request } from 'node:http';
+import { FIELD_DATA_PATH } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { REPORTS_PATH } from '@nativegtm/contract/reports';
+import { eventually } from '../support/eventually';
 import { startNpmStart } from '../support/npmStart';
 import { rawExchange } from '../support/rawExchange';
 import { ports as testPorts } from '../support/site';
@@ -31,6 +35,49 @@ function get(agent: Agent, path: string): Promise<number | string> {
   });
 }
 
+/** POSTs `body` to the shell on a connection of its own (the primary hands each to the next worker); the status. */
+function post(path: string, body: string): Promise<number | string> {
+  return new Promise((done) => {
+    const req = request(
+      { host: '127.0.0.1', port: ports.shell, path, method: 'POST', agent: new Agent({ keepAlive: false }) },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    req.setHeader('Content-Type', 'application/json');
+    req.end(body);
+  });
+}
+
+/**
+ * The release of each view record received from `since`, by the process that wrote it (each writes its own file,
+ * `<hour>/<host>-<pid>.ndjson`: see docs/field-data.md).
+ */
+function viewReleasesByWriter(dir: string, since: number): Map<number, string[]> {
+  const byPid = new Map<number, string[]>();
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return byPid;
+  }
+  // Hour folders only: the folder also holds the tokens' key.
+  for (const hour of entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
+    for (const file of readdirSync(join(dir, hour))) {
+      const pid = Number(/-(\d+)\.ndjson$/.exec(file)?.[1]);
+      for (const line of readFileSync(join(dir, hour, file), 'utf8').split('\n')) {
+        if (!line) continue;
+        const record = JSON.parse(line) as { t: number; type: string; release?: string };
+        if (record.type !== 'view' || record.t < since) continue;
+        byPid.set(pid, [...(byPid.get(pid) ?? []), record.release ?? '']);
+      }
+    }
+  }
+  return byPid;
+}
+
 describe('npm start: the built-in server on every core', () => {
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
   afterAll(async () => {
@@ -49,6 +96,29 @@ describe('npm start: the built-in server on every core', () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const served = /nativegtm_http_requests_total\{[^}]*route="\/employers"[^}]*status="200"[^}]*\} (\d+)/.exec(text);
     expect(Number(served?.[1])).toBeGreaterThanOrEqual(20);
+  });
+
+  it("labels a beacon with its remote's live build on every worker, for a page no worker composed", async () => {
+    const { fieldDataDir, workers } = cluster!;
+    // No document of /featured-jobs is composed in this file: the build is read from the jobs remote itself, as the
+    // shell's JavaScript would have loaded it after an in-app navigation.
+    const manifest = await fetch(`http://127.0.0.1:${ports['jobs-mfe']}/ssr/manifest.json`);
+    const { buildId } = (await manifest.json()) as { buildId: string };
+    const beacon = JSON.stringify({
+      v: 1,
+      first: true,
+      view: { seq: 1, route: '/featured-jobs', remote: 'jobs', build: buildId, nav: 'navigation', device: 'desktop' },
+      vitals: [{ name: 'LCP', value: 900 }],
+    });
+    const since = Date.now();
+    for (let index = 0; index < 8; index += 1) expect(await post(FIELD_DATA_PATH, beacon)).toBe(204);
+    const byWriter = await eventually(
+      async () => viewReleasesByWriter(fieldDataDir, since),
+      (views) => [...views.values()].flat().length >= 8,
+      { timeoutMs: 5000, what: 'the view records of each worker' },
+    );
+    expect([...byWriter.keys()].sort()).toEqual([...workers].sort());
+    for (const releases of byWriter.values()) expect(new Set(releases)).toEqual(new Set([buildId]));
   });
 
   it('serves the field-data status page beside the metrics, from the primary', async () => {

@@ -28,6 +28,7 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
   // portsFrom has every page's package.
   const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, ...elsewhere }));
+  const records = fieldDataDir ?? path.join(folder, 'field-data');
   const child = spawn(process.execPath, ['shared/tools/commands/start.js'], {
     cwd: repoRoot,
     env: {
@@ -36,7 +37,7 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
       REMOTES_FILE: remotesFile,
       METRICS_PORT: String(metricsPort),
       ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
-      FIELD_DATA_DIR: fieldDataDir ?? path.join(folder, 'field-data'),
+      FIELD_DATA_DIR: records,
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,6 +98,8 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
     /** The workers' process ids when it started. */
     workers: /** @type {number[]} */ (running.workers),
     remotesFile,
+    /** Its FIELD_DATA_DIR, where every worker writes visitors' records. */
+    fieldDataDir: records,
     /** Ends it as an operator does (SIGTERM: the requests under way finish); resolves its exit code. */
     stop: () => {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,6 +1,8 @@
-// Each remote's live build, as a process that composes nothing sees it: the collector beside nginx reads every
-// remote's ssr/manifest.json (where remotes.json says the remote is) every few seconds. The built-in server needs no
-// poller: its composer reads those manifests for every document.
+// Each remote's live build, as every process that takes beacons labels them: read in the background from every
+// remote's ssr/manifest.json (where remotes.json says the remote is) every few seconds, by each worker of the built-in
+// server as by the collector beside nginx. A beacon may come from a page the process never composed (an in-app
+// navigation, a document another worker or nginx composed): the manifests its own documents read would not name every
+// remote's build.
 const { fragmentPaths, parsePageManifest } = require('@nativegtm/contract/fragments');
 
 /** How often the manifests are read again: a promote shows in the labels within this time. */
