@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -49,9 +50,8 @@ const layout = () => storeLayout(env.RELEASES_DIR!, 'jobs');
 /** Release ids: live (the checkout's build), good (another build of the page), faulty (fails on interaction). */
 const ids = { live: '', good: '', faulty: '' };
 const builds = { live: '', good: '', faulty: '' };
-/** Both servers, reading one store; canaryFolder: where a canary visitor's remotes.json points (the release's id, or
- * nginx's /releases/canary/, since it cannot read the id). */
-let servers: { name: string; port: number; canaryFolder: string }[];
+/** Both servers, reading one store (a canary's visitors load its release from /releases/<id>/ on both). */
+let servers: { name: string; port: number }[];
 
 beforeAll(async () => {
   const store = releaseScratch('canary');
@@ -74,8 +74,8 @@ beforeAll(async () => {
 
   sites = await startReleaseSites(store, sitePorts, nginxPorts);
   servers = [
-    { name: 'the built-in server', port: sitePorts.shell!, canaryFolder: ids.good },
-    { name: 'nginx', port: nginxPorts.shell!, canaryFolder: 'canary' },
+    { name: 'the built-in server', port: sitePorts.shell! },
+    { name: 'nginx', port: nginxPorts.shell! },
   ];
   browser = await launchChromium();
 });
@@ -109,12 +109,21 @@ function canaryCommand(args: string[]): RunningCommand {
 }
 
 /** Waits until the store says the canary runs at `share`. */
-const runningAt = (share: number) =>
-  eventually(
+const runningAt = async (share: number) => {
+  await eventually(
     async () => readCanary(layout()).canary?.share,
     (current) => current === share,
     { timeoutMs: 60_000, what: `the canary at ${share} %` },
   );
+  // Then until both servers have taken it: their documents list it (nginx's once the command has reloaded it).
+  for (const { name, port } of servers) {
+    await eventually(
+      async () => (await jobsDocument(port)).canaries,
+      (listed) => listed === `jobs=${share}`,
+      { timeoutMs: 10_000, what: `the canaries ${name} lists` },
+    );
+  }
+};
 
 /** A bucket on that side of the jobs canary at `share`. */
 function bucketOn(side: 'canary' | 'control' | 'outside', share: number): number {
@@ -154,7 +163,7 @@ describe('a canary on both servers', () => {
     const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);
     try {
       await runningAt(25);
-      for (const { port, canaryFolder } of servers) {
+      for (const { port } of servers) {
         const shared = await jobsDocument(port);
         // Every document lists the running canary, for browsers to know whether to send their bucket.
         expect(shared).toEqual({
@@ -182,7 +191,7 @@ describe('a canary on both servers', () => {
           cacheControl: 'no-cache',
         });
         expect(await remotesJson(port, bucketOn('canary', 25))).toEqual({
-          jobs: expect.stringMatching(new RegExp(`/releases/${canaryFolder}/mf-manifest\\.json$`)),
+          jobs: expect.stringMatching(new RegExp(`/releases/${ids.good}/mf-manifest\\.json$`)),
           cacheControl: 'private, no-store',
         });
         expect(await remotesJson(port, bucketOn('control', 25))).toEqual({
@@ -330,8 +339,7 @@ describe('a canary on both servers', () => {
         await untilHydrated(page);
         await navigateInApp(page, jobsPage.route);
         await page.getByRole('heading', { level: 1, name: jobsPage.heading }).waitFor();
-        const folder =
-          side === 'canary' ? `/releases/${servers.find((server) => server.port === port)!.canaryFolder}/` : '/';
+        const folder = side === 'canary' ? `/releases/${ids.good}/` : '/';
         expect(jobsFiles.length).toBeGreaterThan(0);
         expect(
           jobsFiles.every((file) => file.startsWith(folder) && (side === 'canary' || !file.includes('/releases/'))),
@@ -417,6 +425,97 @@ const clickHeading = async (page: Page) => {
   await page.click('h1');
 };
 
+/**
+ * GETs of the jobs page on `port` for a visitor with `bucket`, over `connections` kept-alive connections, until
+ * `stop()`: as a browser does, a request whose reused connection was closed under it is sent again once on a new
+ * one. Resolves with every answer (failed: still failing after that retry).
+ */
+function loadWithRetries(port: number, bucket: number, connections: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let running = true;
+  const answers: (ReturnType<typeof documentOf> | { failed: string })[] = [];
+  const once = (kept: boolean) =>
+    new Promise<ReturnType<typeof documentOf>>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: jobsPage.route,
+          agent: kept ? agent : false,
+          headers: { cookie: `${BUCKET_COOKIE}=${bucket}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+            else resolve(documentOf({ body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  const client = async () => {
+    while (running) {
+      answers.push(
+        await once(true)
+          .catch(() => once(false))
+          .catch((error: Error) => ({ failed: error.message })),
+      );
+    }
+  };
+  const clients = Array.from({ length: connections }, client);
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(clients);
+      agent.destroy();
+      return answers;
+    },
+  };
+}
+
+describe('nginx reloaded by the canary command', () => {
+  it('answers a client that retries, as browsers do, with every document whole while canaries start and end', async () => {
+    const nginx = servers.find((server) => server.name === 'nginx')!;
+    const bucket = bucketOn('canary', 50);
+    const load = loadWithRetries(nginx.port, bucket, 20);
+    let answers: Awaited<ReturnType<typeof load.stop>> = [];
+    try {
+      // Six reloads: three canaries started, each aborted.
+      for (let round = 0; round < 3; round += 1) {
+        const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
+        try {
+          await runningAt(50);
+          expect(await npmRun('canary', ['jobs', '--abort'], env)).toMatchObject({ status: 0 });
+          expect(await command.done).toMatchObject({ status: 1 });
+        } finally {
+          command.child.kill('SIGKILL');
+        }
+      }
+    } finally {
+      answers = await load.stop();
+    }
+    // No failure, and no document that mixes two states: a canary visitor gets the release with its token while the
+    // canary is listed, and the shared live document once it is not.
+    const kinds = new Map<string, number>();
+    for (const answer of answers) {
+      const kind =
+        'failed' in answer
+          ? `failed: ${answer.failed}`
+          : answer.canaries === 'jobs=50' && answer.build === builds.good && answer.cohort === 'canary:jobs'
+            ? 'canary'
+            : !answer.canaries && answer.build === builds.live && answer.cohort === undefined
+              ? 'live'
+              : `mixed: ${JSON.stringify(answer)}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    expect([...kinds.keys()].sort()).toEqual(['canary', 'live']);
+  });
+});
+
 describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of nginx)', () => {
   it("keeps everyone else on the cached live documents, and passes the canary's visitors to the origin", async () => {
     const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);
@@ -465,7 +564,7 @@ describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of
       const canaryRemotes = await rawGet(varnishPort, '/remotes.json', {
         cookie: `${BUCKET_COOKIE}=${bucketOn('canary', 25)}`,
       });
-      expect(JSON.parse(canaryRemotes.body).jobs).toMatch(/\/releases\/canary\/mf-manifest\.json$/);
+      expect(JSON.parse(canaryRemotes.body).jobs).toMatch(new RegExp(`/releases/${ids.good}/mf-manifest\\.json$`));
       expect(JSON.parse((await rawGet(varnishPort, '/remotes.json')).body).jobs).not.toContain('/releases/');
 
       // A browser whose bucket is in the canary: its first document is the cached live one; it then sends its bucket,

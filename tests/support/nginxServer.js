@@ -4,7 +4,8 @@ const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { generateNginxConfig } = require('@nativegtm/tools/nginx');
+const { generateNginxConfig, pidFileOf } = require('@nativegtm/tools/nginx');
+const { registerNginx } = require('@nativegtm/tools/nginx/reload');
 const { startCollector } = require('@nativegtm/server/collect');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
@@ -45,6 +46,8 @@ async function startNginx(options) {
   });
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
+  // As nginx:config does: the canary command reloads it.
+  if (options.releasesDir !== undefined) registerNginx(options.releasesDir, pidFileOf(prefix));
 
   // -e: nginx opens its error log before reading the configuration; its default one is root's to write.
   const errorLog = join(prefix, 'error.log');

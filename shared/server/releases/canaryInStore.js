@@ -1,16 +1,19 @@
-// A remote's canary in the release store, as the canary command leaves it and both servers read it: no reload, and
-// never half a state, even when the command is killed while writing.
+// A remote's canary in the release store, as the canary command leaves it and both servers read it: never half a
+// state, even when the command is killed while writing.
 //
-//   <store>/<remote>/canary                                 a symbolic link to canaries/<n>, replaced atomically;
-//                                                           no link: no canary runs
-//   <store>/<remote>/canaries/<n>/canary.json               the canary: its release, its share now, its steps, its
-//                                                           verdicts so far, the command running it
-//   <store>/<remote>/canaries/<n>/buckets/<side>/<bucket>   an empty file per bucket of the canary and of its
-//                                                           control, for nginx: it can test whether a file exists
-//                                                           per request, not compute a side (contract/canaryBuckets)
-//   <store>/<remote>/canaries/<n>/listed                    `<remote>=<share>`, what nginx's documents list
-//   <store>/<remote>/canaries/<n>/release                   a symbolic link to the release's folder, which nginx
-//                                                           serves as /releases/canary/ (it cannot read the id)
+//   <store>/<remote>/canary                         a symbolic link to canaries/<n>, replaced atomically; no link: no
+//                                                   canary runs
+//   <store>/<remote>/canaries/<n>/canary.json       the canary: its release, its share now, its steps, its verdicts
+//                                                   so far, the command running it (what the built-in server reads)
+//   <store>/<remote>/canaries/<n>/sides.map         the entries of nginx's map from the bucket cookie to the side, one
+//                                                   per bucket of the canary and of its control (contract/canaryBuckets)
+//   <store>/<remote>/canaries/<n>/listed.map        the entry of nginx's map that lists `<remote>=<share>` in documents
+//   <store>/<remote>/canaries/<n>/release.map       the entry of nginx's map that names the release's path,
+//                                                   `releases/<id>/`, for its canary visitors
+//
+// nginx reads the two maps when it loads its configuration (shared/tools/nginx/releaseLocations.js), not per request:
+// the canary command reloads it after each change (shared/tools/nginx/reload.js), so that a document outside any
+// canary costs nginx nothing for canaries.
 //
 // Each change (a new share, a verdict) is written as a new folder, complete before the link is turned to it; a folder
 // the link never named (a command killed while writing it) is removed by the next write. The folder before the
@@ -19,7 +22,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
-const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { RELEASE_ID, RELEASE_PATH_PREFIX } = require('@nativegtm/contract/releases');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
@@ -46,10 +49,10 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
  */
 
 const STATE_FILE = 'canary.json';
-/** The files of a canary's folder nginx reads, beside the buckets. */
-const CANARY_FILES = /** @type {const} */ ({ listed: 'listed', release: 'release' });
-/** The sides whose buckets are written for nginx; everyone else is outside. */
-const SIDES = /** @type {const} */ (['canary', 'control']);
+/** The files of a canary's folder nginx reads. */
+const CANARY_FILES = /** @type {const} */ ({ sides: 'sides.map', listed: 'listed.map', release: 'release.map' });
+/** The key of the one entry of the listed and release maps (nginx maps a constant to each). */
+const LISTED_KEY = 'listed';
 
 /** @param {unknown} value */
 const isShare = (value) =>
@@ -104,6 +107,21 @@ function readCanary(layout) {
 }
 
 /**
+ * nginx's map entries from the bucket cookie's value to the side it is on; a bucket outside both has none (the map's
+ * default: no side).
+ * @param {string} remote
+ * @param {number} share
+ */
+function sidesMap(remote, share) {
+  const lines = [];
+  for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
+    const side = sideOf(bucket, remote, share);
+    if (side !== 'outside') lines.push(`${bucket} ${side};`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
  * Writes the canary's new state: a new folder, complete, then the link turned to it.
  * @param {StoreLayout} layout
  * @param {string} remote
@@ -120,13 +138,18 @@ function writeCanary(layout, remote, state) {
     .map(Number);
   const next = String(Math.max(0, ...numbers) + 1);
   const folder = path.join(dir, next);
-  for (const side of SIDES) fs.mkdirSync(path.join(folder, 'buckets', side), { recursive: true });
-  for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
-    const side = sideOf(bucket, remote, state.share);
-    if (side !== 'outside') fs.writeFileSync(path.join(folder, 'buckets', side, String(bucket)), '');
-  }
-  fs.writeFileSync(path.join(folder, CANARY_FILES.listed), canariesContent([{ remote, share: state.share }]));
-  fs.symlinkSync(path.join('..', '..', state.id), path.join(folder, CANARY_FILES.release));
+  fs.mkdirSync(folder);
+  fs.writeFileSync(path.join(folder, CANARY_FILES.sides), sidesMap(remote, state.share));
+  fs.writeFileSync(
+    path.join(folder, CANARY_FILES.listed),
+    `${LISTED_KEY} ${JSON.stringify(canariesContent([{ remote, share: state.share }]))};\n`,
+  );
+  // Its own path, not one through the canary's link: an nginx that has not yet been reloaded after the canary ended
+  // still serves its visitors the release whole.
+  fs.writeFileSync(
+    path.join(folder, CANARY_FILES.release),
+    `${LISTED_KEY} ${JSON.stringify(`${RELEASE_PATH_PREFIX}${state.id}/`)};\n`,
+  );
   fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   const previous = readLink(layout);
   const temporary = `${layout.canary}.${process.pid}.${Date.now()}`;
@@ -196,4 +219,4 @@ function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_I
 /** The command running a canary, as its state names it: this machine's host name and this process. */
 const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
 
-module.exports = { CANARY_FILES, readCanary, writeCanary, endCanary, runningCanary, thisCommand };
+module.exports = { CANARY_FILES, LISTED_KEY, readCanary, writeCanary, endCanary, runningCanary, thisCommand };

@@ -35,15 +35,20 @@ const state = (changes = {}) => ({
   ...changes,
 });
 
-/** @param {'canary' | 'control'} side */
+/**
+ * The buckets nginx's map puts on `side`, as the canary's sides.map lists them.
+ * @param {'canary' | 'control'} side
+ */
 const bucketsOn = (side) =>
   fs
-    .readdirSync(path.join(layout.dir, 'canary', 'buckets', side))
-    .map(Number)
+    .readFileSync(path.join(layout.dir, 'canary', 'sides.map'), 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith(` ${side};`))
+    .map((line) => Number(line.split(' ')[0]))
     .sort((a, b) => a - b);
 
 describe("a remote's canary in the store", () => {
-  it('is none until one is written, then the state written, with a file per bucket of each side for nginx', () => {
+  it('is none until one is written, then the state written, with an nginx map entry per bucket of each side', () => {
     expect(readCanary(layout)).toEqual({});
     writeCanary(layout, 'jobs', state({ share: 25 }));
     expect(readCanary(layout)).toEqual({ canary: state({ share: 25 }) });
@@ -53,9 +58,10 @@ describe("a remote's canary in the store", () => {
     expect(bucketsOn('control')).toEqual(expected('control'));
     expect(bucketsOn('canary')).toHaveLength(25);
     // What nginx reads besides: the list for documents, and the release's folder through a link.
-    expect(fs.readFileSync(path.join(layout.canary, 'listed'), 'utf8')).toBe('jobs=25');
-    const folder = fs.realpathSync(layout.canary);
-    expect(path.resolve(folder, fs.readlinkSync(path.join(folder, 'release')))).toBe(layout.release(state().id));
+    expect(fs.readFileSync(path.join(layout.canary, 'listed.map'), 'utf8')).toBe('listed "jobs=25";\n');
+    expect(fs.readFileSync(path.join(layout.canary, 'release.map'), 'utf8')).toBe(
+      `listed "releases/${state().id}/";\n`,
+    );
   });
 
   it('turns to each new state whole, keeping the one before for requests under way', () => {
@@ -74,7 +80,8 @@ describe("a remote's canary in the store", () => {
   it('is left as it was by a command killed while writing, and the unfinished state is cleared by the next write', () => {
     writeCanary(layout, 'jobs', state({ share: 5 }));
     // What a kill -9 in the middle of writing share 25 leaves: a folder the link never named, half written.
-    fs.mkdirSync(path.join(layout.dir, 'canaries', '2', 'buckets', 'canary'), { recursive: true });
+    fs.mkdirSync(path.join(layout.dir, 'canaries', '2'), { recursive: true });
+    fs.writeFileSync(path.join(layout.dir, 'canaries', '2', 'sides.map'), '0 canary;\n1 can');
     expect(readCanary(layout).canary?.share).toBe(5);
     expect(bucketsOn('canary')).toHaveLength(5);
     writeCanary(layout, 'jobs', state({ share: 25 }));

@@ -4,12 +4,14 @@
 // died. The state itself is @nativegtm/server/releases/canaryInStore, which both servers read.
 const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 const { readJsonLines, liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
 const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { endCanary, readCanary, thisCommand, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { ReleaseError, ensureWritable, refuseWhileCanary, usableRelease } = require('../releases/operations');
 const { appendHistory, writeGate } = require('../releases/records');
 const { StoreBusyError, withStoreLock } = require('../releases/storeLock');
+const { NginxReloadError, reloadNginx } = require('../nginx/reload');
 
 /** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
 /** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
@@ -22,6 +24,20 @@ const { StoreBusyError, withStoreLock } = require('../releases/storeLock');
  * @typedef {{ id: string, startedAt: string, endedAt: string, outcome: Outcome, reason: string, steps: number[],
  *   verdicts: StepRecord[] }} EndedCanary
  */
+
+/**
+ * Makes every nginx serving the store read the remote's canary as the store has it now (nginx/reload.js); a failure
+ * is the command's one-line refusal.
+ * @param {StoreLayout} layout
+ */
+async function nginxReads(layout) {
+  try {
+    await reloadNginx(path.dirname(layout.dir));
+  } catch (error) {
+    if (error instanceof NginxReloadError) throw new ReleaseError(error.message);
+    throw error;
+  }
+}
 
 /** The shares a canary goes through unless told: 100 is the promote. */
 const DEFAULT_STEPS = [5, 25, 50, 100];
@@ -74,7 +90,7 @@ function runningOrRefuse(layout, remote) {
  */
 async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
   ensureWritable(layout);
-  return withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
+  const state = await withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
     refuseWhileCanary(layout, remote, 'second canary');
     const releaseDir = usableRelease(layout, remote, id);
     const { live } = liveAndPrevious(layout);
@@ -108,6 +124,15 @@ async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
     writeCanary(layout, remote, state);
     return state;
   });
+  try {
+    await nginxReads(layout);
+  } catch (error) {
+    // Served by the built-in server and not by nginx, the canary would be judged on a part of its visitors.
+    await withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => endCanary(layout));
+    await nginxReads(layout).catch(() => {});
+    throw new ReleaseError(`no canary started: ${error instanceof Error ? error.message : error}`);
+  }
+  return state;
 }
 
 /**
@@ -143,17 +168,19 @@ function changeMine(layout, remote, mine, change) {
  * @param {number} at ms since 1970
  * @returns {Promise<CanaryState>}
  */
-function advanceCanary(layout, remote, mine, passed, share, at) {
-  return changeMine(layout, remote, mine, (current) => {
-    const next = {
+async function advanceCanary(layout, remote, mine, passed, share, at) {
+  const next = await changeMine(layout, remote, mine, (current) => {
+    const changed = {
       ...current,
       share,
       stepStartedAt: new Date(at).toISOString(),
       verdicts: [...current.verdicts, passed],
     };
-    writeCanary(layout, remote, next);
-    return next;
+    writeCanary(layout, remote, changed);
+    return changed;
   });
+  await nginxReads(layout);
+  return next;
 }
 
 /**
@@ -187,8 +214,8 @@ function recordEnd(layout, state, outcome, reason, verdicts, at) {
  * @param {CanaryState} mine
  * @param {{ outcome: Exclude<Outcome, 'aborted'>, reason: string, last: StepRecord | undefined, at: number }} end
  */
-function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
-  return changeMine(layout, remote, mine, (current) => {
+async function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
+  const ended = await changeMine(layout, remote, mine, (current) => {
     const verdicts = last ? [...current.verdicts, last] : current.verdicts;
     if (outcome === 'promoted') {
       const { live } = liveAndPrevious(layout);
@@ -196,10 +223,12 @@ function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
       appendHistory(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
       writeLivePointer(layout, current.id);
     }
-    const ended = recordEnd(layout, current, outcome, reason, verdicts, at);
+    const record = recordEnd(layout, current, outcome, reason, verdicts, at);
     endCanary(layout);
-    return ended;
+    return record;
   });
+  await nginxReads(layout);
+  return ended;
 }
 
 /** How long an abort waits for the command running the canary to let go of the lock (it holds it for moments). */
@@ -218,7 +247,7 @@ async function abortCanary(layout, remote, { now }) {
   const until = Date.now() + ABORT_LOCK_WAIT_MS;
   for (;;) {
     try {
-      return await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
+      const ended = await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
         const { canary, problem } = abortable(layout, remote);
         endCanary(layout);
         // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
@@ -226,6 +255,8 @@ async function abortCanary(layout, remote, { now }) {
           ? recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now())
           : { problem: /** @type {string} */ (problem) };
       });
+      await nginxReads(layout);
+      return ended;
     } catch (error) {
       if (!(error instanceof StoreBusyError) || Date.now() >= until) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -11,6 +11,8 @@ const { configOrExit } = require('@nativegtm/server/config');
 const { storeDir } = require('@nativegtm/server/releases/storeLayout');
 const { toolsConfig } = require('../config');
 const { generateNginxConfig } = require('./generateConfig');
+const { pidFileOf } = require('./renderConfig');
+const { registerNginx } = require('./reload');
 
 const USAGE =
   'npm run nginx:config -- [--remotes <remotes.json>] [--origin <https://…>] [--prefix <dir>] ' +
@@ -63,6 +65,8 @@ async function main() {
     overrideOrigins: options.overrideOrigins,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
+  // The canary command reloads this nginx after each change of a canary (reload.js).
+  registerNginx(options.releasesDir, pidFileOf(options.prefix));
   if (options.out) fs.writeFileSync(options.out, config);
   else process.stdout.write(config);
 }

@@ -3,7 +3,7 @@
 // maps are fixed at generation time: when remotes move or a page changes its query parameters, regenerate
 // (`npm run nginx:config`, command.js) and `nginx -s reload`.
 const { readPageQueries, readRemotesFile } = require('./readPageQueries');
-const { renderNginxConfig } = require('./renderConfig');
+const { pidFileOf, renderNginxConfig } = require('./renderConfig');
 
 /**
  * @typedef {Omit<Parameters<typeof renderNginxConfig>[0], 'remotes' | 'queries'>} GenerateOptions
@@ -20,4 +20,4 @@ async function generateNginxConfig(options) {
   return { config: renderNginxConfig({ ...options, remotes, queries }), warnings };
 }
 
-module.exports = { generateNginxConfig, renderNginxConfig, readPageQueries };
+module.exports = { generateNginxConfig, renderNginxConfig, readPageQueries, pidFileOf };

@@ -1,10 +1,14 @@
 // The release store in nginx (docs/releasing.md), with no reload when a release is promoted or rolled back: each
 // remote's server answers from the live release first (the `live` link, which nginx follows per request), then the
 // content-hashed files of every release kept, then the remote's dist/; any release is served whole under
-// /releases/<id>/, and a running canary's under /releases/canary/. The shell's server starts and ends previews (a
-// cookie), puts each request on its side of each running canary (the bucket cookie against the canary's bucket
-// files: a file test per request), and, for a browser that previews or a canary's visitor, points its includes and
-// its /remotes.json at that release. Same rules as the built-in server (releases/).
+// /releases/<id>/, which is also what a running canary's visitors load. The shell's server starts and ends previews (a
+// cookie), puts each request on its side of each running canary, and, for a browser that previews or a canary's
+// visitor, points its includes and its /remotes.json at that release. Same rules as the built-in server (releases/).
+//
+// Canaries are read when nginx loads its configuration, not per request: each remote's map from the bucket cookie to
+// its side, and the list the documents carry, include the files the canary command writes into the canary's folder
+// (releases/canaryInStore.js), and the command reloads nginx after each change (reload.js). A document outside any
+// canary therefore costs no file test and no subrequest for canaries, whether or not one runs.
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const {
   PREVIEW_COOKIE,
@@ -18,7 +22,7 @@ const { block } = require('./indent');
 const { headerLines, quote } = require('./syntax');
 const { previewCookies } = require('@nativegtm/server/releases/previews');
 const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
-const { CANARY_FILES } = require('@nativegtm/server/releases/canaryInStore');
+const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/server/releases/canaryInStore');
 const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
 const { OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
 
@@ -33,16 +37,12 @@ const PREVIEWING_VARIABLE = '$nativegtm_previewing';
 const PERSONAL_VARIABLE = '$nativegtm_personal';
 /** The internal location answering /remotes.json to a browser that previews or is on a canary's side. */
 const PERSONAL_REMOTES_LOCATION = '/_nativegtm_personal_remotes.json';
-/** Where a running canary's release is served on its remote's server: the canary's `release` link. */
-const CANARY_RELEASE_PATH = `${RELEASE_PATH_PREFIX}canary/`;
-/** The internal location that prints a remote's running canary for the documents' list. */
-const CANARY_LISTED_LOCATION = '/_nativegtm_canary/';
 
 const releaseIdPattern = RELEASE_ID.source.replace(/^\^|\$$/g, '');
 
 /**
  * The prefix a remote's files are fetched under for this request: `releases/<id>/` when it is previewed,
- * `releases/canary/` on its canary's side, else empty (braced, to be followed by a path).
+ * `releases/<id>/` of its canary on its canary's side, else empty (braced, to be followed by a path).
  * @param {string} remote
  */
 const releasePathVariable = (remote) => `\${nativegtm_release_path_${remote}}`;
@@ -51,13 +51,28 @@ const releasePathVariable = (remote) => `\${nativegtm_release_path_${remote}}`;
  * @param {string} remote
  */
 const sideVariable = (remote) => `$nativegtm_side_${remote}`;
+/**
+ * `<remote>=<share>` while the remote's canary runs, else empty: what the documents list of it.
+ * @param {string} remote
+ */
+const listedVariable = (remote) => `$nativegtm_listed_${remote}`;
+/**
+ * `releases/<id>/` of the remote's running canary, else empty.
+ * @param {string} remote
+ */
+const canaryPathVariable = (remote) => `$nativegtm_canary_path_${remote}`;
 
 /**
  * The maps the release locations read (http level).
+ * @param {string} storeDir
  * @param {PreviewPlan[]} plans
  */
-function releaseMaps(plans) {
+function releaseMaps(storeDir, plans) {
   const remotes = plans.map((plan) => plan.remote).join('|');
+  /** @param {string} remote @param {string} file one of the canary's map files (canaryInStore.js) */
+  const canaryMap = (remote, file) =>
+    // A pattern: with no canary running there is no such file, which nginx takes as an empty include.
+    `include ${quote(`${storeDir}/${remote}/canary/${file.replace(/\.map$/, '*.map')}`)};`;
   return [
     block(`map $uri ${FILE_CACHE_VARIABLE}`, [
       `${quote(`~${HASHED_ASSET.source}`)} "public, max-age=31536000, immutable";`,
@@ -73,11 +88,22 @@ function releaseMaps(plans) {
         'default "";',
       ]),
     ),
-    "# Canaries: the visitor's bucket, as the browser sends it (nothing else ever names a file); their side of each",
-    "# canary is set per request in the shell's server (canarySides). A preview comes first, as on the built-in server.",
-    block(`map $cookie_${BUCKET_COOKIE} $nativegtm_bucket`, [
-      '"~^(?<ngtmbucket>0|[1-9][0-9]?)$" $ngtmbucket;',
-      'default "-";',
+    "# Canaries: each remote's side for the visitor's bucket, as the browser sends it (nothing else ever names a",
+    "# side), and what documents list of it; read from the running canary's files when nginx loads this",
+    '# configuration (the canary command reloads it). A preview comes first, as on the built-in server.',
+    ...plans.flatMap((plan) => [
+      block(`map $cookie_${BUCKET_COOKIE} ${sideVariable(plan.remote)}`, [
+        'default "";',
+        canaryMap(plan.remote, CANARY_FILES.sides),
+      ]),
+      block(`map ${LISTED_KEY} ${listedVariable(plan.remote)}`, [
+        'default "";',
+        canaryMap(plan.remote, CANARY_FILES.listed),
+      ]),
+      block(`map ${LISTED_KEY} ${canaryPathVariable(plan.remote)}`, [
+        'default "";',
+        canaryMap(plan.remote, CANARY_FILES.release),
+      ]),
     ]),
     block(
       `map "${PREVIEWING_VARIABLE}${OVERRIDE_REMOTE_VARIABLE}${plans.map((plan) => sideVariable(plan.remote)).join('')}" ${PERSONAL_VARIABLE}`,
@@ -86,33 +112,10 @@ function releaseMaps(plans) {
     ...plans.map((plan) =>
       block(`map "${PREVIEWING_VARIABLE}:${sideVariable(plan.remote)}" $nativegtm_release_path_${plan.remote}`, [
         `"~^1:" $nativegtm_preview_path_${plan.remote};`,
-        `":canary" "${CANARY_RELEASE_PATH}";`,
+        `":canary" ${canaryPathVariable(plan.remote)};`,
         'default "";',
       ]),
     ),
-  ].join('\n');
-}
-
-/**
- * The shell server's lines that put the request on its side of each remote's running canary (server level, before
- * any location): the canary command writes an empty file per bucket of each side (releases/canaryInStore.js).
- * @param {string} storeDir
- * @param {PreviewPlan[]} plans
- */
-function canarySides(storeDir, plans) {
-  return [
-    "# Canaries (docs/releasing.md#canary): the request's side of each remote's running canary.",
-    ...plans.flatMap((plan) => {
-      const buckets = `${storeDir}/${plan.remote}/canary/buckets`;
-      return [
-        `set ${sideVariable(plan.remote)} "";`,
-        ...['canary', 'control'].map((side) =>
-          block(`if (-f ${quote(`${buckets}/${side}/$nativegtm_bucket`)})`, [
-            `set ${sideVariable(plan.remote)} ${side};`,
-          ]),
-        ),
-      ];
-    }),
   ].join('\n');
 }
 
@@ -140,28 +143,13 @@ function cohortLines(screen, plans) {
 }
 
 /**
- * What the documents list of the running canaries: each remote's `listed` file, printed by an include (nothing when
- * it has none).
+ * What the documents list of the running canaries: each remote's `<remote>=<share>`, empty without a canary (the
+ * variables a site head's text may carry).
  * @param {PreviewPlan[]} plans
  */
 function canariesListed(plans) {
-  return plans.map((plan) => `<!--# include virtual="${CANARY_LISTED_LOCATION}${plan.remote}" -->`).join(' ');
-}
-
-/**
- * The location those includes read.
- * @param {string} storeDir
- * @param {PreviewPlan[]} plans
- * @param {string} emptyInclude the location answering an empty include
- */
-function canaryListedLocation(storeDir, plans, emptyInclude) {
-  const names = plans.map((plan) => plan.remote).join('|');
-  return block(`location ~ ${quote(`^${CANARY_LISTED_LOCATION}(?<nativegtm_listed>${names})$`)}`, [
-    'internal;',
-    'default_type text/plain;',
-    `alias ${quote(`${storeDir}/$nativegtm_listed/canary/${CANARY_FILES.listed}`)};`,
-    `error_page 403 404 = ${emptyInclude};`,
-  ]);
+  const variables = plans.map((plan) => listedVariable(plan.remote));
+  return { text: variables.join(' '), variables };
 }
 
 /**
@@ -176,20 +164,11 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
     '# Releases (docs/releasing.md): the live release first (`live` is a link, followed per request), then the',
     '# content-hashed files of every release kept (a tab holding an older manifest finds its chunks), then dist/.',
     block(`location ~ ${quote(`^/${RELEASE_PATH_PREFIX}${releaseIdPattern}/`)}`, [
-      '# One release whole, whether live or not: what a preview loads.',
+      "# One release whole, whether live or not: what a preview and a canary's visitors load.",
       `root ${quote(store)};`,
       headerLines(files),
       `rewrite ${quote(`^/${RELEASE_PATH_PREFIX}(.*)$`)} /$1 break;`,
       'try_files $uri @missing;',
-    ]),
-    block(`location ^~ /${CANARY_RELEASE_PATH}`, [
-      "# The running canary's release (its `release` link); once the canary has ended, a tab that loaded it still finds",
-      '# its hashed files in assets/.',
-      block(`location ~ ${quote(`^/${CANARY_RELEASE_PATH}(?<nativegtm_canary_file>.+)$`)}`, [
-        `root ${quote(store)};`,
-        headerLines(files),
-        `try_files /canary/${CANARY_FILES.release}/$nativegtm_canary_file /assets/$nativegtm_canary_file @missing;`,
-      ]),
     ]),
     block(`location ~ "${HASHED_ASSET.source}"`, [
       `root ${quote(store)};`,
@@ -265,10 +244,8 @@ module.exports = {
   PERSONAL_VARIABLE,
   PERSONAL_REMOTES_LOCATION,
   releasePathVariable,
-  canarySides,
   cohortLines,
   canariesListed,
-  canaryListedLocation,
   previewLocations,
   previewRouteMap,
   releaseMaps,

@@ -31,8 +31,6 @@ const {
   PERSONAL_VARIABLE,
   PREVIEWING_VARIABLE,
   canariesListed,
-  canaryListedLocation,
-  canarySides,
   cohortLines,
   previewLocations,
   previewRouteMap,
@@ -350,6 +348,7 @@ function textLocation(location, type, text, headers) {
  */
 function siteHeadLocation(screen, head, plans) {
   if (!plans) return textLocation(composePath(composeParts.siteHead, screen), 'text/html', head);
+  const { variables } = canariesListed(plans);
   return block(`location = ${composePath(composeParts.siteHead, screen)}`, [
     'internal;',
     'default_type text/html;',
@@ -357,9 +356,9 @@ function siteHeadLocation(screen, head, plans) {
     'ssi_types text/html;',
     cohortLines(screen, plans),
     block(`if (${PERSONAL_VARIABLE})`, [
-      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}?cohort=$nativegtm_cohort" -->`, ['$nativegtm_cohort'])};`,
+      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}?cohort=$nativegtm_cohort" -->`, ['$nativegtm_cohort', ...variables])};`,
     ]),
-    `return 200 ${nginxText(head)};`,
+    `return 200 ${nginxText(head, variables)};`,
   ]);
 }
 
@@ -386,7 +385,8 @@ function shellLocations({
   const robots = releases ? { 'X-Robots-Tag': '$nativegtm_robots' } : {};
   const notFound = [`error_page 404 ${NOT_FOUND_DOCUMENT};`, 'return 404;'];
   // The sample rate, and with releases the running canaries (each remote's, printed by an include).
-  const measured = { sampleRate, canaries: releases ? canariesListed(plans) : undefined };
+  const listed = releases ? canariesListed(plans) : undefined;
+  const measured = { sampleRate, canaries: listed?.text };
   return [
     "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
     '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
@@ -415,7 +415,6 @@ function shellLocations({
       siteHeadLocation(plan.remote, siteHead(origin, plan.route, measured), releases ? plans : undefined),
     ),
     siteHeadLocation(NOT_FOUND_SCREEN, siteHead(origin, undefined, measured), releases ? plans : undefined),
-    ...(releasesDir === undefined ? [] : [canaryListedLocation(releasesDir, plans, EMPTY_INCLUDE)]),
     '',
     "# A private document's field-data token, from the collector; nothing when it does not answer.",
     block(`location = ${FIELD_TOKEN_PATH}`, [
@@ -532,7 +531,6 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     '# For load balancers: this server answers (the built-in server answers the same).',
     textLocation(HEALTH_PATH, 'text/plain', 'ok\n', { ...base, 'Cache-Control': 'no-store' }),
     '',
-    host && releasesDir !== undefined && `${canarySides(releasesDir, shell.plans)}\n`,
     host
       ? shellLocations({ root, ...shell, documentHeaders, revalidate, releasesDir })
       : releasesDir === undefined && block('location = /index.html', [headerLines(documentHeaders)]),
@@ -570,6 +568,12 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
     block('location @missing', ['default_type text/plain;', headerLines(revalidate), 'return 404 "Not found\\n";']),
   ])}`;
 }
+
+/**
+ * Where nginx's master writes its pid, in the prefix the configuration is generated for.
+ * @param {string} prefix
+ */
+const pidFileOf = (prefix) => path.join(prefix, 'nginx.pid');
 
 /**
  * The configuration's text.
@@ -633,6 +637,8 @@ function renderNginxConfig({
     `client_body_timeout ${HEADER_TIMEOUT_MS / 1000}s;`,
     'gzip_static on;',
     'gzip_vary on;',
+    "# The site's maps define more variables than nginx's default hash holds in one lookup.",
+    'variables_hash_max_size 2048;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
       (kind) => `${kind}_temp_path ${quote(path.join(prefix, kind))};`,
     ),
@@ -653,7 +659,7 @@ function renderNginxConfig({
       ? []
       : [
           '# Releases and previews (releaseLocations.js).',
-          releaseMaps(plans),
+          releaseMaps(releasesDir, plans),
           previewRouteMap(plans),
           block(`map ${PERSONAL_VARIABLE} $nativegtm_page_cache`, [
             `"" ${quote(documentCacheControl(200))};`,
@@ -679,7 +685,7 @@ function renderNginxConfig({
     '# One worker per core: documents are composed by whichever worker takes the connection.',
     'worker_processes auto;',
     'worker_rlimit_nofile 8192;',
-    `pid ${quote(path.join(prefix, 'nginx.pid'))};`,
+    `pid ${quote(pidFileOf(prefix))};`,
     `error_log ${quote(path.join(prefix, 'error.log'))} warn;`,
     '',
     block('events', [
@@ -691,4 +697,4 @@ function renderNginxConfig({
   ].join('\n')}\n`;
 }
 
-module.exports = { renderNginxConfig };
+module.exports = { renderNginxConfig, pidFileOf };

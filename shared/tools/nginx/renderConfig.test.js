@@ -187,19 +187,27 @@ describe('the rendered nginx configuration', () => {
     expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_release_path_jobs}ssr/head.html"');
     expect(config).toMatch(/map \$nativegtm_personal \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
     expect(config).toMatch(
-      /map "\$nativegtm_previewing:\$nativegtm_side_jobs" \$nativegtm_release_path_jobs \{\n\s+"~\^1:" \$nativegtm_preview_path_jobs;\n\s+":canary" "releases\/canary\/";/,
+      /map "\$nativegtm_previewing:\$nativegtm_side_jobs" \$nativegtm_release_path_jobs \{\n\s+"~\^1:" \$nativegtm_preview_path_jobs;\n\s+":canary" \$nativegtm_canary_path_jobs;/,
     );
   });
 
-  it("puts each request on its side of each running canary by a file test, and lists the canaries' shares", () => {
+  it("puts each request on its side of each running canary by a map nginx loads, and lists the canaries' shares", () => {
     const config = render({ releasesDir: '/srv/releases' });
-    expect(config).toContain('if (-f "/srv/releases/jobs/canary/buckets/canary/$nativegtm_bucket") {');
-    expect(config).toContain('if (-f "/srv/releases/jobs/canary/buckets/control/$nativegtm_bucket") {');
-    // Only a bucket as browsers write it names a file.
-    expect(config).toContain('"~^(?<ngtmbucket>0|[1-9][0-9]?)$" $ngtmbucket;');
-    expect(config).toContain('alias "/srv/releases/$nativegtm_listed/canary/listed";');
+    // Read from the canary's files when nginx loads the configuration: no file test and no include per request.
+    expect(config).not.toMatch(/if \(-f/);
+    expect(config).not.toContain('/_nativegtm_canary/');
+    expect(config).toMatch(
+      /map \$cookie_nativegtm_bucket \$nativegtm_side_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/sides\*\.map";/,
+    );
+    expect(config).toMatch(
+      /map listed \$nativegtm_listed_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/listed\*\.map";/,
+    );
     expect(config).toContain(
-      'try_files /canary/release/$nativegtm_canary_file /assets/$nativegtm_canary_file @missing;',
+      '<meta name="nativegtm-canaries" content="$nativegtm_listed_candidates $nativegtm_listed_employers $nativegtm_listed_jobs $nativegtm_listed_comingSoon" />',
+    );
+    // Its visitors load the release by its own path, which does not depend on the canary's folder.
+    expect(config).toMatch(
+      /map listed \$nativegtm_canary_path_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/release\*\.map";/,
     );
     // The token of a canary's document names its side: the page's own remote's last, so it wins.
     const head = config.slice(config.indexOf('location = /_compose/site-head/jobs'));

@@ -1,0 +1,137 @@
+// nginx reads running canaries when it loads its configuration (releaseLocations.js), so the canary command reloads
+// every nginx that serves the store after each change of a canary. `npm run nginx:config` registers the nginx it
+// configures in the store (its pid file); a reload is a SIGHUP to that nginx's master, which loads the configuration
+// again, starts new workers and lets the old ones finish the requests they hold (no request is dropped). Signalling
+// it takes the user nginx runs as, or root (docs/releasing.md#nginx-reloads).
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** The store's folder of registered nginx servers: one file per server, holding its pid file's path. */
+const REGISTRY = '.nginx-servers';
+/** How long a reload may take before it is called failed: nginx loads this configuration in milliseconds. */
+const RELOAD_TIMEOUT_MS = 5000;
+
+/** An nginx serving the store could not be made to read the canaries: the one line says which and why. */
+class NginxReloadError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'NginxReloadError';
+  }
+}
+
+/**
+ * Records that the nginx whose master writes `pidFile` serves `storeDir`, so that the canary command reloads it.
+ * @param {string} storeDir
+ * @param {string} pidFile
+ */
+function registerNginx(storeDir, pidFile) {
+  const dir = path.join(storeDir, REGISTRY);
+  fs.mkdirSync(dir, { recursive: true });
+  const name = createHash('sha256').update(pidFile).digest('hex').slice(0, 16);
+  fs.writeFileSync(path.join(dir, name), `${pidFile}\n`);
+}
+
+/**
+ * The pid files of the nginx servers registered in the store.
+ * @param {string} storeDir
+ * @returns {string[]}
+ */
+function registeredPidFiles(storeDir) {
+  const dir = path.join(storeDir, REGISTRY);
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const pidFile = fs.readFileSync(path.join(dir, name), 'utf8').trim();
+    return path.isAbsolute(pidFile) ? [pidFile] : [];
+  });
+}
+
+/**
+ * The processes whose parent is `pid` (nginx's workers, cache manager and loader), from /proc.
+ * @param {number} pid
+ * @returns {Set<number>}
+ */
+function childrenOf(pid) {
+  /** @type {Set<number>} */
+  const children = new Set();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // "pid (command) state ppid …": the command may hold spaces and parentheses, so read after the last ")".
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === pid) children.add(Number(name));
+  }
+  return children;
+}
+
+/**
+ * The master's pid from its pid file; undefined when nginx does not run (it reads the store when it starts).
+ * @param {string} pidFile
+ */
+function masterPid(pidFile) {
+  let text;
+  try {
+    text = fs.readFileSync(pidFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Reloads one nginx and resolves once it has started a process of the new configuration (its new workers take every
+ * connection from then on). Nothing to do when it does not run.
+ * @param {string} pidFile
+ * @param {number} timeoutMs
+ * @returns {Promise<boolean>} whether it ran and was reloaded
+ */
+async function reloadOne(pidFile, timeoutMs) {
+  const pid = masterPid(pidFile);
+  if (pid === undefined) return false;
+  const before = childrenOf(pid);
+  try {
+    process.kill(pid, 'SIGHUP');
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'ESRCH') return false; // a pid file nginx left behind
+    throw new NginxReloadError(
+      `cannot reload nginx (pid ${pid}, ${pidFile}): ${code === 'EPERM' ? 'not permitted; run this command as the user nginx runs as, or root' : code}`,
+    );
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ([...childrenOf(pid)].some((child) => !before.has(child))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new NginxReloadError(
+    `nginx (pid ${pid}, ${pidFile}) did not take the new canary state within ${timeoutMs / 1000} s: see its error log`,
+  );
+}
+
+/**
+ * Reloads every running nginx registered in the store, one after the other.
+ * @param {string} storeDir
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<number>} how many were reloaded
+ */
+async function reloadNginx(storeDir, { timeoutMs = RELOAD_TIMEOUT_MS } = {}) {
+  let reloaded = 0;
+  for (const pidFile of registeredPidFiles(storeDir)) {
+    if (await reloadOne(pidFile, timeoutMs)) reloaded += 1;
+  }
+  return reloaded;
+}
+
+module.exports = { NginxReloadError, registerNginx, reloadNginx };

@@ -1,0 +1,76 @@
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { NginxReloadError, registerNginx, reloadNginx } = require('./reload');
+
+/** @type {string} */
+let store;
+/** @type {import('node:child_process').ChildProcess[]} */
+const started = [];
+
+beforeEach(() => {
+  store = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-reload-'));
+});
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+  fs.rmSync(store, { recursive: true, force: true });
+});
+
+/**
+ * A stand-in for nginx's master: a process that writes its pid file and, when `reloads`, answers SIGHUP as nginx does,
+ * with a new child process (a worker of the new configuration).
+ * @param {boolean} reloads
+ * @returns {Promise<string>} its pid file
+ */
+async function fakeMaster(reloads) {
+  const pidFile = path.join(store, `master-${started.length}.pid`);
+  const script = `
+    const { spawn } = require('node:child_process');
+    const workers = [];
+    process.on('SIGHUP', () => { if (${reloads}) workers.push(spawn('sleep', ['30'], { stdio: 'ignore' })); });
+    process.on('SIGTERM', () => { for (const w of workers) w.kill(); process.exit(0); });
+    require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n');
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  started.push(child);
+  for (let waited = 0; !fs.existsSync(pidFile); waited += 10) {
+    if (waited > 5000) throw new Error('the fake master did not start');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return pidFile;
+}
+
+describe('reloading the nginx servers that serve a store', () => {
+  it('signals each registered master and waits for a process of the new configuration', async () => {
+    registerNginx(store, await fakeMaster(true));
+    registerNginx(store, await fakeMaster(true));
+    expect(await reloadNginx(store)).toBe(2);
+  });
+
+  it('skips an nginx that does not run: no pid file, or a pid file it left behind', async () => {
+    registerNginx(store, path.join(store, 'never-started.pid'));
+    const left = path.join(store, 'left.pid');
+    fs.writeFileSync(left, '2147483646\n');
+    registerNginx(store, left);
+    expect(await reloadNginx(store)).toBe(0);
+    // Nothing registered at all: nothing to do.
+    expect(await reloadNginx(path.join(store, 'elsewhere'))).toBe(0);
+  });
+
+  it('registers a server once, however often its configuration is generated', async () => {
+    const pidFile = await fakeMaster(true);
+    registerNginx(store, pidFile);
+    registerNginx(store, pidFile);
+    expect(fs.readdirSync(path.join(store, '.nginx-servers'))).toHaveLength(1);
+  });
+
+  it('fails in one line naming the server when it does not take the new configuration', async () => {
+    const pidFile = await fakeMaster(false);
+    registerNginx(store, pidFile);
+    const failure = reloadNginx(store, { timeoutMs: 300 });
+    await expect(failure).rejects.toThrow(NginxReloadError);
+    await expect(failure).rejects.toThrow(new RegExp(`^nginx \\(pid \\d+, ${pidFile}\\) did not take the new canary`));
+  });
+});
