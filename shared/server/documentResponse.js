@@ -64,13 +64,15 @@ function acceptedEncoding(req) {
  * @param {import('node:http').ServerResponse} res
  * @param {{ status: number, html: string }} document
  * @param {Record<string, string>} headers the document's own headers (security policy, a preview's caching)
- * @param {{ personal?: boolean }} [options] personal: this text is for this response only (encodedDocument)
+ * @param {{ personal?: boolean, timing?: string }} [options] personal: this text is for this response only
+ *   (encodedDocument); timing: its Server-Timing
  */
-function sendDocument(req, res, { status, html }, headers, { personal = false } = {}) {
+function sendDocument(req, res, { status, html }, headers, { personal = false, timing } = {}) {
   res.statusCode = status;
   // The document's own headers may say otherwise (a preview is personal).
   res.setHeader('Cache-Control', documentCacheControl(status));
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const name in headers) res.setHeader(name, /** @type {string} */ (headers[name]));
+  if (timing) res.setHeader('Server-Timing', timing);
   res.setHeader('Vary', 'Accept-Encoding');
   const encoded = encodedDocument(html, personal);
   const { etag } = encoded;

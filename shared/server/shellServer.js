@@ -210,14 +210,13 @@ function createShellHandler({
       // A developer's documents are counted apart from visitors' (and compose faster: one remote is not fetched).
       observed.route(override ? 'override' : label);
       if (!override) metrics?.document(label, (performance.now() - started) / 1000);
-      /** @type {Record<string, string>} */
-      const headers = { ...(override ? overrideHtmlHeaders(remotes.entries() ?? {}, override) : documentHeaders()) };
-      if (override && pageRemote === override.remote) {
-        headers['Server-Timing'] = renderedInBrowserTiming(override);
-      } else if (document.fragment) {
-        headers['Server-Timing'] = serverTiming(document.fragment, document.composedAt < started);
-      }
-      if (!personal) return sendDocument(req, res, document, headers);
+      // Shared and never copied: a shared document's headers are the same object for every request.
+      const headers = override ? overrideHtmlHeaders(remotes.entries() ?? {}, override) : documentHeaders();
+      const timing =
+        override && pageRemote === override.remote
+          ? renderedInBrowserTiming(override)
+          : document.fragment && serverTiming(document.fragment, document.composedAt < started);
+      if (!personal) return sendDocument(req, res, document, headers, { timing });
       // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
       // whom it was for: a preview, or a canary's side.
       const cohort = personal.cohort(pageRemote);
@@ -228,7 +227,13 @@ function createShellHandler({
         const failed = document.fragment === undefined || document.fragment.cache === 'failed';
         collector?.recordDocument({ token, route: document.route, remote: pageRemote, cohort, failed });
       }
-      return sendDocument(req, res, { ...document, html }, { ...headers, ...personal.headers }, { personal: true });
+      return sendDocument(
+        req,
+        res,
+        { ...document, html },
+        { ...headers, ...personal.headers },
+        { personal: true, timing },
+      );
     } catch (error) {
       logger.error({ reqId: observed.id, err: error }, 'document could not be composed');
       res.statusCode = 500;
