@@ -8,10 +8,11 @@
 // Per commit and round: nginx and the built-in server (`npm start`), each with the configuration its own commit
 // generates, an empty release store and no collector beside nginx, under LOAD_CONNECTIONS keep-alive connections on
 // /employers without cookies (documents/s, p99); Lighthouse (mobile) on every route, each run in a fresh Chromium;
-// JavaScript bytes requested before the largest paint.
+// JavaScript bytes requested before the largest paint; an in-app navigation from / to /employers.
 //
 // --quick: a first answer in under 10 minutes (once the other commit is built): 4 s loads, Lighthouse on / and
-// /employers, JavaScript bytes in the first round only. Exit code 1 when a budget is missed (the full run only).
+// /employers, JavaScript bytes and the navigation in the first round only. Exit code 1 when a budget is missed (the
+// full run only).
 // Environment: COMPARE_PORT_BASE (4700: the other commit on 4700-4704 and 4710-4714, this one on 4720-4724 and
 // 4730-4734), WEB_CONCURRENCY (2), BENCH_OUT (bench-results), CHROME_PATH.
 const fs = require('node:fs');
@@ -22,7 +23,7 @@ const { repoRoot } = require('@nativegtm/server/deployables');
 const { readCommandLine, runCommand, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { locateTool } = require('../../support/systemTools');
 const { CHROME_ARGS, launchChrome, lighthouseResult, numbersOf } = require('../lighthouse');
-const { measureVisit } = require('../measure');
+const { measureNavigation, measureVisit } = require('../measure');
 const { preparedCheckout, preparedCommit } = require('./trees');
 const { startBuiltIn, startNginxOf } = require('./servers');
 const { comparisonReport } = require('./report');
@@ -43,6 +44,13 @@ const ROUTES = [
   { path: '/featured-jobs', heading: 'Featured Jobs' },
   { path: '/coming-soon', heading: 'NativeGTM is Coming Soon' },
 ];
+
+/** The in-app navigation timed: the new page painted after a click on the main menu's link. */
+const NAVIGATION = {
+  linkName: 'Employers',
+  heading: 'Hire Vetted AI-Native GTM Talent',
+  startHeading: 'Land high-paying AI-native GTM jobs',
+};
 
 /** @typedef {import('./servers').Served} Served */
 /** @typedef {import('./trees').Tree} Tree */
@@ -156,6 +164,13 @@ async function measureRounds({ rounds, quick, served, order }) {
             value: visit.jsBeforeLcpBytes,
           });
         }
+      }
+      for (const tree of trees) {
+        const ms = await measureNavigation(browser, {
+          url: `${serverOf(tree, 'built-in').origin}/`,
+          ...NAVIGATION,
+        });
+        samples.push({ round, commit: tree.label, metric: 'navigation / → /employers ms', value: ms });
       }
     } finally {
       await browser.close();
