@@ -2,11 +2,8 @@
 // `npm run bench:releases`: how long a promote (with and without the gate) and a rollback take, as a team runs them
 // (`npm run promote`, `npm run rollback`), against the built-in server and nginx sharing one release store. For each:
 // the command's own time, and the time from its start until a new document on each server shows the change. Ten
-// of each (RELEASE_BENCH_RUNS); prints the median and the maximum. Then what a running canary costs the visitors
-// outside it: the jobs page's documents a second for a visitor outside (their browser sends an outside bucket), on
-// each server, without a canary and with one at 25 %, in alternating rounds (RELEASE_BENCH_CANARY_ROUNDS, 6, of
-// RELEASE_BENCH_CANARY_MS, 4000 ms, each), as the median of the rounds' ratios, which must stay at 0.95 or above
-// (exit 1 otherwise). See docs/releasing.md#measured.
+// of each (RELEASE_BENCH_RUNS); prints the median and the maximum. See docs/performance.md#releases. (What a running
+// canary costs the visitors outside it is judged against an earlier commit: `npm run bench:compare -- --canary`.)
 //
 // Ports: RELEASE_BENCH_PORT_BASE (4700: the built-in server on 4700-4704, nginx on 4705-4709).
 const fs = require('node:fs');
@@ -21,22 +18,10 @@ const { startSite } = require('@nativegtm/server/startSite');
 const { buildRemote } = require('../support/buildRemote');
 const { npmRun } = require('../support/releaseCommands');
 const { startNginx } = require('../support/nginxServer');
-const { spawn } = require('node:child_process');
-const { BUCKET_COOKIE, BUCKETS, sideOf } = require('@nativegtm/contract/canaryBuckets');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
-const { repoRoot } = require('@nativegtm/server/deployables');
 const { median } = require('../soak/memory');
 const { textTable } = require('./report/renderText');
-const { probe } = require('./probe');
 
 const runs = Number(process.env.RELEASE_BENCH_RUNS || 10);
-const canaryRounds = Number(process.env.RELEASE_BENCH_CANARY_ROUNDS || 6);
-const canaryLoadMs = Number(process.env.RELEASE_BENCH_CANARY_MS || 4000);
-/** Concurrent visitors of the canary's cost: enough to keep either server busy on two cores. */
-const CANARY_CONNECTIONS = 50;
-/** The least share of its documents a second a server keeps for visitors outside a running canary. */
-const CANARY_COST_BUDGET = 0.95;
 const portBase = Number(process.env.RELEASE_BENCH_PORT_BASE || 4700);
 const jobs = /** @type {import('@nativegtm/server/deployables').Deployable} */ (
   deployables.find((d) => d.remote === 'jobs')
@@ -71,81 +56,6 @@ async function measure(command, build, shellPorts) {
   const ended = performance.now();
   if (status !== 0) throw new Error(`the command exited ${status}: ${stderr.trim()}`);
   return { command: ended - started, shown: (await shown).map((at) => at - started) };
-}
-
-/**
- * What a running canary at 25 % costs documents outside it, on each server: alternating rounds without and with it.
- * @param {{ name: string, port: number }[]} servers
- * @param {Record<string, string>} env
- * @param {string} id the release the canary runs
- */
-async function canaryCost(servers, env, id) {
-  const layout = storeLayout(/** @type {string} */ (env.RELEASES_DIR), 'jobs');
-  const outside = [...Array(BUCKETS).keys()].find((bucket) => sideOf(bucket, 'jobs', 25) === 'outside');
-  /** @type {Record<string, { without: number[], with: number[] }>} */
-  const samples = Object.fromEntries(servers.map(({ name }) => [name, { without: [], with: [] }]));
-  /** @type {Record<string, number>} requests that failed or did not answer 200, over all rounds */
-  const failures = {};
-  /** @param {'without' | 'with'} condition */
-  const load = async (condition) => {
-    // The servers take turns going first, as the conditions do.
-    const done = samples[servers[0]?.name ?? '']?.[condition].length ?? 0;
-    const order = done % 2 ? [...servers].reverse() : servers;
-    for (const { name, port } of order) {
-      const result = /** @type {import('./load').CannonResult} */ (
-        await probe(['cannon', String(CANARY_CONNECTIONS), String(canaryLoadMs), `http://127.0.0.1:${port}${route}`], {
-          LOAD_COOKIE: `${BUCKET_COOKIE}=${outside}`,
-        })
-      );
-      failures[name] = (failures[name] ?? 0) + result.errors + result.non2xx;
-      samples[name]?.[condition].push(result.requestsPerSecond);
-    }
-  };
-  const withCanary = async () => {
-    const command = spawn(
-      process.execPath,
-      ['shared/tools/commands/canary.js', 'jobs', id, '--steps', '25,100', '--step-time', '60m', '--skip-gate'],
-      { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'ignore' },
-    );
-    const exited = new Promise((resolve) => command.once('exit', resolve));
-    while (readCanary(layout).canary?.share !== 25) await new Promise((resolve) => setTimeout(resolve, 50));
-    try {
-      await load('with');
-    } finally {
-      await npmRun('canary', ['jobs', '--abort'], env);
-      await exited;
-    }
-  };
-  for (let round = 0; round < canaryRounds; round += 1) {
-    console.error(`canary cost: round ${round + 1} of ${canaryRounds}`);
-    // Each order half the time, so that a machine warming up or slowing down favours neither.
-    if (round % 2 === 0) {
-      await load('without');
-      await withCanary();
-    } else {
-      await withCanary();
-      await load('without');
-    }
-  }
-  return servers.map(({ name }) => {
-    const measured = /** @type {{ without: number[], with: number[] }} */ (samples[name]);
-    // Each round's two loads are a minute apart at most: the median of the rounds' own ratios leaves out how the
-    // machine's speed drifts over the run, which the ratio of the two medians would not.
-    const ratio = median(measured.with.map((value, round) => value / (measured.without[round] ?? NaN)));
-    return {
-      name,
-      ratio,
-      row: [
-        name,
-        median(measured.without).toFixed(0),
-        median(measured.with).toFixed(0),
-        ratio.toFixed(3),
-        String(failures[name] ?? 0),
-        `>= ${CANARY_COST_BUDGET}`,
-        ratio >= CANARY_COST_BUDGET ? 'ok' : 'OVER',
-      ],
-    };
-  });
 }
 
 async function main() {
@@ -230,29 +140,6 @@ async function main() {
     console.log(
       "of the page on that server carries the release's HTML; after exit: the same, from the command's exit.",
     );
-
-    const costs = await canaryCost(
-      [
-        { name: 'built-in', port: shells[0] ?? 0 },
-        { name: 'nginx', port: shells[1] ?? 0 },
-      ],
-      env,
-      releases.b.id,
-    );
-    console.log(
-      `\nA running canary's cost to visitors outside it: the jobs page's documents/s, ${CANARY_CONNECTIONS} connections, ` +
-        `${canaryRounds} rounds of ${canaryLoadMs / 1000} s each; ratio: the median of the rounds' ratios:\n`,
-    );
-    console.log(
-      textTable(
-        ['server', 'no canary', 'canary at 25 %', 'ratio', 'failed', 'budget', ''],
-        costs.map((cost) => cost.row),
-      ),
-    );
-    console.log('\nThe visitor sends a bucket outside the canary: the most a request outside it can cost a server.');
-    console.log('failed: requests that got an error or no 200 answer, over every round (autocannon counts one a time');
-    console.log('nginx closes a kept-alive connection after its 1,000th request while a request is on its way).');
-    if (costs.some((cost) => cost.ratio < CANARY_COST_BUDGET)) process.exitCode = 1;
   } finally {
     for (const server of running.reverse()) await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -10,12 +10,16 @@
 // /employers without cookies (documents/s, p99); Lighthouse (mobile) on every route, each run in a fresh Chromium;
 // JavaScript bytes requested before the largest paint; an in-app navigation from / to /employers.
 //
+// --canary: a canary of jobs at 25 % runs in this checkout's store throughout, and the documents' load is a visitor
+// outside it (canary.js): what a running canary costs everyone else, against the other commit.
+//
 // --quick: a first answer in under 10 minutes (once the other commit is built): 4 s loads, Lighthouse on / and
 // /employers, JavaScript bytes and the navigation in the first round only. Exit code 1 when a budget is missed (the
 // full run only).
 // Environment: COMPARE_PORT_BASE (4700: the other commit on 4700-4704 and 4710-4714, this one on 4720-4724 and
 // 4730-4734), WEB_CONCURRENCY (2), BENCH_OUT (bench-results), CHROME_PATH.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { chromium } = require('playwright-core');
@@ -27,11 +31,13 @@ const { measureNavigation, measureVisit } = require('../measure');
 const { preparedCheckout, preparedCommit } = require('./trees');
 const { startBuiltIn, startNginxOf } = require('./servers');
 const { comparisonReport } = require('./report');
+const { CANARY_SHARE, runningCanary } = require('./canary');
 
-const USAGE = 'npm run bench:compare -- --against <ref> [--quick] [--rounds <n>]';
+const USAGE = 'npm run bench:compare -- --against <ref> [--quick] [--rounds <n>] [--canary]';
 const OPTIONS = /** @type {const} */ ({
   against: { type: 'string' },
   quick: { type: 'boolean' },
+  canary: { type: 'boolean' },
   rounds: { type: 'string' },
 });
 
@@ -67,14 +73,15 @@ const log = (line) => console.log(line);
  * event loop with this one.
  * @param {string} url
  * @param {number} ms
+ * @param {string | undefined} cookie every request's Cookie header
  * @returns {Promise<import('../load').CannonResult>}
  */
-function cannon(url, ms) {
+function cannon(url, ms, cookie) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [path.join(__dirname, '..', 'load.js'), 'cannon', String(LOAD_CONNECTIONS), String(ms), url],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'], env: cookie ? { ...process.env, LOAD_COOKIE: cookie } : process.env },
     );
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -92,24 +99,38 @@ function cannon(url, ms) {
 async function startAll({ against, current }, workers, portBase) {
   /** @type {Served[]} */
   const served = [];
+  const stores = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-stores-'));
+  /** @param {Tree} tree its release store, which its two servers share */
+  const storeOf = (tree) => {
+    const store = path.join(stores, tree.sha);
+    fs.mkdirSync(store, { recursive: true });
+    return store;
+  };
+  const stop = async () => {
+    await Promise.all(served.map((server) => server.stop()));
+    fs.rmSync(stores, { recursive: true, force: true });
+  };
   try {
     for (const [index, tree] of [against, current].entries()) {
       const base = portBase + index * 20;
-      served.push(await startNginxOf(tree, { base }));
-      served.push(await startBuiltIn(tree, { base: base + 10, metricsPort: base + 19, workers }));
+      const store = storeOf(tree);
+      served.push(await startNginxOf(tree, { base, store }));
+      served.push(await startBuiltIn(tree, { base: base + 10, metricsPort: base + 19, workers, store }));
     }
   } catch (error) {
-    await Promise.all(served.map((server) => server.stop()));
+    await stop();
     throw error;
   }
-  return served;
+  return { served, store: storeOf(current), stop };
 }
 
 /**
- * @param {{ rounds: number, quick: boolean, served: Served[], order: (round: number) => Tree[] }} plan
+ * @param {{ rounds: number, quick: boolean, served: Served[], order: (round: number) => Tree[],
+ *   canary?: { outside: string, inside: string } }} plan canary: the Cookie headers of visitors outside a running
+ *   canary (the load judged) and in it (measured too)
  * @returns {Promise<Sample[]>}
  */
-async function measureRounds({ rounds, quick, served, order }) {
+async function measureRounds({ rounds, quick, served, order, canary }) {
   const chromePath = locateTool('CHROME_PATH');
   const loadMs = quick ? 4000 : 8000;
   const lighthouseRoutes = quick ? ROUTES.slice(0, 2) : ROUTES;
@@ -121,16 +142,23 @@ async function measureRounds({ rounds, quick, served, order }) {
   for (let round = 0; round < rounds; round += 1) {
     const trees = order(round);
     log(`Round ${round + 1}/${rounds}: ${trees.map((tree) => tree.label).join(', then ')}`);
+    const visitors = [
+      { cookie: canary?.outside, suffix: '' },
+      ...(canary ? [{ cookie: canary.inside, suffix: ' (canary visitor)' }] : []),
+    ];
     for (const kind of /** @type {const} */ (['nginx', 'built-in'])) {
-      for (const tree of trees) {
-        const result = await cannon(`${serverOf(tree, kind).origin}${LOAD_PATH}`, loadMs);
-        const failed = result.errors + result.non2xx;
-        log(`  ${kind} ${tree.label}: ${Math.round(result.requestsPerSecond)} documents/s, p99 ${result.p99} ms`);
-        if (failed) log(`  ${kind} ${tree.label}: ${failed} errors or non-2xx answers`);
-        samples.push(
-          { round, commit: tree.label, metric: `${kind} documents/s`, value: result.requestsPerSecond },
-          { round, commit: tree.label, metric: `${kind} p99 ms`, value: result.p99 },
-        );
+      for (const { cookie, suffix } of visitors) {
+        for (const tree of trees) {
+          const result = await cannon(`${serverOf(tree, kind).origin}${LOAD_PATH}`, loadMs, cookie);
+          const failed = result.errors + result.non2xx;
+          const what = `${kind}${suffix} ${tree.label}`;
+          log(`  ${what}: ${Math.round(result.requestsPerSecond)} documents/s, p99 ${result.p99} ms`);
+          if (failed) log(`  ${what}: ${failed} errors or non-2xx answers`);
+          samples.push(
+            { round, commit: tree.label, metric: `${kind} documents/s${suffix}`, value: result.requestsPerSecond },
+            { round, commit: tree.label, metric: `${kind} p99 ms${suffix}`, value: result.p99 },
+          );
+        }
       }
     }
     const chrome = await launchChrome(chromePath, CHROME_ARGS);
@@ -189,19 +217,33 @@ async function main() {
   const against = preparedCommit(values.against, log);
   const current = preparedCheckout(log);
   const started = Date.now();
-  const served = await startAll({ against, current }, workers, portBase);
+  const { served, store, stop } = await startAll({ against, current }, workers, portBase);
   let samples;
   try {
-    samples = await measureRounds({
-      rounds,
-      quick,
-      served,
-      order: (round) => (round % 2 ? [current, against] : [against, current]),
-    });
+    const canary = values.canary ? await runningCanary(store, log) : undefined;
+    try {
+      samples = await measureRounds({
+        rounds,
+        quick,
+        served,
+        order: (round) => (round % 2 ? [current, against] : [against, current]),
+        canary,
+      });
+    } finally {
+      await canary?.stop();
+    }
   } finally {
-    await Promise.all(served.map((server) => server.stop()));
+    await stop();
   }
-  const report = comparisonReport(samples, { against: against.label, current: current.label, quick });
+  const report = comparisonReport(samples, {
+    against: against.label,
+    current: current.label,
+    quick,
+    condition: values.canary
+      ? `a canary at ${CANARY_SHARE} % runs in ${current.label}; the load is a visitor outside it, then one in it ` +
+        '(not judged: a personal document)'
+      : undefined,
+  });
   console.log(`\n${report.text}`);
   const out = path.resolve(repoRoot, process.env.BENCH_OUT || 'bench-results');
   fs.mkdirSync(out, { recursive: true });

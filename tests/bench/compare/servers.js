@@ -1,6 +1,7 @@
 // Each tree served as its own commands serve it (`npm start`, `npm run nginx:config` and nginx), never through this
 // checkout's code: what is compared is each commit's servers. Both trees get the same settings: the same workers,
-// an empty release store and field-data folder of their own, no collector beside nginx, logs thrown away.
+// a release store per tree (empty unless a canary is measured), a field-data folder of their own, no collector
+// beside nginx, logs thrown away.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -46,13 +47,11 @@ function stopChild(child, signal) {
 /**
  * `npm start` of the tree, its site on `base` and the remotes after it.
  * @param {Tree} tree
- * @param {{ base: number, metricsPort: number, workers: number }} options
+ * @param {{ base: number, metricsPort: number, workers: number, store: string }} options store: its release store
  * @returns {Promise<Served>}
  */
-async function startBuiltIn(tree, { base, metricsPort, workers }) {
+async function startBuiltIn(tree, { base, metricsPort, workers, store }) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-'));
-  const store = path.join(folder, 'releases');
-  fs.mkdirSync(store);
   const child = spawn('npm', ['run', '--silent', 'start'], {
     cwd: tree.dir,
     detached: true,
@@ -84,14 +83,12 @@ async function startBuiltIn(tree, { base, metricsPort, workers }) {
 /**
  * nginx with the configuration the tree's `npm run nginx:config` writes, on `base` and the ports after it.
  * @param {Tree} tree
- * @param {{ base: number }} options
+ * @param {{ base: number, store: string }} options store: its release store
  * @returns {Promise<Served>}
  */
-async function startNginxOf(tree, { base }) {
+async function startNginxOf(tree, { base, store }) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-nginx-'));
-  const store = path.join(prefix, 'releases');
-  fs.mkdirSync(store);
   const config = path.join(prefix, 'nginx.conf');
   const generated = spawnSync(
     'npm',
