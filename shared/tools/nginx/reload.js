@@ -76,7 +76,8 @@ function childrenOf(pid) {
 }
 
 /**
- * The master's pid from its pid file; undefined when nginx does not run (it reads the store when it starts).
+ * The master's pid from its pid file; undefined when nginx does not run (it reads the store when it starts), or when
+ * the process that has the number is not nginx's master.
  * @param {string} pidFile
  */
 function masterPid(pidFile) {
@@ -87,7 +88,20 @@ function masterPid(pidFile) {
     return undefined;
   }
   const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  return Number.isInteger(pid) && pid > 0 && isNginx(pid) ? pid : undefined;
+}
+
+/**
+ * Whether the process is an nginx master: a pid file left behind by an nginx that died may name a process that
+ * reused the number, which a SIGHUP would end.
+ * @param {number} pid
+ */
+function isNginx(pid) {
+  try {
+    return /^nginx: master process/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -26,6 +26,7 @@ afterEach(() => {
 async function fakeMaster(reloads) {
   const pidFile = path.join(store, `master-${started.length}.pid`);
   const script = `
+    process.title = 'nginx: master process (a stand-in)';
     const { spawn } = require('node:child_process');
     const workers = [];
     process.on('SIGHUP', () => { if (${reloads}) workers.push(spawn('sleep', ['30'], { stdio: 'ignore' })); });
@@ -57,6 +58,19 @@ describe('reloading the nginx servers that serve a store', () => {
     expect(await reloadNginx(store)).toBe(0);
     // Nothing registered at all: nothing to do.
     expect(await reloadNginx(path.join(store, 'elsewhere'))).toBe(0);
+  });
+
+  it('never signals a process that is not nginx, as a pid file left behind may name', async () => {
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    started.push(other);
+    const pidFile = path.join(store, 'reused.pid');
+    fs.writeFileSync(pidFile, `${other.pid}\n`);
+    registerNginx(store, pidFile);
+    expect(await reloadNginx(store)).toBe(0);
+    // A signal's death would be told by the exit event, which comes after this turn.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(other.exitCode).toBeNull();
+    expect(other.signalCode).toBeNull();
   });
 
   it('registers a server once, however often its configuration is generated', async () => {
