@@ -13,7 +13,8 @@ const ENCODINGS = ['br', 'gzip', 'identity'];
  * What is sent of a document, by its text: its validator and its bytes in each encoding, made once. The same page is
  * composed from the same files many times a second, and hashing and compressing it per request was most of a
  * document's cost under load. The site has a few dozen distinct documents; the least recently sent go first.
- * @typedef {{ etag: string, identity: Buffer, br?: Buffer, gzip?: Buffer }} Encoded
+ * @typedef {{ etag?: string, identity: Buffer, br?: Buffer, gzip?: Buffer }} Encoded  etag: none for a personal
+ *   document
  * @type {LRUCache<string, Encoded>}
  */
 const encodedCache = new LRUCache({ max: 64 });
@@ -25,10 +26,12 @@ const encodedCache = new LRUCache({ max: 64 });
  * @returns {Encoded}
  */
 function encodedDocument(html, personal) {
+  // `private, no-store`: nothing keeps a personal document to revalidate it, so hashing it for a validator is waste.
+  if (personal) return { identity: Buffer.from(html) };
   let encoded = encodedCache.get(html);
   if (!encoded) {
     encoded = { etag: documentEtag(html), identity: Buffer.from(html) };
-    if (!personal) encodedCache.set(html, encoded);
+    encodedCache.set(html, encoded);
   }
   return encoded;
 }
@@ -76,8 +79,8 @@ function sendDocument(req, res, { status, html }, headers, { personal = false, t
   res.setHeader('Vary', 'Accept-Encoding');
   const encoded = encodedDocument(html, personal);
   const { etag } = encoded;
-  res.setHeader('ETag', etag);
-  if (status === 200 && isFresh(req.headers, etag)) {
+  if (etag) res.setHeader('ETag', etag);
+  if (etag && status === 200 && isFresh(req.headers, etag)) {
     res.statusCode = 304;
     res.end();
     return;

@@ -35,17 +35,20 @@ describe('sendDocument', () => {
   /** @type {string} */
   let origin;
   beforeAll(async () => {
-    server = http.createServer((req, res) => sendDocument(req, res, { status: 200, html: '<p>page</p>' }, {}));
+    // /personal: a document with its own token, sent to one visitor only.
+    server = http.createServer((req, res) =>
+      sendDocument(req, res, { status: 200, html: '<p>page</p>' }, {}, { personal: req.url === '/personal' }),
+    );
     await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
     origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  /** @param {Record<string, string>} headers */
-  const get = (headers) =>
+  /** @param {Record<string, string>} headers @param {string} [path] */
+  const get = (headers, path = '/') =>
     new Promise((resolve, reject) =>
       http
-        .get(origin, { headers }, (res) => {
+        .get(`${origin}${path}`, { headers }, (res) => {
           /** @type {Buffer[]} */
           const chunks = [];
           res.on('data', (chunk) => chunks.push(chunk));
@@ -72,5 +75,15 @@ describe('sendDocument', () => {
       await get({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })
     );
     expect(reload.res.statusCode).toBe(304);
+  });
+
+  it('sends a personal document with no validator, and whole whatever the client holds', async () => {
+    const etag = String(/** @type {{ res: http.IncomingMessage }} */ (await get({})).res.headers.etag);
+    const personal = /** @type {{ res: http.IncomingMessage, body: Buffer }} */ (
+      await get({ 'If-None-Match': etag }, '/personal')
+    );
+    expect(personal.res.statusCode).toBe(200);
+    expect(personal.res.headers.etag).toBeUndefined();
+    expect(personal.body.toString()).toBe('<p>page</p>');
   });
 });
