@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { FIELD_DATA_PATH } from '@nativegtm/contract/fieldData';
 import { chromiumPerFile } from '../support/chromium';
 import {
   collectConsoleErrors,
@@ -78,8 +79,10 @@ describe('the composed site', () => {
 
     const requests: string[] = [];
     page.on('request', (request) => {
-      // Chromium asks for the favicon again when the title changes; the page needs nothing else.
-      if (!request.url().endsWith('/favicon.svg')) requests.push(request.url());
+      // Chromium asks for the favicon again when the title changes, and the field-data collector, when it has loaded
+      // by then, sends the view the click ended (docs/field-data.md): the page needs nothing else.
+      const { pathname } = new URL(request.url());
+      if (pathname !== '/favicon.svg' && pathname !== FIELD_DATA_PATH) requests.push(request.url());
     });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Employers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hire Vetted AI-Native GTM Talent' }).waitFor();
