@@ -83,7 +83,12 @@ describe('npm run new-page', () => {
       const ports = require('./shared/contract/ports.js').portsFrom(${base});
       const remotes = require('./shared/contract/remotesConfig.js').shippedRemotes({ portOf: (page) => ports[page.package] });
       require('node:fs').writeFileSync('remotes.test.json', JSON.stringify(remotes));
-      startSite(deployables, { ports, remotesFile: require('node:path').resolve('remotes.test.json') });`;
+      // Field data as npm start keeps it: the shell's collector sends the view a click ends.
+      startSite(deployables, {
+        ports,
+        remotesFile: require('node:path').resolve('remotes.test.json'),
+        fieldData: { dir: require('node:path').resolve('field-data.test') },
+      });`;
     site = spawn(process.execPath, ['-e', script], { cwd: copy, stdio: 'ignore' });
     const newPort = base + 5; // the fifth page takes the port after the four others
     await Promise.all([waitForPort(base, { timeoutMs: 20_000 }), waitForPort(newPort, { timeoutMs: 20_000 })]);
