@@ -19,6 +19,7 @@ import { createRemoteServer } from '@nativegtm/server/remoteServer';
 import { close, listen } from '@nativegtm/server/httpServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
+import { eventually } from '../support/eventually';
 import { gate } from '../support/gate';
 import { startNginx } from '../support/nginxServer';
 import { collectConsoleErrors, navigateInApp, ports, shellUrl } from '../support/site';
@@ -301,6 +302,12 @@ describe('a moved remote', () => {
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
     // The operator's edit: the file on disk, which the running server serves (and builds its CSP from).
     deployment.setRemote('jobs', `http://localhost:${extraPort(1)}/mf-manifest.json`);
+    // The server reads the file at most every 200 ms: its own /remotes.json says when it has taken the edit.
+    await eventually(
+      async () => (await fetch(deployment.url('/remotes.json'))).text(),
+      (text) => text.includes(`localhost:${extraPort(1)}/`),
+      { timeoutMs: 5000, what: "the server's remotes.json" },
+    );
 
     await page.goto(deployment.url('/featured-jobs'));
     await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
