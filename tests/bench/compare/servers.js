@@ -45,6 +45,29 @@ function stopChild(child, signal) {
 }
 
 /**
+ * A tree's server once every port of its site listens; stopping it stops its process group and removes its folder.
+ * @param {Served['kind']} kind
+ * @param {Tree} tree
+ * @param {number} base
+ * @param {{ child: import('node:child_process').ChildProcess, signal: NodeJS.Signals, folder: string,
+ *   timeoutMs: number }} process  signal: what stops it gracefully; folder: its own scratch folder
+ * @returns {Promise<Served>}
+ */
+async function served(kind, tree, base, { child, signal, folder, timeoutMs }) {
+  const what = `${tree.label}'s ${kind === 'nginx' ? 'nginx' : 'npm start'}`;
+  await Promise.all(Object.values(portsFrom(base)).map((port) => waitForPort(port, { timeoutMs, what })));
+  return {
+    kind,
+    tree,
+    origin: `http://127.0.0.1:${base}`,
+    stop: async () => {
+      await stopChild(child, signal);
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * `npm start` of the tree, its site on `base` and the remotes after it.
  * @param {Tree} tree
  * @param {{ base: number, metricsPort: number, workers: number, store: string }} options store: its release store
@@ -67,17 +90,7 @@ async function startBuiltIn(tree, { base, metricsPort, workers, store }) {
       WEB_CONCURRENCY: String(workers),
     },
   });
-  const ports = Object.values(portsFrom(base));
-  await Promise.all(ports.map((port) => waitForPort(port, { timeoutMs: 120_000, what: `${tree.label}'s npm start` })));
-  return {
-    kind: 'built-in',
-    tree,
-    origin: `http://127.0.0.1:${base}`,
-    stop: async () => {
-      await stopChild(child, 'SIGTERM');
-      fs.rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  return served('built-in', tree, base, { child, signal: 'SIGTERM', folder, timeoutMs: 120_000 });
 }
 
 /**
@@ -114,17 +127,7 @@ async function startNginxOf(tree, { base, store }) {
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const ports = Object.values(portsFrom(base));
-  await Promise.all(ports.map((port) => waitForPort(port, { what: `${tree.label}'s nginx` })));
-  return {
-    kind: 'nginx',
-    tree,
-    origin: `http://127.0.0.1:${base}`,
-    stop: async () => {
-      await stopChild(child, 'SIGQUIT');
-      fs.rmSync(prefix, { recursive: true, force: true });
-    },
-  };
+  return served('nginx', tree, base, { child, signal: 'SIGQUIT', folder: prefix, timeoutMs: 10_000 });
 }
 
 module.exports = { startBuiltIn, startNginxOf };
