@@ -25,7 +25,8 @@ const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
-const { createCanaries, cohortOf } = require('./releases/canaries');
+const { createCanaries } = require('./releases/canaries');
+const { cohortOf, inCanaries, releaseSource } = require('@nativegtm/contract/releaseChoice');
 const { createOverrides, overriddenEntries, OVERRIDE_HEADERS } = require('./releases/overrides');
 const { requestTarget } = require('./requestTarget');
 const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
@@ -129,12 +130,13 @@ function createShellHandler({
     return createRouteHandler({ name, logger, metrics, routes: [health, remotesJson(undefined), asset] });
   }
 
+  const remoteNames = [...new Set(compose.routes.map((route) => route.remote))];
   const canaries =
     releasesDir === undefined
       ? undefined
       : createCanaries({
           storeDir: releasesDir,
-          remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
+          remoteNames,
           onProblem: (remote, problem) => logger.warn({ remote, problem }, 'canary state unusable: everyone on live'),
         });
   const { overrideOrigins, ...composing } = compose;
@@ -151,9 +153,8 @@ function createShellHandler({
     releasesDir === undefined ? undefined : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure });
   const overrides = createOverrides({ routes: compose.routes, origins: overrideOrigins, secure });
   /**
-   * Whom the request is for: an override first (a developer's browser is measured nowhere), then a preview (the
-   * browser of someone looking at a release is not measured in a canary), then the canaries the visitor is in, or
-   * everyone. The cookies are parsed once, here.
+   * Whom the request is for and which releases it gets, by the rule both servers share (@nativegtm/contract/
+   * releaseChoice): an override, a preview, the visitor's canary sides, or everyone. The cookies are parsed once, here.
    * @param {IncomingMessage} req
    * @returns {Personal | undefined}
    */
@@ -163,23 +164,22 @@ function createShellHandler({
     const cookies = cookie.parse(header);
     const override = overrides.of(cookies);
     const preview = previews?.of(cookies);
-    const sides = preview ? [] : (canaries?.sidesOf(cookies) ?? []);
-    if (override) {
-      // The other remotes as this browser would see them otherwise.
-      const chosen = preview ? [preview] : sides.filter((side) => side.side === 'canary');
-      return {
-        chosen: chosen.filter((release) => release.remote !== override.remote),
-        headers: OVERRIDE_HEADERS,
-        cohort: () => 'override',
-        override,
-      };
-    }
-    if (preview) return { chosen: [preview], headers: PREVIEW_HEADERS, cohort: () => 'preview' };
-    if (sides.length === 0) return undefined;
+    const request = { override: override?.remote, preview: preview?.remote };
+    const sides = inCanaries(request) ? (canaries?.sidesOf(cookies) ?? []) : [];
+    if (!override && !preview && sides.length === 0) return undefined;
+    const sideOf = Object.fromEntries(sides.map((side) => [side.remote, side]));
+    const chosen = remoteNames.flatMap((remote) => {
+      const source = releaseSource(remote, { ...request, side: sideOf[remote]?.side });
+      if (source === 'preview') return preview ? [preview] : [];
+      return source === 'canary' ? [/** @type {ChosenRelease} */ (sideOf[remote])] : [];
+    });
+    const sidesByRemote = Object.fromEntries(sides.map((side) => [side.remote, side.side]));
     return {
-      chosen: sides.filter((side) => side.side === 'canary'),
-      headers: CANARY_HEADERS,
-      cohort: (pageRemote) => cohortOf(sides, pageRemote),
+      chosen,
+      headers: override ? OVERRIDE_HEADERS : preview ? PREVIEW_HEADERS : CANARY_HEADERS,
+      cohort: (pageRemote) =>
+        /** @type {string} */ (cohortOf({ ...request, sides: sidesByRemote }, pageRemote, remoteNames)),
+      override,
     };
   }
   const remoteOfRoute = new Map(compose.routes.map((route) => [route.route, route.remote]));
@@ -194,7 +194,7 @@ function createShellHandler({
     createFieldCollector({ ...fieldData, storeDir: releasesDir, liveBuilds: builds.liveBuilds, metrics, logger });
   const readiness = createReadiness({
     remotes,
-    remoteNames: [...new Set(compose.routes.map((route) => route.remote))],
+    remoteNames,
     builds: builds.liveBuilds,
   });
 

@@ -53,16 +53,4 @@ function createCanaries({ storeDir, remoteNames, onProblem = () => {} }) {
   return { sidesOf, shares };
 }
 
-/**
- * The cohort a document's field-data token names (@nativegtm/contract/fieldData COHORT): the side of its own page's
- * remote's canary, else of the first canary the visitor is in (a page reached by in-app navigation is then that
- * remote's, on that side).
- * @param {CanarySide[]} sides not empty
- * @param {string | undefined} pageRemote
- */
-function cohortOf(sides, pageRemote) {
-  const side = sides.find((candidate) => candidate.remote === pageRemote) ?? /** @type {CanarySide} */ (sides[0]);
-  return `${side.side}:${side.remote}`;
-}
-
-module.exports = { createCanaries, cohortOf };
+module.exports = { createCanaries };

@@ -5,7 +5,7 @@ const path = require('node:path');
 const { BUCKET_COOKIE, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { storeLayout } = require('./storeLayout');
 const { thisCommand, writeCanary } = require('./canaryInStore');
-const { createCanaries, cohortOf } = require('./canaries');
+const { createCanaries } = require('./canaries');
 
 /** @type {string} */
 let store;
@@ -61,16 +61,6 @@ describe("a request's canary sides", () => {
     expect(sidesOf(request(`${BUCKET_COOKIE}=${bucketOn('jobs', 25, 'outside')}`))).toEqual([]);
     expect(sidesOf(request())).toEqual([]);
     for (const junk of ['100', '-1', '07', 'x', '']) expect(sidesOf(request(`${BUCKET_COOKIE}=${junk}`))).toEqual([]);
-  });
-
-  it("names the side of the page's own remote in the token, else the first canary's", () => {
-    const sides = /** @type {const} */ ([
-      { remote: 'jobs', side: 'canary', id: 'a' },
-      { remote: 'employers', side: 'control', id: 'b' },
-    ]);
-    expect(cohortOf([...sides], 'employers')).toBe('control:employers');
-    expect(cohortOf([...sides], 'candidates')).toBe('canary:jobs');
-    expect(cohortOf([...sides], undefined)).toBe('canary:jobs');
   });
 
   it('tells of a canary state it cannot read, and puts no one in it', () => {

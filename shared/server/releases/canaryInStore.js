@@ -4,14 +4,12 @@
 //   <store>/<remote>/canary                         a symbolic link to canaries/<n>, replaced atomically; no link: no
 //                                                   canary runs
 //   <store>/<remote>/canaries/<n>/canary.json       the canary: its release, its share now, its steps, its verdicts
-//                                                   so far, the command running it (what the built-in server reads)
-//   <store>/<remote>/canaries/<n>/sides.map         the entries of nginx's map from the bucket cookie to the side, one
-//                                                   per bucket of the canary and of its control (contract/canaryBuckets)
-//   <store>/<remote>/canaries/<n>/listed.map        the entry of nginx's map that lists `<remote>=<share>` in documents
-//   <store>/<remote>/canaries/<n>/release.map       the entry of nginx's map that names the release's path,
-//                                                   `releases/<id>/`, for its canary visitors
+//                                                   so far, the command running it (what both servers read)
+//   <store>/<remote>/nginx-canary/sides.map         nginx's view of it, written from canary.json whenever nginx is
+//   <store>/<remote>/nginx-canary/listed.map        configured or reloaded (writeNginxCanaryMaps): the side of each
+//   <store>/<remote>/nginx-canary/release.map       bucket, what documents list, the release's path
 //
-// nginx reads the two maps when it loads its configuration (shared/tools/nginx/releaseLocations.js), not per request:
+// nginx reads the maps when it loads its configuration (shared/tools/nginx/releaseLocations.js), not per request:
 // the canary command reloads it after each change (shared/tools/nginx/reload.js), so that a document outside any
 // canary costs nginx nothing for canaries.
 //
@@ -122,6 +120,36 @@ function sidesMap(remote, share) {
 }
 
 /**
+ * Writes nginx's view of the remote's canary (the entries of its maps: the side of each bucket, what documents list,
+ * the release's path) from the state as the built-in server reads it: the same readCanary, so that a state it cannot
+ * use puts no one in the canary on nginx either. Empty files when no canary runs. nginx reads them when it loads its
+ * configuration, so whatever reloads it writes them first (shared/tools/nginx/reload.js). Each file is replaced
+ * whole: an nginx loading at that moment reads the old one or the new one.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @returns {string | undefined} the state's problem, if it has one
+ */
+function writeNginxCanaryMaps(layout, remote) {
+  const { canary, problem } = readCanary(layout);
+  const entries = {
+    [CANARY_FILES.sides]: canary ? sidesMap(remote, canary.share) : '',
+    [CANARY_FILES.listed]: canary
+      ? `${LISTED_KEY} ${JSON.stringify(canariesContent([{ remote, share: canary.share }]))};\n`
+      : '',
+    // The release's own path: an nginx not yet reloaded after the canary ended still serves its visitors it whole.
+    [CANARY_FILES.release]: canary ? `${LISTED_KEY} ${JSON.stringify(`${RELEASE_PATH_PREFIX}${canary.id}/`)};\n` : '',
+  };
+  fs.mkdirSync(layout.nginxCanary, { recursive: true });
+  for (const [name, text] of Object.entries(entries)) {
+    const file = path.join(layout.nginxCanary, name);
+    const temporary = `${file}.${process.pid}.${Date.now()}`;
+    fs.writeFileSync(temporary, text);
+    fs.renameSync(temporary, file);
+  }
+  return problem;
+}
+
+/**
  * Writes the canary's new state: a new folder, complete, then the link turned to it.
  * @param {StoreLayout} layout
  * @param {string} remote
@@ -139,17 +167,6 @@ function writeCanary(layout, remote, state) {
   const next = String(Math.max(0, ...numbers) + 1);
   const folder = path.join(dir, next);
   fs.mkdirSync(folder);
-  fs.writeFileSync(path.join(folder, CANARY_FILES.sides), sidesMap(remote, state.share));
-  fs.writeFileSync(
-    path.join(folder, CANARY_FILES.listed),
-    `${LISTED_KEY} ${JSON.stringify(canariesContent([{ remote, share: state.share }]))};\n`,
-  );
-  // Its own path, not one through the canary's link: an nginx that has not yet been reloaded after the canary ended
-  // still serves its visitors the release whole.
-  fs.writeFileSync(
-    path.join(folder, CANARY_FILES.release),
-    `${LISTED_KEY} ${JSON.stringify(`${RELEASE_PATH_PREFIX}${state.id}/`)};\n`,
-  );
   fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   const previous = readLink(layout);
   const temporary = `${layout.canary}.${process.pid}.${Date.now()}`;
@@ -219,4 +236,13 @@ function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_I
 /** The command running a canary, as its state names it: this machine's host name and this process. */
 const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
 
-module.exports = { CANARY_FILES, LISTED_KEY, readCanary, writeCanary, endCanary, runningCanary, thisCommand };
+module.exports = {
+  CANARY_FILES,
+  LISTED_KEY,
+  readCanary,
+  writeCanary,
+  writeNginxCanaryMaps,
+  endCanary,
+  runningCanary,
+  thisCommand,
+};

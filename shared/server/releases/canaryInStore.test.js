@@ -3,7 +3,14 @@ const os = require('node:os');
 const path = require('node:path');
 const { sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { storeLayout } = require('./storeLayout');
-const { endCanary, readCanary, runningCanary, thisCommand, writeCanary } = require('./canaryInStore');
+const {
+  endCanary,
+  readCanary,
+  runningCanary,
+  thisCommand,
+  writeCanary,
+  writeNginxCanaryMaps,
+} = require('./canaryInStore');
 
 /** @typedef {import('./canaryInStore').CanaryState} CanaryState */
 
@@ -36,19 +43,22 @@ const state = (changes = {}) => ({
 });
 
 /**
- * The buckets nginx's map puts on `side`, as the canary's sides.map lists them.
+ * The buckets nginx's map puts on `side`, as its sides.map lists them once written from the state.
  * @param {'canary' | 'control'} side
  */
-const bucketsOn = (side) =>
-  fs
-    .readFileSync(path.join(layout.dir, 'canary', 'sides.map'), 'utf8')
+const bucketsOn = (side) => {
+  writeNginxCanaryMaps(layout, 'jobs');
+  return nginxFile('sides.map')
     .split('\n')
     .filter((line) => line.endsWith(` ${side};`))
     .map((line) => Number(line.split(' ')[0]))
     .sort((a, b) => a - b);
+};
+/** @param {string} name */
+const nginxFile = (name) => fs.readFileSync(path.join(layout.nginxCanary, name), 'utf8');
 
 describe("a remote's canary in the store", () => {
-  it('is none until one is written, then the state written, with an nginx map entry per bucket of each side', () => {
+  it("is none until one is written, then the state written, and nginx's map entries per bucket of each side", () => {
     expect(readCanary(layout)).toEqual({});
     writeCanary(layout, 'jobs', state({ share: 25 }));
     expect(readCanary(layout)).toEqual({ canary: state({ share: 25 }) });
@@ -57,11 +67,22 @@ describe("a remote's canary in the store", () => {
     expect(bucketsOn('canary')).toEqual(expected('canary'));
     expect(bucketsOn('control')).toEqual(expected('control'));
     expect(bucketsOn('canary')).toHaveLength(25);
-    // What nginx reads besides: the list for documents, and the release's folder through a link.
-    expect(fs.readFileSync(path.join(layout.canary, 'listed.map'), 'utf8')).toBe('listed "jobs=25";\n');
-    expect(fs.readFileSync(path.join(layout.canary, 'release.map'), 'utf8')).toBe(
-      `listed "releases/${state().id}/";\n`,
-    );
+    // What nginx reads besides: the list for documents, and the release's own path.
+    expect(nginxFile('listed.map')).toBe('listed "jobs=25";\n');
+    expect(nginxFile('release.map')).toBe(`listed "releases/${state().id}/";\n`);
+  });
+
+  it('puts no one in a canary on nginx whose state the built-in server cannot use, and no one after it ends', () => {
+    writeCanary(layout, 'jobs', state({ share: 25 }));
+    expect(bucketsOn('canary')).toHaveLength(25);
+    fs.writeFileSync(path.join(layout.canary, 'canary.json'), '{"v": 1, "id": "0123');
+    expect(writeNginxCanaryMaps(layout, 'jobs')).toBe("the canary's state is not JSON");
+    for (const name of ['sides.map', 'listed.map', 'release.map']) expect(nginxFile(name)).toBe('');
+    writeCanary(layout, 'jobs', state({ share: 5 }));
+    expect(bucketsOn('canary')).toHaveLength(5);
+    endCanary(layout);
+    expect(writeNginxCanaryMaps(layout, 'jobs')).toBeUndefined();
+    expect(nginxFile('sides.map')).toBe('');
   });
 
   it('turns to each new state whole, keeping the one before for requests under way', () => {
@@ -81,7 +102,7 @@ describe("a remote's canary in the store", () => {
     writeCanary(layout, 'jobs', state({ share: 5 }));
     // What a kill -9 in the middle of writing share 25 leaves: a folder the link never named, half written.
     fs.mkdirSync(path.join(layout.dir, 'canaries', '2'), { recursive: true });
-    fs.writeFileSync(path.join(layout.dir, 'canaries', '2', 'sides.map'), '0 canary;\n1 can');
+    fs.writeFileSync(path.join(layout.dir, 'canaries', '2', 'canary.json'), '{"v": 1, "id": "01');
     expect(readCanary(layout).canary?.share).toBe(5);
     expect(bucketsOn('canary')).toHaveLength(5);
     writeCanary(layout, 'jobs', state({ share: 25 }));

@@ -10,6 +10,7 @@
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
 //   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
 //   <store>/<remote>/canary-history.jsonl every canary that ended: its release, steps, verdicts and outcome
+//   <store>/<remote>/nginx-canary/       the running canary as nginx reads it, written from canary/canary.json
 //   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
 const path = require('node:path');
 const { repoRoot } = require('../deployables');
@@ -43,6 +44,8 @@ function storeLayout(storeDir, remote) {
     canary: path.join(dir, 'canary'),
     canaries: path.join(dir, 'canaries'),
     canaryHistory: path.join(dir, 'canary-history.jsonl'),
+    /** nginx's view of the running canary (canaryInStore.js writeNginxCanaryMaps). */
+    nginxCanary: path.join(dir, 'nginx-canary'),
     lock: path.join(dir, '.lock'),
     /** Where a publish or a build is assembled before it becomes visible (a name no release id can have). */
     incoming: path.join(dir, '.incoming'),

@@ -10,6 +10,7 @@
 // (releases/canaryInStore.js), and the command reloads nginx after each change (reload.js). A document outside any
 // canary therefore costs no file test and no subrequest for canaries, whether or not one runs.
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
+const { NOT_FOUND_SCREEN } = require('@nativegtm/contract/composePaths');
 const {
   PREVIEW_COOKIE,
   PREVIEW_END_PATH,
@@ -23,16 +24,29 @@ const { headerLines, quote } = require('./syntax');
 const { previewCookies } = require('@nativegtm/server/releases/previews');
 const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
 const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/server/releases/canaryInStore');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
 const { OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
+const { cohortOf, releaseSource } = require('@nativegtm/contract/releaseChoice');
 
 /** @typedef {Record<string, string>} Headers */
+/** @typedef {import('@nativegtm/contract/releaseChoice').ReleaseSource} ReleaseSource */
+/** @typedef {import('@nativegtm/contract/releaseChoice').Side} Side */
+
+/** A visitor's place in a remote's canary, as nginx's side variables hold it (undefined: empty, on no side). */
+const SIDES = /** @type {const} */ ([undefined, 'canary', 'control']);
 /** @typedef {{ remote: string, route: string, base: URL }} PreviewPlan */
 
 /** Cache-Control of a remote's file, by its name: content-hashed files are immutable, others revalidated. */
 const FILE_CACHE_VARIABLE = '$nativegtm_file_cache';
-/** Non-empty when the visitor's browser previews a release (a well-formed preview cookie). */
+/** The remote whose release the visitor's browser previews (a preview cookie naming a release in the store), else empty. */
 const PREVIEWING_VARIABLE = '$nativegtm_previewing';
+/** The remote a well-formed preview cookie names, whether or not its release is in the store. */
+const PREVIEW_COOKIE_REMOTE_VARIABLE = '$nativegtm_preview_cookie_remote';
+/** The store path of the manifest of the release a well-formed preview cookie names, else one that is never there. */
+const PREVIEW_MANIFEST_VARIABLE = '$nativegtm_preview_manifest';
+/** A name in the store no remote can have (remote names start with a letter): never a file. */
+const NO_PREVIEW = '.no-preview';
 /** Non-empty when what the request is answered depends on the visitor: a preview, or a side of a canary. */
 const PERSONAL_VARIABLE = '$nativegtm_personal';
 /** The internal location answering /remotes.json to a browser that previews or is on a canary's side. */
@@ -69,18 +83,24 @@ const canaryPathVariable = (remote) => `$nativegtm_canary_path_${remote}`;
  */
 function releaseMaps(storeDir, plans) {
   const remotes = plans.map((plan) => plan.remote).join('|');
-  /** @param {string} remote @param {string} file one of the canary's map files (canaryInStore.js) */
+  /** @param {string} remote @param {string} file one of nginx's canary files (canaryInStore.js) */
   const canaryMap = (remote, file) =>
-    // A pattern: with no canary running there is no such file, which nginx takes as an empty include.
-    `include ${quote(`${storeDir}/${remote}/canary/${file.replace(/\.map$/, '*.map')}`)};`;
+    // A pattern: a remote with no canary yet has no such file, which nginx takes as an empty include.
+    `include ${quote(`${storeLayout(storeDir, remote).nginxCanary}/${file.replace(/\.map$/, '*.map')}`)};`;
   return [
     block(`map $uri ${FILE_CACHE_VARIABLE}`, [
       `${quote(`~${HASHED_ASSET.source}`)} "public, max-age=31536000, immutable";`,
       'default "no-cache";',
     ]),
-    block(`map $cookie_${PREVIEW_COOKIE} ${PREVIEWING_VARIABLE}`, [
-      `${quote(`~^(${remotes})\\.${releaseIdPattern}$`)} 1;`,
+    "# The remote a well-formed preview cookie names, and its release's manifest in the store: previewCheck sets",
+    `# ${PREVIEWING_VARIABLE} from them, so that a preview of a release no longer in the store counts for nothing.`,
+    block(`map $cookie_${PREVIEW_COOKIE} ${PREVIEW_COOKIE_REMOTE_VARIABLE}`, [
+      `${quote(`~^(?<ngtmpreviewremote>${remotes})\\.${releaseIdPattern}$`)} $ngtmpreviewremote;`,
       'default "";',
+    ]),
+    block(`map $cookie_${PREVIEW_COOKIE} ${PREVIEW_MANIFEST_VARIABLE}`, [
+      `${quote(`~^(?<ngtmpreviewedremote>${remotes})\\.(?<ngtmpreviewedid>${releaseIdPattern})$`)} ${quote(`${storeDir}/$ngtmpreviewedremote/$ngtmpreviewedid/${RELEASE_MANIFEST}`)};`,
+      `default ${quote(`${storeDir}/${NO_PREVIEW}`)};`,
     ]),
     ...plans.map((plan, index) =>
       block(`map $cookie_${PREVIEW_COOKIE} $nativegtm_preview_path_${plan.remote}`, [
@@ -89,8 +109,8 @@ function releaseMaps(storeDir, plans) {
       ]),
     ),
     "# Canaries: each remote's side for the visitor's bucket, as the browser sends it (nothing else ever names a",
-    "# side), and what documents list of it; read from the running canary's files when nginx loads this",
-    '# configuration (the canary command reloads it). A preview comes first, as on the built-in server.',
+    "# side), and what documents list of it; written from the running canary's state whenever nginx is configured",
+    '# or reloaded (the canary command reloads it), and read when nginx loads this configuration.',
     ...plans.flatMap((plan) => [
       block(`map $cookie_${BUCKET_COOKIE} ${sideVariable(plan.remote)}`, [
         'default "";',
@@ -109,37 +129,98 @@ function releaseMaps(storeDir, plans) {
       `map "${PREVIEWING_VARIABLE}${OVERRIDE_REMOTE_VARIABLE}${plans.map((plan) => sideVariable(plan.remote)).join('')}" ${PERSONAL_VARIABLE}`,
       ['"" "";', 'default 1;'],
     ),
-    ...plans.map((plan) =>
-      block(`map "${PREVIEWING_VARIABLE}:${sideVariable(plan.remote)}" $nativegtm_release_path_${plan.remote}`, [
-        `"~^1:" $nativegtm_preview_path_${plan.remote};`,
-        `":canary" ${canaryPathVariable(plan.remote)};`,
-        'default "";',
-      ]),
-    ),
+    "# Each remote's release for the request, and whom each screen's document is for, by the rule both servers share",
+    '# (@nativegtm/contract/releaseChoice), written out for every override, preview and side there can be.',
+    ...plans.map((plan) => releasePathMap(plan.remote, plans)),
+    ...[...plans.map((plan) => plan.remote), NOT_FOUND_SCREEN].map((screen) => cohortMap(screen, plans)),
   ].join('\n');
 }
 
 /**
- * Whom a personal document's field-data token is for (@nativegtm/contract/fieldData COHORT), as the built-in server
- * says it (shellServer.js personalOf, releases/canaries.js cohortOf): an override, else a preview, else the side of
- * the page's own remote, else of the first remote the visitor is on a side of. Sets $nativegtm_cohort; later lines
- * win.
+ * The map from what a request brings (the overridden remote, the previewed one, its side of `remote`'s canary) to the
+ * prefix `remote`'s files are fetched under: each combination there can be, answered by releaseSource.
+ * @param {string} remote
+ * @param {PreviewPlan[]} plans
+ */
+function releasePathMap(remote, plans) {
+  const names = ['', ...plans.map((plan) => plan.remote)];
+  /** @type {Record<ReleaseSource, string>} */
+  const prefixes = {
+    // An overridden remote's files come from its dev server, and its includes are skipped: nothing to fetch here.
+    override: '""',
+    preview: `$nativegtm_preview_path_${remote}`,
+    canary: canaryPathVariable(remote),
+    live: '""',
+  };
+  const lines = names.flatMap((override) =>
+    names.flatMap((preview) =>
+      SIDES.map((side) => {
+        const source = releaseSource(remote, { override: override || undefined, preview: preview || undefined, side });
+        return `${quote(`${override}:${preview}:${side ?? ''}`)} ${prefixes[source]};`;
+      }),
+    ),
+  );
+  return block(
+    `map "${OVERRIDE_REMOTE_VARIABLE}:${PREVIEWING_VARIABLE}:${sideVariable(remote)}" $nativegtm_release_path_${remote}`,
+    [...lines, 'default "";'],
+  );
+}
+
+/**
+ * The shell server's first lines: whether the preview cookie names a release that is in the store (one file test,
+ * of a path that is never there when the request has no preview cookie), as the built-in server checks it.
+ */
+function previewCheck() {
+  return [
+    `set ${PREVIEWING_VARIABLE} "";`,
+    block(`if (-f ${PREVIEW_MANIFEST_VARIABLE})`, [`set ${PREVIEWING_VARIABLE} ${PREVIEW_COOKIE_REMOTE_VARIABLE};`]),
+  ].join('\n');
+}
+
+/**
+ * The variable holding whom a personal document of `screen` is for (@nativegtm/contract/fieldData COHORT).
+ * @param {string} screen the page's remote, or the 404 screen
+ */
+const cohortVariable = (screen) => `$nativegtm_cohort_${screen.replace(/\W/g, '_')}`;
+
+/**
+ * The map from what a request brings (the overridden remote, the previewed one, its side of each remote's canary) to
+ * whom a document of `screen` is for: cohortOf's answers, for every combination of sides (an override or a preview
+ * comes before any side, so each is one pattern).
  * @param {string} screen the page's remote, or the 404 screen
  * @param {PreviewPlan[]} plans
  */
-function cohortLines(screen, plans) {
-  const own = plans.filter((plan) => plan.remote === screen);
-  const others = plans.filter((plan) => plan.remote !== screen).reverse();
-  return [
-    'set $nativegtm_cohort preview;',
-    ...[...others, ...own].map((plan) =>
-      block(`if (${sideVariable(plan.remote)})`, [
-        `set $nativegtm_cohort "${sideVariable(plan.remote)}:${plan.remote}";`,
-      ]),
-    ),
-    block(`if (${PREVIEWING_VARIABLE})`, ['set $nativegtm_cohort preview;']),
-    block(`if (${OVERRIDE_REMOTE_VARIABLE})`, ['set $nativegtm_cohort override;']),
-  ].join('\n');
+function cohortMap(screen, plans) {
+  const remotes = plans.map((plan) => plan.remote);
+  const pageRemote = remotes.includes(screen) ? screen : undefined;
+  const combinations = remotes.reduce(
+    (partial) => partial.flatMap((sides) => SIDES.map((side) => [...sides, side])),
+    /** @type {Side[][]} */ ([[]]),
+  );
+  const cohort = (
+    /** @type {import('@nativegtm/contract/releaseChoice').Request} */ request,
+    /** @type {Side[]} */ sides,
+  ) =>
+    cohortOf(
+      { ...request, sides: Object.fromEntries(remotes.map((remote, index) => [remote, sides[index]])) },
+      pageRemote,
+      remotes,
+    );
+  const none = remotes.map(() => undefined);
+  return block(
+    `map "${OVERRIDE_REMOTE_VARIABLE}:${PREVIEWING_VARIABLE}:${remotes.map(sideVariable).join(':')}" ${cohortVariable(screen)}`,
+    [
+      `"~^[^:]+:" ${quote(String(cohort({ override: remotes[0] }, none)))};`,
+      `"~^:[^:]+:" ${quote(String(cohort({ preview: remotes[0] }, none)))};`,
+      ...combinations.flatMap((sides) => {
+        const answer = cohort({}, sides);
+        return answer === undefined
+          ? []
+          : [`${quote(`::${sides.map((side) => side ?? '').join(':')}`)} ${quote(answer)};`];
+      }),
+      'default "";',
+    ],
+  );
 }
 
 /**
@@ -244,8 +325,9 @@ module.exports = {
   PERSONAL_VARIABLE,
   PERSONAL_REMOTES_LOCATION,
   releasePathVariable,
-  cohortLines,
+  cohortVariable,
   canariesListed,
+  previewCheck,
   previewLocations,
   previewRouteMap,
   releaseMaps,

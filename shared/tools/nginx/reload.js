@@ -1,11 +1,15 @@
-// nginx reads running canaries when it loads its configuration (releaseLocations.js), so the canary command reloads
-// every nginx that serves the store after each change of a canary. `npm run nginx:config` registers the nginx it
+// nginx reads running canaries when it loads its configuration (releaseLocations.js), from files written from each
+// canary's state just before (canaryInStore.js), so the canary command reloads every nginx that serves the store after
+// each change of a canary. `npm run nginx:config` registers the nginx it
 // configures in the store (its pid file); a reload is a SIGHUP to that nginx's master, which loads the configuration
 // again, starts new workers and lets the old ones finish the requests they hold (no request is dropped). Signalling
 // it takes the user nginx runs as, or root (docs/releasing.md#nginx-reloads).
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { isRemoteName } = require('@nativegtm/contract/remotes');
+const { writeNginxCanaryMaps } = require('@nativegtm/server/releases/canaryInStore');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 
 /** The store's folder of registered nginx servers: one file per server, holding its pid file's path. */
 const REGISTRY = '.nginx-servers';
@@ -22,11 +26,32 @@ class NginxReloadError extends Error {
 }
 
 /**
- * Records that the nginx whose master writes `pidFile` serves `storeDir`, so that the canary command reloads it.
+ * Writes nginx's view of every remote's canary in the store from its state (canaryInStore.js writeNginxCanaryMaps),
+ * as it must be before any nginx loads its configuration.
+ * @param {string} storeDir
+ * @returns {{ remote: string, problem: string }[]} the canaries whose state cannot be used (no one is in them)
+ */
+function writeCanaryMaps(storeDir) {
+  let names;
+  try {
+    names = fs.readdirSync(storeDir);
+  } catch {
+    return [];
+  }
+  return names.filter(isRemoteName).flatMap((remote) => {
+    const problem = writeNginxCanaryMaps(storeLayout(storeDir, remote), remote);
+    return problem === undefined ? [] : [{ remote, problem }];
+  });
+}
+
+/**
+ * Records that the nginx whose master writes `pidFile` serves `storeDir`, so that the canary command reloads it, and
+ * writes what it reads of the canaries when it starts.
  * @param {string} storeDir
  * @param {string} pidFile
  */
 function registerNginx(storeDir, pidFile) {
+  writeCanaryMaps(storeDir);
   const dir = path.join(storeDir, REGISTRY);
   fs.mkdirSync(dir, { recursive: true });
   const name = createHash('sha256').update(pidFile).digest('hex').slice(0, 16);
@@ -141,6 +166,7 @@ async function reloadOne(pidFile, timeoutMs) {
  * @returns {Promise<number>} how many were reloaded
  */
 async function reloadNginx(storeDir, { timeoutMs = RELOAD_TIMEOUT_MS } = {}) {
+  writeCanaryMaps(storeDir);
   let reloaded = 0;
   for (const pidFile of registeredPidFiles(storeDir)) {
     if (await reloadOne(pidFile, timeoutMs)) reloaded += 1;

@@ -31,7 +31,8 @@ const {
   PERSONAL_VARIABLE,
   PREVIEWING_VARIABLE,
   canariesListed,
-  cohortLines,
+  cohortVariable,
+  previewCheck,
   previewLocations,
   previewRouteMap,
   releaseMaps,
@@ -354,9 +355,8 @@ function siteHeadLocation(screen, head, plans) {
     'default_type text/html;',
     'ssi on;',
     'ssi_types text/html;',
-    cohortLines(screen, plans),
     block(`if (${PERSONAL_VARIABLE})`, [
-      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}?cohort=$nativegtm_cohort" -->`, ['$nativegtm_cohort', ...variables])};`,
+      `return 200 ${nginxText(`${head}\n<!--# include virtual="${FIELD_TOKEN_PATH}?cohort=${cohortVariable(screen)}" -->`, [cohortVariable(screen), ...variables])};`,
     ]),
     `return 200 ${nginxText(head, variables)};`,
   ]);
@@ -388,6 +388,12 @@ function shellLocations({
   const listed = releases ? canariesListed(plans) : undefined;
   const measured = { sampleRate, canaries: listed?.text };
   return [
+    ...(releases
+      ? [
+          '# Previews (releaseLocations.js): whether the browser previews a release that is in the store.',
+          previewCheck(),
+        ]
+      : []),
     "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
     '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
     ...plans.map((plan) =>

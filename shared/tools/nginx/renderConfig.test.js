@@ -186,35 +186,52 @@ describe('the rendered nginx configuration', () => {
     // and not shared.
     expect(config).toContain('proxy_cache_key "/jobs/${nativegtm_release_path_jobs}ssr/head.html"');
     expect(config).toMatch(/map \$nativegtm_personal \$nativegtm_page_cache \{\n\s+"" "public, max-age=0/);
-    expect(config).toMatch(
-      /map "\$nativegtm_previewing:\$nativegtm_side_jobs" \$nativegtm_release_path_jobs \{\n\s+"~\^1:" \$nativegtm_preview_path_jobs;\n\s+":canary" \$nativegtm_canary_path_jobs;/,
-    );
+    // Each remote's release, by the shared rule (@nativegtm/contract/releaseChoice), for every override:preview:side.
+    const releasePath = config.slice(config.indexOf('$nativegtm_release_path_jobs {'));
+    const line = (/** @type {string} */ key) => new RegExp(`\\n\\s+"${key}" ([^;]+);`).exec(releasePath)?.[1];
+    expect(line('::canary')).toBe('$nativegtm_canary_path_jobs');
+    expect(line('::control')).toBe('""');
+    expect(line(':jobs:canary')).toBe('$nativegtm_preview_path_jobs');
+    expect(line(':employers:canary')).toBe('""');
+    expect(line('employers::canary')).toBe('$nativegtm_canary_path_jobs');
+    expect(line('jobs:jobs:')).toBe('""');
+    // A preview counts only for a release in the store: one file test, of a path that is never there without one.
+    expect(config).toContain('if (-f $nativegtm_preview_manifest) {');
+    expect(config).toContain('default "/srv/releases/.no-preview";');
   });
 
   it("puts each request on its side of each running canary by a map nginx loads, and lists the canaries' shares", () => {
     const config = render({ releasesDir: '/srv/releases' });
-    // Read from the canary's files when nginx loads the configuration: no file test and no include per request.
-    expect(config).not.toMatch(/if \(-f/);
+    // Read from the canary's files when nginx loads the configuration: no file test and no include per request (the
+    // only file tests are of a preview's release).
+    expect(config.match(/if \(!?-f [^)]*\)/g)).toEqual([
+      'if (-f $nativegtm_preview_manifest)',
+      'if (!-f "/srv/releases/$nativegtm_preview_remote/$nativegtm_preview_id/mf-manifest.json")',
+    ]);
     expect(config).not.toContain('/_nativegtm_canary/');
     expect(config).toMatch(
-      /map \$cookie_nativegtm_bucket \$nativegtm_side_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/sides\*\.map";/,
+      /map \$cookie_nativegtm_bucket \$nativegtm_side_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/nginx-canary\/sides\*\.map";/,
     );
     expect(config).toMatch(
-      /map listed \$nativegtm_listed_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/listed\*\.map";/,
+      /map listed \$nativegtm_listed_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/nginx-canary\/listed\*\.map";/,
     );
     expect(config).toContain(
       '<meta name="nativegtm-canaries" content="$nativegtm_listed_candidates $nativegtm_listed_employers $nativegtm_listed_jobs $nativegtm_listed_comingSoon" />',
     );
     // Its visitors load the release by its own path, which does not depend on the canary's folder.
     expect(config).toMatch(
-      /map listed \$nativegtm_canary_path_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/canary\/release\*\.map";/,
+      /map listed \$nativegtm_canary_path_jobs \{\n\s+default "";\n\s+include "\/srv\/releases\/jobs\/nginx-canary\/release\*\.map";/,
     );
-    // The token of a canary's document names its side: the page's own remote's last, so it wins.
-    const head = config.slice(config.indexOf('location = /_compose/site-head/jobs'));
-    const sides = [
-      ...head.slice(0, head.indexOf('return 200')).matchAll(/set \$nativegtm_cohort "\$nativegtm_side_(\w+):/g),
-    ];
-    expect(sides.map((match) => match[1]).at(-1)).toBe('jobs');
+    // The token of a document names whom it is for, by the shared rule: the page's own remote's side first.
+    const cohorts = config.slice(config.indexOf('$nativegtm_cohort_jobs {'));
+    const cohort = (/** @type {string} */ key) =>
+      new RegExp(`\\n\\s+"${key.replace(/[\^[\]+]/g, '\\$&')}" ([^;]+);`).exec(cohorts)?.[1];
+    // Keys: override:preview:candidates:employers:jobs:comingSoon.
+    expect(cohort('::canary::control:')).toBe('"control:jobs"');
+    expect(cohort('::canary:::')).toBe('"canary:candidates"');
+    expect(cohort('~^[^:]+:')).toBe('"override"');
+    expect(cohort('~^:[^:]+:')).toBe('"preview"');
+    expect(config).toContain('?cohort=$nativegtm_cohort_jobs" -->');
     expect(render()).not.toContain('nativegtm_side_');
   });
 
