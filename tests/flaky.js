@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `npm run test:flaky -- --runs 10 [--load build|none] [jest arguments…]`: the integration tests run again and again,
+// as CI runs them, beside a load like CI's, and every test that failed at least once is listed with how often and its
+// first failure line. A test that fails one run in ten fails a CI run a week: it is found here, not in CI.
+//
+// --load build (the default): the jobs remote is built over and over into a scratch folder all along, as CI's builds
+// keep the machine busy; --load none: nothing beside. Arguments after the options go to jest (a spec's path, say).
+// Each run's jest report is kept in tests/.artifacts/flaky/. Exit code 1 when any test failed in any run.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { repoRoot } = require('@nativegtm/server/deployables');
+const { readCommandLine, runCommand, wholeNumberOption, UsageError } = require('@nativegtm/server/commandLine');
+
+const USAGE = 'npm run test:flaky -- [--runs <n>] [--load build|none] [jest arguments…]';
+const OPTIONS = /** @type {const} */ ({ runs: { type: 'string' }, load: { type: 'string' } });
+const artifacts = path.join(repoRoot, 'tests/.artifacts/flaky');
+
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, quiet?: boolean }} [options]
+ * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<number | null> }}
+ */
+function run(command, args, { env = process.env, quiet = false } = {}) {
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: quiet ? 'ignore' : 'inherit' });
+  return { child, done: new Promise((resolve) => child.once('close', resolve)) };
+}
+
+/**
+ * Builds the jobs remote into a scratch folder until told to stop: the load of CI's builds.
+ * @returns {() => Promise<void>} stops it
+ */
+function buildLoad() {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-flaky-load-'));
+  let running = true;
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let current;
+  const loop = (async () => {
+    while (running) {
+      const options = { packageDir: path.join(repoRoot, 'jobs-mfe'), name: 'jobs', outputPath: scratch };
+      const script = `require('./tests/support/buildRemote').buildRemote(${JSON.stringify(options)})`;
+      const build = run(process.execPath, ['-e', script], { quiet: true });
+      current = build.child;
+      await build.done;
+    }
+  })();
+  return async () => {
+    running = false;
+    current?.kill('SIGTERM');
+    await loop;
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
+}
+
+/**
+ * The failed tests of one jest JSON report: a test's name, or a spec that failed before its tests ran.
+ * @param {string} file
+ * @returns {{ name: string, reason: string }[]}
+ */
+function failuresIn(file) {
+  /** @type {{ testResults: { name: string, message: string, assertionResults: { status: string,
+   *   fullName: string, failureMessages: string[] }[] }[] }} */
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const firstLine = (/** @type {string} */ text) =>
+    (text.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 160);
+  return report.testResults.flatMap((spec) => {
+    const specName = path.relative(repoRoot, spec.name);
+    const failed = spec.assertionResults.filter((test) => test.status === 'failed');
+    if (failed.length === 0 && spec.message)
+      return [{ name: `${specName} (the spec)`, reason: firstLine(spec.message) }];
+    return failed.map((test) => ({
+      name: `${specName} › ${test.fullName}`,
+      reason: firstLine(test.failureMessages[0] ?? ''),
+    }));
+  });
+}
+
+async function main() {
+  const { values, positionals } = readCommandLine(process.argv.slice(2), {
+    usage: USAGE,
+    options: OPTIONS,
+    max: Number.POSITIVE_INFINITY,
+  });
+  const runs = wholeNumberOption(values.runs, '--runs', { min: 1 }) ?? 10;
+  const load = values.load ?? 'build';
+  if (load !== 'build' && load !== 'none') throw new UsageError(`--load is "build" or "none", not "${load}"`);
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  const stopLoad = load === 'build' ? buildLoad() : async () => {};
+  /** @type {Map<string, { count: number, reason: string, runs: number[] }>} */
+  const tally = new Map();
+  const durations = [];
+  try {
+    for (let index = 1; index <= runs; index += 1) {
+      const report = path.join(artifacts, `run-${index}.json`);
+      const started = Date.now();
+      console.log(`\n== run ${index} of ${runs} (load: ${load})`);
+      const jest = run(process.execPath, [
+        require.resolve('jest/bin/jest'),
+        '--selectProjects',
+        'integration',
+        '--json',
+        `--outputFile=${report}`,
+        ...positionals,
+      ]);
+      const status = await jest.done;
+      durations.push((Date.now() - started) / 1000);
+      const failures = fs.existsSync(report)
+        ? failuresIn(report)
+        : [{ name: '(jest wrote no report)', reason: `exit ${status}` }];
+      for (const { name, reason } of failures) {
+        const entry = tally.get(name) ?? { count: 0, reason, runs: [] };
+        entry.count += 1;
+        entry.runs.push(index);
+        tally.set(name, entry);
+      }
+      console.log(`== run ${index}: ${failures.length === 0 ? 'passed' : `${failures.length} failed`}`);
+    }
+  } finally {
+    await stopLoad();
+  }
+  const minutes = (durations.reduce((sum, seconds) => sum + seconds, 0) / 60).toFixed(1);
+  console.log(`\n${runs} runs of the integration tests (load: ${load}), ${minutes} min in all`);
+  if (tally.size === 0) {
+    console.log('Every test passed in every run.');
+    return;
+  }
+  console.log('Tests that failed at least once: failed runs / runs, which runs, the first failure line');
+  for (const [name, { count, runs: which, reason }] of [...tally].sort((a, b) => b[1].count - a[1].count)) {
+    console.log(`  ${count}/${runs}  (runs ${which.join(', ')})  ${name}\n        ${reason}`);
+  }
+  process.exitCode = 1;
+}
+
+runCommand(USAGE, main);
