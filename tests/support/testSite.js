@@ -29,9 +29,16 @@ const { portsFrom } = require('@nativegtm/contract/ports');
 const { createLogger } = require('@nativegtm/server/observability/logger');
 
 /**
- * @param {{ base?: number, log?: (line: string) => void }} [options]  base: the shell's port, the remotes' after it
+ * @param {{ base?: number, log?: (line: string) => void, logger?: import('@nativegtm/server/observability/logger').Logger,
+ *   metrics?: import('@nativegtm/server/observability/metrics').Metrics }} [options]  base: the shell's port, the
+ *   remotes' after it; logger, metrics: where the site's servers log and count, for a test that waits on what they say
  */
-async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100), log = console.log } = {}) {
+async function startTestSite({
+  base = Number(process.env.TEST_PORT_BASE || 4100),
+  log = console.log,
+  logger: given,
+  metrics,
+} = {}) {
   buildIfNeeded(deployables, { log });
   const ports = portsFrom(base);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-site-'));
@@ -45,8 +52,8 @@ async function startTestSite({ base = Number(process.env.TEST_PORT_BASE || 4100)
   let site;
   try {
     // Quiet unless asked: LOG_LEVEL=info npm test shows the test site's request and fragment lines.
-    const logger = process.env.LOG_LEVEL ? createLogger({ level: process.env.LOG_LEVEL }) : undefined;
-    site = await startSite(deployables, { ports, remotesFile, logger, fieldData: { dir: fieldDataDir } });
+    const logger = given ?? (process.env.LOG_LEVEL ? createLogger({ level: process.env.LOG_LEVEL }) : undefined);
+    site = await startSite(deployables, { ports, remotesFile, logger, metrics, fieldData: { dir: fieldDataDir } });
   } catch (error) {
     remove();
     throw error;
