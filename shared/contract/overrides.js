@@ -17,13 +17,6 @@ const OVERRIDE_PATH_PREFIX = '/_override/';
 const OVERRIDE_END_PATH = `${OVERRIDE_PATH_PREFIX}end`;
 const OVERRIDE_ORIGIN_PARAMETER = 'origin';
 
-/**
- * The Sec-Fetch-Site values a start is taken from: its URL opened in the browser (typed, pasted, or opened by the dev
- * command's terminal) or a page of the site itself. Another site's link could otherwise switch a visitor's browser to
- * scripts from a port of their own machine. A request without the header is not a browser's navigation.
- */
-const OVERRIDE_FETCH_SITES = ['none', 'same-origin'];
-
 /** What both servers answer when they refuse to start an override (403; 404 for an unknown remote). */
 const OVERRIDE_REFUSALS = {
   unknownRemote: 'No such remote to override.',
@@ -135,7 +128,6 @@ function parseOverride(value, remoteNames) {
 }
 
 module.exports = {
-  OVERRIDE_FETCH_SITES,
   OVERRIDE_REFUSALS,
   OVERRIDE_COOKIE,
   OVERRIDE_NOTICE_COOKIE,

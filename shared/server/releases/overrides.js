@@ -10,7 +10,6 @@ const {
   OVERRIDE_NOTICE_COOKIE,
   OVERRIDE_ORIGIN_PARAMETER,
   OVERRIDE_PATH_PREFIX,
-  OVERRIDE_FETCH_SITES,
   OVERRIDE_REFUSALS,
   LOOPBACK_ORIGINS,
   canonicalOrigin,
@@ -18,6 +17,7 @@ const {
   parseOverride,
   parseOverrideOrigins,
 } = require('@nativegtm/contract/overrides');
+const { fromTheSite } = require('@nativegtm/contract/fetchSites');
 const { PREVIEW_HEADERS } = require('./previews');
 const { cookiePair, redirect, refuse } = require('./personalCookies');
 
@@ -68,10 +68,8 @@ function createOverrides({ routes, origins = DEFAULT_OVERRIDE_ORIGINS, secure })
     const route = routes.find((candidate) => candidate.remote === remote)?.route;
     if (!route) return refuse(res, 404, OVERRIDE_REFUSALS.unknownRemote);
     if (origins.length === 0) return refuse(res, 403, OVERRIDE_REFUSALS.off);
-    const fetchSite = req.headers['sec-fetch-site'];
-    if (fetchSite !== undefined && !OVERRIDE_FETCH_SITES.includes(fetchSite)) {
-      return refuse(res, 403, OVERRIDE_REFUSALS.crossSite);
-    }
+    // Another site's link could otherwise switch a visitor's browser to scripts from a port of their own machine.
+    if (!fromTheSite(req.headers['sec-fetch-site'])) return refuse(res, 403, OVERRIDE_REFUSALS.crossSite);
     const origin = canonicalOrigin(query.get(OVERRIDE_ORIGIN_PARAMETER) ?? '');
     if (!origin || !overrideAllowed(origins, origin)) return refuse(res, 403, OVERRIDE_REFUSALS.origin);
     res.setHeader('Set-Cookie', overrideCookies(`${remote}@${origin}`, OVERRIDE_MAX_AGE_SECONDS, secure));

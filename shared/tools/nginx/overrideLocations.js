@@ -4,7 +4,6 @@
 // server), its /remotes.json names the dev server's manifest, and its documents' policy allows the dev server. A
 // cookie naming any other origin is read as no cookie at all.
 const {
-  OVERRIDE_FETCH_SITES,
   OVERRIDE_REFUSALS,
   OVERRIDE_COOKIE,
   OVERRIDE_END_PATH,
@@ -12,6 +11,7 @@ const {
   OVERRIDE_ORIGIN_PARAMETER,
   OVERRIDE_PATH_PREFIX,
 } = require('@nativegtm/contract/overrides');
+const { OWN_FETCH_SITES } = require('@nativegtm/contract/fetchSites');
 const { devServerPolicies } = require('@nativegtm/contract/trustedTypes');
 const { overrideCookies } = require('@nativegtm/server/releases/overrides');
 const { htmlHeaders } = require('@nativegtm/server/securityHeaders');
@@ -27,8 +27,11 @@ const OVERRIDE_REMOTE_VARIABLE = '$nativegtm_override_remote';
 const OVERRIDE_ORIGIN_VARIABLE = '$nativegtm_override_origin';
 /** The origin a start request asks for, decoded, if it is allowed; else empty. */
 const ASKED_ORIGIN_VARIABLE = '$nativegtm_override_asked';
-/** Non-empty when a start request comes from its URL opened in the browser, the site itself, or no browser. */
-const FROM_HERE_VARIABLE = '$nativegtm_override_from_here';
+/**
+ * Non-empty when a request is the site's own (@nativegtm/contract/fetchSites): an override's start, a preview's
+ * confirmation (releaseLocations.js).
+ */
+const FROM_THE_SITE_VARIABLE = '$nativegtm_from_the_site';
 /** The internal locations that refuse a start: an origin not allowed, and a start from another site. */
 const REFUSED_LOCATION = '/_nativegtm_override_refused';
 const CROSS_SITE_LOCATION = '/_nativegtm_override_cross_site';
@@ -127,9 +130,9 @@ function overrideMaps(plans, patterns, releasePath) {
       ]),
     ),
     block(`map $arg_${OVERRIDE_ORIGIN_PARAMETER} ${ASKED_ORIGIN_VARIABLE}`, [...asked, 'default "";']),
-    block(`map $http_sec_fetch_site ${FROM_HERE_VARIABLE}`, [
+    block(`map $http_sec_fetch_site ${FROM_THE_SITE_VARIABLE}`, [
       '"" 1;',
-      ...OVERRIDE_FETCH_SITES.map((site) => `${site} 1;`),
+      ...OWN_FETCH_SITES.map((site) => `${site} 1;`),
       'default "";',
     ]),
     block('map $nativegtm_override_start $nativegtm_override_route', [
@@ -173,7 +176,7 @@ function overrideLocations({ plans, patterns, secure, personal }) {
       ? block(start, answer(403, OVERRIDE_REFUSALS.off))
       : block(start, [
           headerLines(personal),
-          block(`if (${FROM_HERE_VARIABLE} = "")`, [`rewrite ^ ${CROSS_SITE_LOCATION} last;`]),
+          block(`if (${FROM_THE_SITE_VARIABLE} = "")`, [`rewrite ^ ${CROSS_SITE_LOCATION} last;`]),
           block(`if (${ASKED_ORIGIN_VARIABLE} = "")`, [`rewrite ^ ${REFUSED_LOCATION} last;`]),
           setCookies(`$nativegtm_override_start@${ASKED_ORIGIN_VARIABLE}`, OVERRIDE_MAX_AGE_SECONDS),
           'return 303 $nativegtm_override_route;',
@@ -212,6 +215,7 @@ function overridableHtmlHeaders(origins) {
 const skipWhenOverridden = (remote) => block(`if (${OVERRIDE_REMOTE_VARIABLE} = ${remote})`, ['return 204;']);
 
 module.exports = {
+  FROM_THE_SITE_VARIABLE,
   OVERRIDE_REMOTE_VARIABLE,
   manifestVariable,
   overrideLocations,
