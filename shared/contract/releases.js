@@ -25,10 +25,22 @@ const PREVIEW_PATH_PREFIX = '/_preview/';
 const PREVIEW_END_PATH = `${PREVIEW_PATH_PREFIX}end`;
 
 /**
+ * The mark a link to a preview of a release whose gate failed must carry (`npm run preview -- … --allow-failed`): 32
+ * hex digits, random, which the command writes into the store for both servers to find.
+ */
+const PREVIEW_MARK = /^[0-9a-f]{32}$/;
+
+/**
+ * What the notice cookie's value ends with when the release previewed failed its gate.
+ */
+const PREVIEW_FAILED_SUFFIX = '.failed';
+
+/**
  * @param {string} remote
  * @param {string} id
+ * @param {string} [mark] for a release whose gate failed
  */
-const previewPath = (remote, id) => `${PREVIEW_PATH_PREFIX}${remote}/${id}`;
+const previewPath = (remote, id, mark) => `${PREVIEW_PATH_PREFIX}${remote}/${id}${mark ? `/${mark}` : ''}`;
 
 /**
  * The folder of a release's files, relative to the folder of the remote's mf-manifest.json.
@@ -52,8 +64,22 @@ function parsePreview(value, remoteNames) {
   return { remote, id };
 }
 
+/**
+ * What the notice cookie says: the release previewed, and whether its gate failed.
+ * @param {string | undefined} value
+ * @param {readonly string[]} remoteNames
+ * @returns {{ remote: string, id: string, failed: boolean } | undefined}
+ */
+function parsePreviewNotice(value, remoteNames) {
+  const failed = value?.endsWith(PREVIEW_FAILED_SUFFIX) ?? false;
+  const preview = parsePreview(failed ? value?.slice(0, -PREVIEW_FAILED_SUFFIX.length) : value, remoteNames);
+  return preview && { ...preview, failed };
+}
+
 module.exports = {
   RELEASE_ID,
+  PREVIEW_MARK,
+  PREVIEW_FAILED_SUFFIX,
   RELEASE_PATH_PREFIX,
   PREVIEW_COOKIE,
   PREVIEW_NOTICE_COOKIE,
@@ -63,4 +89,5 @@ module.exports = {
   previewPath,
   releaseFolder,
   parsePreview,
+  parsePreviewNotice,
 };

@@ -150,7 +150,14 @@ function createShellHandler({
   });
   const secure = compose.origin.startsWith('https:');
   const previews =
-    releasesDir === undefined ? undefined : createPreviews({ storeDir: releasesDir, routes: compose.routes, secure });
+    releasesDir === undefined
+      ? undefined
+      : createPreviews({
+          storeDir: releasesDir,
+          routes: compose.routes,
+          secure,
+          templateFile: path.join(dist, 'index.html'),
+        });
   const overrides = createOverrides({ routes: compose.routes, origins: overrideOrigins, secure });
   /**
    * Whom the request is for and which releases it gets, by the rule both servers share (@nativegtm/contract/
@@ -284,11 +291,13 @@ function createShellHandler({
           {
             label: 'preview',
             path: under(PREVIEW_PATH_PREFIX),
+            // A preview's confirmation is posted (releases/previews.js).
+            methods: ['GET', 'HEAD', 'POST'],
             handle: (
-              /** @type {IncomingMessage} */ _req,
+              /** @type {IncomingMessage} */ req,
               /** @type {ServerResponse} */ res,
               /** @type {{ pathname: string }} */ { pathname },
-            ) => previews.handle(res, pathname),
+            ) => previews.handle(req, res, pathname),
           },
         ]
       : []),

@@ -11,15 +11,16 @@ const cookie = require('cookie');
  * @param {string} value empty to clear
  * @param {number} maxAge seconds, 0 to clear
  * @param {boolean} secure the site is served over https
+ * @param {string} [notice] the notice's value, when it tells the page more than the server's cookie holds
  */
-function cookiePair(names, value, maxAge, secure) {
+function cookiePair(names, value, maxAge, secure, notice = value) {
   // No encoding: a value is a remote's name and a release id or an origin, whose characters a cookie may hold as they
   // are, or nginx's variables standing for them (`$…`), which nginx fills in only as written.
   /** @type {import('cookie').SerializeOptions} */
   const attributes = { maxAge, path: '/', sameSite: 'lax', secure, encode: String };
   return [
     cookie.serialize(names.server, value, { ...attributes, httpOnly: true }),
-    cookie.serialize(names.notice, value, attributes),
+    cookie.serialize(names.notice, notice, attributes),
   ];
 }
 

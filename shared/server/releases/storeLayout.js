@@ -6,6 +6,8 @@
 //                                        an older release's manifest still finds its chunks at the remote's root
 //   <store>/<remote>/records/<id>.json   when and from which commit a release was made, and its hashed files
 //   <store>/<remote>/gates/<id>.json     the last gate run on it
+//   <store>/<remote>/gates/<id>.failed   there when that run failed: what both servers test (nginx reads no JSON)
+//   <store>/<remote>/previews/<id>.<mark> a mark that lets a link preview that release although its gate failed
 //   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
 //   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
@@ -39,6 +41,11 @@ function storeLayout(storeDir, remote) {
     record: (id) => path.join(dir, 'records', `${id}.json`),
     /** @param {string} id */
     gate: (id) => path.join(dir, 'gates', `${id}.json`),
+    /** @param {string} id */
+    gateFailed: (id) => path.join(dir, 'gates', `${id}.failed`),
+    previewMarks: path.join(dir, 'previews'),
+    /** @param {string} id @param {string} mark */
+    previewMark: (id, mark) => path.join(dir, 'previews', `${id}.${mark}`),
     live: path.join(dir, 'live'),
     history: path.join(dir, 'history.jsonl'),
     canary: path.join(dir, 'canary'),
