@@ -165,6 +165,11 @@ async function prune(layout, remote, { keep = DEFAULT_KEEP } = {}) {
       fs.renameSync(layout.release(release.id), doomed);
       fs.rmSync(layout.record(release.id), { force: true });
       fs.rmSync(layout.gate(release.id), { force: true });
+      fs.rmSync(layout.gateFailed(release.id), { force: true });
+    }
+    // The marks of failed releases' previews name their release: gone with it.
+    for (const file of fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : []) {
+      if (removed.some((release) => file.startsWith(`${release.id}.`))) fs.rmSync(path.join(layout.previewMarks, file));
     }
     const named = new Set(kept.flatMap((release) => release.hashedFiles));
     for (const file of fs.existsSync(layout.assets) ? fs.readdirSync(layout.assets) : []) {

@@ -85,7 +85,11 @@ const readGate = (layout, id) => readJson(layout.gate(id));
  */
 function writeGate(layout, id, result) {
   fs.mkdirSync(path.dirname(layout.gate(id)), { recursive: true });
+  // The servers refuse a preview of a release marked failed (releases/previews.js): marked before the result says
+  // failed, unmarked only once it says passed, so a command stopped in between leaves it refused rather than open.
+  if (!result.passed) fs.writeFileSync(layout.gateFailed(id), '');
   writeJsonAtomically(layout.gate(id), result);
+  if (result.passed) fs.rmSync(layout.gateFailed(id), { force: true });
 }
 
 /**
