@@ -14,19 +14,27 @@ const { NOT_FOUND_SCREEN } = require('@nativegtm/contract/composePaths');
 const {
   PREVIEW_COOKIE,
   PREVIEW_END_PATH,
+  PREVIEW_FAILED_SUFFIX,
+  PREVIEW_MARK,
   PREVIEW_MAX_AGE_SECONDS,
   PREVIEW_PATH_PREFIX,
   RELEASE_ID,
   RELEASE_PATH_PREFIX,
 } = require('@nativegtm/contract/releases');
 const { block } = require('./indent');
-const { headerLines, quote } = require('./syntax');
-const { previewCookies } = require('@nativegtm/server/releases/previews');
+const { headerLines, nginxText, quote } = require('./syntax');
+const { previewCookies, PREVIEW_HEADERS } = require('@nativegtm/server/releases/previews');
+const {
+  previewPage,
+  previewPageHeaders,
+  previewPageTexts,
+  shellStylesheets,
+} = require('@nativegtm/server/releases/previewPages');
 const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
 const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/server/releases/canaryInStore');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
-const { OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
+const { FROM_THE_SITE_VARIABLE, OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
 const { cohortOf, releaseSource } = require('@nativegtm/contract/releaseChoice');
 
 /** @typedef {Record<string, string>} Headers */
@@ -268,16 +276,33 @@ function remoteReleaseLocations({ store, dist, revalidate, documentHeaders }) {
   ].join('\n');
 }
 
+/** What a preview's start does (previewStartMaps): start, ask, or refuse. Set from the internal location's names. */
+const PREVIEW_STEP_VARIABLE = '$nativegtm_preview_step';
+/** `failed` when the release's gate failed, `+mark` added when the link's mark is in the store. */
+const PREVIEW_GATE_VARIABLE = '$nativegtm_preview_gate';
+/** The internal locations that answer a start with a page instead of a cookie, by step. */
+const PREVIEW_PAGE_LOCATION = '/_nativegtm_preview_';
+const PREVIEW_PAGE_VARIABLES = [
+  '$nativegtm_preview_remote',
+  '$nativegtm_preview_id',
+  '$nativegtm_preview_short',
+  '$nativegtm_preview_action',
+  '$nativegtm_preview_route',
+];
+
 /**
- * The shell's preview locations: start (`/_preview/<remote>/<id>`, only a release in the store), end, and the
- * /remotes.json a previewing browser or a canary's visitor gets.
- * @param {{ store: string, plans: PreviewPlan[], secure: boolean, base: Headers }} options
+ * The shell's preview locations: start (`/_preview/<remote>/<id>[/<mark>]`, only a release that is in the store, and
+ * one whose gate failed only with its mark; a link from another site is asked, a post from one refused, as the
+ * built-in server does: releases/previews.js), end, and the /remotes.json a previewing browser or a canary's visitor
+ * gets.
+ * @param {{ store: string, plans: PreviewPlan[], secure: boolean, base: Headers, template: string }} options
+ *   template: the shell's index.html, whose stylesheets the preview's pages link
  */
-function previewLocations({ store, plans, secure, base }) {
+function previewLocations({ store, plans, secure, base, template }) {
   // The same two cookies as the built-in server (releases/previews.js).
-  /** @param {string} value @param {number} maxAge */
-  const setCookies = (value, maxAge) =>
-    previewCookies(value, maxAge, secure)
+  /** @param {string} value @param {number} maxAge @param {string} [notice] */
+  const setCookies = (value, maxAge, notice) =>
+    previewCookies(value, maxAge, secure, notice)
       .map((cookie) => `add_header Set-Cookie ${quote(cookie)} always;`)
       .join('\n');
   const personal = { ...base, 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' };
@@ -286,19 +311,74 @@ function previewLocations({ store, plans, secure, base }) {
   const entries = Object.fromEntries(plans.map((plan) => [plan.remote, manifestVariable(plan.remote)]));
   const json = JSON.stringify(entries);
   if (json.includes("'")) throw new Error('remotes.json entries cannot contain a quote');
+  const release = '$nativegtm_preview_remote/$nativegtm_preview_id';
+  const [remote, id, shortId, action, route] = PREVIEW_PAGE_VARIABLES;
+  /** @param {boolean} failed */
+  const texts = (failed) =>
+    previewPageTexts({
+      remote: /** @type {string} */ (remote),
+      id: /** @type {string} */ (id),
+      shortId: /** @type {string} */ (shortId),
+      action: /** @type {string} */ (action),
+      route: /** @type {string} */ (route),
+      failed,
+    });
+  const stylesheets = shellStylesheets(template);
+  // Its Content-Type is nginx's (default_type, and the charset every answer gets).
+  const pageHeaders = Object.fromEntries(
+    Object.entries(previewPageHeaders(PREVIEW_HEADERS)).filter(([name]) => name !== 'Content-Type'),
+  );
+  /** @param {string} step @param {number} status @param {import('@nativegtm/server/releases/previewPages').PageText} text */
+  const pageLocation = (step, status, text) =>
+    block(`location = ${PREVIEW_PAGE_LOCATION}${step}`, [
+      'internal;',
+      'default_type text/html;',
+      headerLines({ ...base, ...pageHeaders }),
+      `return ${status} ${nginxText(previewPage(text, stylesheets), PREVIEW_PAGE_VARIABLES)};`,
+    ]);
+  const markPattern = PREVIEW_MARK.source.replace(/^\^|\$$/g, '');
   return [
-    '# Previews (docs/releasing.md): a cookie in that browser only, for a release that is in the store.',
+    '# Previews (docs/releasing.md): a cookie in that browser only, for a release that is in the store. A link from',
+    '# another site is asked first; a release whose gate failed needs its mark. Every answer but the start is given',
+    '# by an internal location: one from inside `if` would carry the cookies.',
     block(
-      `location ~ ${quote(`^${PREVIEW_PATH_PREFIX}(?<nativegtm_preview_remote>${names})/(?<nativegtm_preview_id>${releaseIdPattern})$`)}`,
+      `location ~ ${quote(`^${PREVIEW_PATH_PREFIX}(?<nativegtm_preview_remote>${names})/(?<nativegtm_preview_id>(?<nativegtm_preview_short>[0-9a-f]{8})[0-9a-f]{8})(?:/(?<nativegtm_preview_mark>${markPattern}))?$`)}`,
       [
         headerLines(personal),
-        block(`if (!-f ${quote(`${store}/$nativegtm_preview_remote/$nativegtm_preview_id/${RELEASE_MANIFEST}`)})`, [
-          'return 404 "No such release to preview.\\n";',
+        // The start's own path, for the form to post back (the internal locations have theirs).
+        'set $nativegtm_preview_action $uri;',
+        block(`if (!-f ${quote(`${store}/${release}/${RELEASE_MANIFEST}`)})`, [
+          `rewrite ^ ${PREVIEW_PAGE_LOCATION}missing last;`,
         ]),
-        setCookies('$nativegtm_preview_remote.$nativegtm_preview_id', PREVIEW_MAX_AGE_SECONDS),
+        `set ${PREVIEW_GATE_VARIABLE} "";`,
+        block(`if (-f ${quote(`${store}/$nativegtm_preview_remote/gates/$nativegtm_preview_id.failed`)})`, [
+          `set ${PREVIEW_GATE_VARIABLE} failed;`,
+        ]),
+        block(
+          `if (-f ${quote(`${store}/$nativegtm_preview_remote/previews/$nativegtm_preview_id.$nativegtm_preview_mark`)})`,
+          [`set ${PREVIEW_GATE_VARIABLE} "\${nativegtm_preview_gate}+mark";`],
+        ),
+        block(`if (${PREVIEW_STEP_VARIABLE} != start)`, [
+          `rewrite ^ ${PREVIEW_PAGE_LOCATION}${PREVIEW_STEP_VARIABLE} last;`,
+        ]),
+        setCookies(
+          '$nativegtm_preview_remote.$nativegtm_preview_id',
+          PREVIEW_MAX_AGE_SECONDS,
+          '$nativegtm_preview_remote.$nativegtm_preview_id$nativegtm_preview_failed',
+        ),
         'return 303 $nativegtm_preview_route;',
       ],
     ),
+    block(`location = ${PREVIEW_PAGE_LOCATION}missing`, [
+      'internal;',
+      'default_type text/plain;',
+      headerLines(personal),
+      'return 404 "No such release to preview.\\n";',
+    ]),
+    pageLocation('ask', 200, texts(false).ask),
+    pageLocation('ask_failed', 200, texts(true).ask),
+    pageLocation('foreign', 403, texts(false).foreign),
+    pageLocation('failed', 403, texts(true).failedGate),
     block(`location = ${PREVIEW_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
     block(`location = ${PERSONAL_REMOTES_LOCATION}`, [
       'internal;',
@@ -310,14 +390,29 @@ function previewLocations({ store, plans, secure, base }) {
 }
 
 /**
- * The page each remote's preview opens on.
+ * The page each remote's preview opens on, and what a start does: refuse a release whose gate failed without its
+ * mark, refuse a post from elsewhere, ask a link from elsewhere (@nativegtm/contract/fetchSites), else start; and
+ * what the notice then says of the gate.
  * @param {PreviewPlan[]} plans
  */
 function previewRouteMap(plans) {
-  return block('map $nativegtm_preview_remote $nativegtm_preview_route', [
-    'default /;',
-    ...plans.map((plan) => `${plan.remote} ${quote(plan.route)};`),
-  ]);
+  return [
+    block('map $nativegtm_preview_remote $nativegtm_preview_route', [
+      'default /;',
+      ...plans.map((plan) => `${plan.remote} ${quote(plan.route)};`),
+    ]),
+    block(`map "$request_method:${FROM_THE_SITE_VARIABLE}:${PREVIEW_GATE_VARIABLE}" ${PREVIEW_STEP_VARIABLE}`, [
+      '"~:failed$" failed;',
+      '"~^POST::" foreign;',
+      '"~^[^:]*::failed\\+mark$" ask_failed;',
+      '"~^[^:]*::" ask;',
+      'default start;',
+    ]),
+    block(`map ${PREVIEW_GATE_VARIABLE} $nativegtm_preview_failed`, [
+      `"failed+mark" "${PREVIEW_FAILED_SUFFIX}";`,
+      'default "";',
+    ]),
+  ].join('\n');
 }
 
 module.exports = {

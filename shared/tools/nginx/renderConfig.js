@@ -2,6 +2,7 @@
 // queries) and the options. It serves the five dist/ folders with the same headers, caching, 404 rules and
 // composed documents (SSI) as the built-in server; each rule it shares with that server comes from the same place
 // (@nativegtm/contract: routes, compose paths, asset names, page variants; securityHeaders.js, siteMeta.js).
+const fs = require('node:fs');
 const path = require('node:path');
 const { deployables } = require('@nativegtm/server/deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('@nativegtm/server/securityHeaders');
@@ -22,7 +23,7 @@ const { fragmentPaths, REMOTE_BASE_VARIABLE } = require('@nativegtm/contract/fra
 const { DEFAULT_VALUE, SEPARATOR, variantPatterns } = require('@nativegtm/contract/pageVariant');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { block } = require('./indent');
-const { headerLines, quote } = require('./syntax');
+const { headerLines, nginxText, quote } = require('./syntax');
 const { documentCacheControl, PERSONAL_CACHE_CONTROL } = require('@nativegtm/server/documentCaching');
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
@@ -74,19 +75,6 @@ const RELAY_MARGIN_MS = 100;
 const INTERCEPTED_STATUSES = Array.from({ length: 300 }, (_, index) => 300 + index)
   .filter((status) => status !== 499)
   .join(' ');
-
-/**
- * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable, but for the
- * variables named (filled in as it answers). Line breaks are written as nginx's \n escape, so the literal is one line
- * of the configuration: indenting the block it sits in must not add spaces to the text served.
- * @param {string} text
- * @param {string[]} [variables] e.g. ["$nativegtm_cohort"]
- */
-function nginxText(text, variables = []) {
-  const literal = variables.reduce((rest, variable) => rest.split(variable).join(''), text);
-  if (literal.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
-  return `'${text.replace(/(['\\])/g, '\\$1').replace(/\n/g, '\\n')}'`;
-}
 
 /**
  * The page's variant key, computed by nginx from the request's raw query with one map per parameter, from the very
@@ -485,6 +473,7 @@ function shellLocations({
             plans,
             secure: origin.startsWith('https:'),
             base: revalidate,
+            template: readTemplate(root),
           })}`,
           `\n${overrideLocations({
             plans,
@@ -504,6 +493,19 @@ function shellLocations({
       revalidate,
     ),
   ].join('\n');
+}
+
+/**
+ * The shell's index.html as generated from (its stylesheets are linked by the preview's pages), or nothing: those
+ * pages are still usable unstyled.
+ * @param {string} root the shell's dist/
+ */
+function readTemplate(root) {
+  try {
+    return fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -203,10 +203,14 @@ describe('the rendered nginx configuration', () => {
   it("puts each request on its side of each running canary by a map nginx loads, and lists the canaries' shares", () => {
     const config = render({ releasesDir: '/srv/releases' });
     // Read from the canary's files when nginx loads the configuration: no file test and no include per request (the
-    // only file tests are of a preview's release).
+    // only file tests are of a preview's release: whether a preview cookie's is in the store, and a preview's start's).
     expect(config.match(/if \(!?-f [^)]*\)/g)).toEqual([
       'if (-f $nativegtm_preview_manifest)',
-      'if (!-f "/srv/releases/$nativegtm_preview_remote/$nativegtm_preview_id/mf-manifest.json")',
+      expect.stringMatching(
+        /^if \(!-f "\/srv\/releases\/\$nativegtm_preview_remote\/\$nativegtm_preview_id\/mf-manifest.json"\)$/,
+      ),
+      expect.stringMatching(/\/gates\/\$nativegtm_preview_id\.failed"\)$/),
+      expect.stringMatching(/\/previews\/\$nativegtm_preview_id\.\$nativegtm_preview_mark"\)$/),
     ]);
     expect(config).not.toContain('/_nativegtm_canary/');
     expect(config).toMatch(

@@ -16,4 +16,17 @@ function headerLines(headers) {
     .join('\n');
 }
 
-module.exports = { quote, headerLines };
+/**
+ * A literal for nginx's `return`: single-quoted, and without `$`, which nginx would read as a variable, but for the
+ * variables named (filled in as it answers). Line breaks are written as nginx's \n escape, so the literal is one line
+ * of the configuration: indenting the block it sits in must not add spaces to the text served.
+ * @param {string} text
+ * @param {string[]} [variables] e.g. ["$nativegtm_cohort"]
+ */
+function nginxText(text, variables = []) {
+  const literal = variables.reduce((rest, variable) => rest.split(variable).join(''), text);
+  if (literal.includes('$')) throw new Error(`nginx text cannot contain "$": ${text}`);
+  return `'${text.replace(/(['\\])/g, '\\$1').replace(/\n/g, '\\n')}'`;
+}
+
+module.exports = { quote, headerLines, nginxText };
