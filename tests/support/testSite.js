@@ -17,7 +17,7 @@
 //   B+140..B+144 a site and B+145..B+149 nginx sharing one release store (releases.test)
 //   B+150..B+154 a site and B+155..B+159 nginx whose jobs remote runs canaries, B+160 Varnish (canary.test)
 //   B+161..B+165 a site and B+166..B+170 nginx, B+171 a jobs dev server that overrides it (devOverride.test)
-//   B+172..B+176 a site and B+177..B+181 nginx sharing one release store (releaseChoice.test)
+//   B+172..B+176 a site and B+177..B+181 nginx sharing one release store (previewGate.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
