@@ -55,10 +55,21 @@ describe('promote', () => {
     );
     expect(readLivePointer(layout)).toEqual({ id: a });
     expect(readGate(layout, b)).toMatchObject({ passed: false });
+    // What the servers test before they preview it (nginx reads no JSON).
+    expect(fs.existsSync(layout.gateFailed(b))).toBe(true);
+    expect(fs.existsSync(layout.gateFailed(a))).toBe(false);
     expect(describeReleases(layout).releases.map((r) => [r.id, r.live, r.gate?.passed])).toEqual([
       [a, true, true],
       [b, false, false],
     ]);
+  });
+
+  it('unmarks a release as failed once its gate passes', async () => {
+    const a = await release('a');
+    const failing = async () => ({ at: now().toISOString(), passed: false, checks: [] });
+    await expect(promote(layout, 'jobs', a, { gate: failing, now })).rejects.toThrow(/failed the gate/);
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    expect(fs.existsSync(layout.gateFailed(a))).toBe(false);
   });
 
   it('records a skipped gate as skipped', async () => {
@@ -175,6 +186,18 @@ describe('prune', () => {
     await promote(layout, 'jobs', b, { gate: passing, now });
     await rollback(layout, 'jobs', { now });
     expect(await prune(layout, 'jobs', { keep: 0 })).toEqual({ removed: [c], kept: [a, b] });
+  });
+
+  it("removes a removed release's failed gate and preview marks, and no other release's", async () => {
+    const [a, b] = [await release('a'), await release('b')];
+    const failing = async () => ({ at: now().toISOString(), passed: false, checks: [] });
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    await expect(promote(layout, 'jobs', b, { gate: failing, now })).rejects.toThrow(/failed the gate/);
+    fs.mkdirSync(layout.previewMarks);
+    for (const id of [a, b]) fs.writeFileSync(layout.previewMark(id, 'f'.repeat(32)), '');
+    expect(await prune(layout, 'jobs', { keep: 0 })).toEqual({ removed: [b], kept: [a] });
+    expect(fs.existsSync(layout.gateFailed(b))).toBe(false);
+    expect(fs.readdirSync(layout.previewMarks)).toEqual([`${a}.${'f'.repeat(32)}`]);
   });
 
   it('keeps the newest, the live and the previous release, and the hashed files only they name', async () => {
