@@ -30,7 +30,9 @@ code { font-family: var(--font-family-mono); }
 .secondary:hover { border-color: var(--color-ink-500); }
 .button:focus-visible { outline: var(--focus-ring-width) solid var(--focus-ring-color);
   outline-offset: var(--focus-ring-offset); }
-@media (max-width: 30rem) { main { padding: var(--space-6); } .button { flex: 1 1 100%; } }
+.command { display: block; padding: var(--space-2) var(--space-3); font-size: var(--font-size-sm);
+  background: var(--color-surface-muted); border-radius: var(--radius-sm); overflow-wrap: anywhere; }
+@media (max-width: 30rem) { main { padding: var(--space-6); } .actions > * { flex: 1 1 100%; } .button { width: 100%; } }
 `;
 
 /**
@@ -123,15 +125,16 @@ function previewPage({ title, paragraphs, failed, form, link }, stylesheets) {
  *   action: the start's own path (the form posts it back); route: the remote's page without the preview
  */
 const previewPageTexts = ({ remote, id, shortId, action, route, failed }) => {
-  const named = `<code>${escapeHtml(remote)}</code> release <code>${escapeHtml(shortId)}</code>`;
+  const release = `release <code>${escapeHtml(shortId)}</code>`;
+  const named = `<code>${escapeHtml(remote)}</code> ${release}`;
   return {
     /** @type {PageText} A link from another site: asked, not started. */
     ask: {
       title: `Preview ${remote} release ${shortId}?`,
       failed,
       paragraphs: [
-        `A link asks to show you this site with ${named} of its page in place of the live one, in this browser only, ` +
-          'for an hour or until you end it.',
+        `A link asks to show you this site with ${release} of its <code>${escapeHtml(remote)}</code> page in place ` +
+          'of the live one, in this browser only, for an hour or until you end it.',
         'The link came from another site. Open the preview only if you expected it.',
       ],
       form: { action, label: 'Open preview' },
@@ -150,8 +153,8 @@ const previewPageTexts = ({ remote, id, shortId, action, route, failed }) => {
     failedGate: {
       title: 'This release failed its checks',
       paragraphs: [
-        `${named} failed the release gate, so it is previewed only through a link its team makes for it ` +
-          `(<code>npm run preview -- ${escapeHtml(remote)} ${escapeHtml(id)} --allow-failed</code>).`,
+        `${named} failed the release gate, so only a link its team makes for it opens a preview:`,
+        `<code class="command">npm run preview -- ${escapeHtml(remote)} ${escapeHtml(id)} --allow-failed</code>`,
       ],
       link: { href: route, label: 'Go to the live page' },
     },
