@@ -22,9 +22,9 @@ import { ports as testPorts } from '../support/site';
 
 jest.setTimeout(180_000);
 
-// Ports B+172..B+176 (the built-in server) and B+177..B+181 (nginx): see tests/support/testSite.js.
-const sitePorts = portsFrom(testPorts.shell! + 172);
-const nginxPorts = portsFrom(testPorts.shell! + 177);
+// Ports B+182..B+186 (the built-in server) and B+187..B+191 (nginx): see tests/support/testSite.js.
+const sitePorts = portsFrom(testPorts.shell! + 182);
+const nginxPorts = portsFrom(testPorts.shell! + 187);
 const servers = [
   { name: 'the built-in server', port: sitePorts.shell! },
   { name: 'nginx', port: nginxPorts.shell! },
