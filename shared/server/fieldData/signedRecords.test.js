@@ -54,3 +54,18 @@ describe('signedOncePerDocument', () => {
     expect(keep(view({ seq: 20 }))).toBe(false);
   });
 });
+
+describe('signedOncePerDocument over many documents', () => {
+  it('keeps one view of each of thousands of documents, and refuses the second of each', () => {
+    const keep = signedOncePerDocument();
+    const docs = Array.from({ length: 5000 }, (_, index) => `d${index}`);
+    expect(docs.every((doc) => keep(view({ doc })))).toBe(true);
+    expect(docs.some((doc) => keep(view({ doc })))).toBe(false);
+    expect(keep(lcp({ doc: 'd4999', seq: 19 }))).toBe(true);
+  });
+
+  it('refuses a view number that is not a whole number from 0', () => {
+    const keep = signedOncePerDocument();
+    expect([view({ seq: -1 }), view({ seq: 1.5 }), view({ seq: '0' })].map(keep)).toEqual([false, false, false]);
+  });
+});
