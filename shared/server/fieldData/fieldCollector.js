@@ -4,6 +4,7 @@ const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens, tokenKey } = require('./fieldTokens');
 const { createRecordWriter } = require('./recordStore');
+const { createTokenRates } = require('./tokenRates');
 
 /**
  * @param {{ dir: string, secret?: string, storeDir?: string, liveBuilds: () => Map<string, string>,
@@ -23,6 +24,7 @@ function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logg
     tokens,
     writer,
     metrics,
+    tokenRates: createTokenRates(),
     unsignedPerSecond,
   });
   return {

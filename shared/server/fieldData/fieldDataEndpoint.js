@@ -5,8 +5,9 @@
 //
 // Rate: behind a CDN every visitor arrives from one address, so there is no cap per address (it would refuse the
 // site's own traffic). Unsigned beacons share one budget per process, far above real traffic (the bench posts 2,000 a
-// second to the whole site); beyond it they are refused with 429. Signed beacons are never refused for rate: a token
-// is bounded by itself (one set of records per document, kept by the readers that decide; signedRecords.js).
+// second to the whole site); beyond it they are refused with 429. Signed beacons have a cap per token
+// (tokenRates.js): what a decision counts of a token is bounded by the readers (one set of records per document;
+// signedRecords.js), what it costs the disk by the cap.
 const getRawBody = require('raw-body');
 const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData');
 
@@ -15,32 +16,35 @@ const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData
 /** @typedef {import('./fieldLabels').FieldLabels} FieldLabels */
 /** @typedef {import('./fieldTokens').FieldTokens} FieldTokens */
 /** @typedef {import('../observability/metrics').Metrics} Metrics */
+/** @typedef {ReturnType<typeof import('./tokenRates').createTokenRates>} TokenRates */
 
 /** Unsigned beacons one process accepts a second (and at once). */
 const DEFAULT_UNSIGNED_PER_SECOND = 5000;
 
 /**
  * @param {{ labels: FieldLabels, tokens: FieldTokens, writer: RecordWriter, metrics?: Metrics,
- *   unsignedPerSecond?: number, now?: () => number }} options
+ *   tokenRates?: TokenRates, unsignedPerSecond?: number, now?: () => number }} options
+ *   tokenRates: the signed beacons' cap (none: no cap)
  */
 function createFieldDataEndpoint({
   labels,
   tokens,
   writer,
   metrics,
+  tokenRates,
   unsignedPerSecond = DEFAULT_UNSIGNED_PER_SECOND,
   now = Date.now,
 }) {
-  let budget = unsignedPerSecond;
+  let unsignedLeft = unsignedPerSecond;
   let refilled = now();
 
   /** Takes one unsigned beacon from the budget, if any is left (a token bucket that refills every millisecond). */
   function unsignedAllowed() {
     const time = now();
-    budget = Math.min(unsignedPerSecond, budget + ((time - refilled) / 1000) * unsignedPerSecond);
+    unsignedLeft = Math.min(unsignedPerSecond, unsignedLeft + ((time - refilled) / 1000) * unsignedPerSecond);
     refilled = time;
-    if (budget < 1) return false;
-    budget -= 1;
+    if (unsignedLeft < 1) return false;
+    unsignedLeft -= 1;
     return true;
   }
 
@@ -154,6 +158,10 @@ function createFieldDataEndpoint({
         if (proof === undefined && !unsignedAllowed()) {
           metrics?.beacon('limited');
           return answer(res, 429, { 'Retry-After': '1' });
+        }
+        if (proof !== undefined && tokenRates?.allowed(proof.doc) === false) {
+          metrics?.beacon('limited-signed');
+          return answer(res, 429, { 'Retry-After': '2' });
         }
         writer.write(recordsOf(beacon, proof));
         metrics?.beacon(proof === undefined ? 'accepted' : 'signed');

@@ -8,6 +8,7 @@ const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens } = require('./fieldTokens');
 const { signedOncePerDocument } = require('./signedRecords');
+const { createTokenRates, TOKEN_BURST } = require('./tokenRates');
 const { createMetrics } = require('../observability/metrics');
 
 /** @typedef {import('./recordStore').FieldRecord} FieldRecord */
@@ -41,7 +42,7 @@ describe('the field-data endpoint', () => {
   let time = Date.UTC(2026, 10, 26, 10);
   let url = '';
 
-  /** @param {{ unsignedPerSecond?: number }} [options] */
+  /** @param {Partial<Parameters<typeof createFieldDataEndpoint>[0]>} [options] */
   async function start(options = {}) {
     metrics = createMetrics();
     records = [];
@@ -223,7 +224,7 @@ describe('the field-data endpoint', () => {
     expect(statuses.filter((status) => status !== 204)).toEqual([]);
   }, 30_000);
 
-  it('refuses unsigned beacons past its budget with 429, and never a signed one', async () => {
+  it('refuses unsigned beacons past their rate with 429, and takes none of it from signed ones', async () => {
     await start({ unsignedPerSecond: 100 });
     const beacon = { v: 1, first: true, view, vitals: [], errors: [] };
     // The clock stands still: no refill.
@@ -233,6 +234,27 @@ describe('the field-data endpoint', () => {
     time += 1000;
     expect(await post(beacon)).toBe(204);
     expect(await metrics.registry.metrics()).toContain('nativegtm_field_data_beacons_total{outcome="limited"} 50');
+  });
+
+  it("caps each token's beacons, counted apart, in a bounded map of tokens", async () => {
+    await start({ tokenRates: createTokenRates({ now: () => time, maxTokens: 2 }) });
+    const beacon = { v: 1, first: true, view, vitals: [], errors: [] };
+    const flooder = tokens.issue('canary:jobs');
+    const statuses = await Promise.all(
+      Array.from({ length: TOKEN_BURST + 30 }, () => post({ ...beacon, token: flooder })),
+    );
+    expect(statuses.filter((status) => status === 204)).toHaveLength(TOKEN_BURST);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    // Another document's token is not held back by it, and unsigned beacons neither.
+    expect(await post({ ...beacon, token: tokens.issue('control:jobs') })).toBe(204);
+    expect(await post(beacon)).toBe(204);
+    expect(await metrics.registry.metrics()).toContain(
+      'nativegtm_field_data_beacons_total{outcome="limited-signed"} 30',
+    );
+    // It refills slowly: one beacon every two seconds.
+    time += 2000;
+    expect(await post({ ...beacon, token: flooder })).toBe(204);
+    expect(await post({ ...beacon, token: flooder })).toBe(429);
   });
 
   it('lets a flood without proof, with forged or replayed tokens, change nothing a decision reads', async () => {

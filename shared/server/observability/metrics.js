@@ -108,7 +108,7 @@ function createMetrics() {
   });
   const beacons = new Counter({
     name: 'nativegtm_field_data_beacons_total',
-    help: 'Field-data beacons received, by outcome (accepted, signed, malformed, oversized, limited, override).',
+    help: 'Field-data beacons received, by outcome (accepted, signed, malformed, oversized, limited, limited-signed, override).',
     labelNames: /** @type {const} */ (['outcome']),
     registers,
   });
@@ -183,7 +183,9 @@ function createMetrics() {
     browserError(labels) {
       browserErrors.inc(labels);
     },
-    /** @param {'accepted' | 'signed' | 'malformed' | 'oversized' | 'limited' | 'override'} outcome */
+    /**
+     * @param {'accepted' | 'signed' | 'malformed' | 'oversized' | 'limited' | 'limited-signed' | 'override'} outcome
+     */
     beacon(outcome) {
       beacons.inc({ outcome });
     },
