@@ -2,11 +2,13 @@
 // stops `npm start` before it builds or listens, with one line per bad variable. Nothing else in the servers reads
 // process.env: they are handed the values (docs/operating.md lists them).
 const os = require('node:os');
+const bytes = require('bytes');
 const envalid = require('envalid');
 const { SHELL_PORT, portsFrom } = require('@nativegtm/contract/ports');
 const { LEVELS } = require('./observability/logger');
 const { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } = require('./observability/metricsServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
+const { DEFAULT_HOUR_BYTES, DEFAULT_TOTAL_BYTES } = require('./fieldData/storeBudget');
 const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
 
 /** A whole number of at least `min`. */
@@ -51,6 +53,15 @@ const share = envalid.makeValidator((input) => {
   return value;
 });
 
+/** A size in bytes, as a number or with a unit (`64KB`, `256MB`, `2GB`: powers of 1,024), of at least `min` bytes. */
+const byteSize = (/** @type {number} */ min) =>
+  envalid.makeValidator((input) => {
+    const value = /^\s*\d+(\.\d+)?\s*([kmgt]?b)?\s*$/i.test(input) ? bytes.parse(input) : null;
+    if (value === null || value < min)
+      throw new Error(`must be a size of at least ${bytes.format(min)}, like 256MB or 2GB`);
+    return Math.floor(value);
+  });
+
 /** Where overrides may come from (@nativegtm/contract/overrides): a list of origins, or off. */
 const overrideOrigins = envalid.makeValidator((input) => parseOverrideOrigins(input));
 
@@ -72,6 +83,14 @@ const SERVER_SPECS = {
   FIELD_DATA_SECRET: envalid.str({
     default: undefined,
     desc: "the key that signs private documents' field-data tokens (a key kept in FIELD_DATA_DIR by default)",
+  }),
+  FIELD_DATA_MAX_HOUR: byteSize(1024)({
+    default: DEFAULT_HOUR_BYTES,
+    desc: 'the bytes of field data FIELD_DATA_DIR takes in one hour at most, all writers together (256MB)',
+  }),
+  FIELD_DATA_MAX: byteSize(1024)({
+    default: DEFAULT_TOTAL_BYTES,
+    desc: 'the bytes of field data FIELD_DATA_DIR holds at most (2GB)',
   }),
   RUM_SAMPLE_RATE: share({ default: 1, desc: 'the share of page views whose field data is collected' }),
   COLLECTOR_PORT: tcpPort({ default: 9465, desc: "the field-data collector's loopback port, behind nginx" }),

@@ -30,6 +30,8 @@ describe('the servers’ configuration', () => {
       RELEASES_DIR: undefined,
       FIELD_DATA_DIR: undefined,
       FIELD_DATA_SECRET: undefined,
+      FIELD_DATA_MAX_HOUR: 256 * 1024 * 1024,
+      FIELD_DATA_MAX: 2 * 1024 * 1024 * 1024,
       RUM_SAMPLE_RATE: 1,
       COLLECTOR_PORT: 9465,
       OVERRIDE_ORIGINS: [
@@ -46,6 +48,14 @@ describe('the servers’ configuration', () => {
       { protocol: 'https:', hostname: 'dev.example.com', port: '8443' },
     ]);
     expect(serverConfig({ OVERRIDE_ORIGINS: 'off' }).OVERRIDE_ORIGINS).toEqual([]);
+  });
+
+  it("reads the field-data store's budget in bytes, or with a unit", () => {
+    expect(serverConfig({ FIELD_DATA_MAX_HOUR: '64KB', FIELD_DATA_MAX: '3000000' })).toMatchObject({
+      FIELD_DATA_MAX_HOUR: 65536,
+      FIELD_DATA_MAX: 3000000,
+    });
+    expect(serverConfig({ FIELD_DATA_MAX: '1.5gb' }).FIELD_DATA_MAX).toBe(1.5 * 1024 ** 3);
   });
 
   it('reads a sample rate from 0 to 1', () => {
@@ -93,6 +103,10 @@ describe('the servers’ configuration', () => {
     ['RUM_SAMPLE_RATE', 'half'],
     ['COLLECTOR_PORT', '-1'],
     ['OVERRIDE_ORIGINS', 'localhost:3103'],
+    ['FIELD_DATA_MAX_HOUR', '-5MB'],
+    ['FIELD_DATA_MAX_HOUR', '100'],
+    ['FIELD_DATA_MAX', 'lots'],
+    ['FIELD_DATA_MAX', '2 GB of it'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
   });

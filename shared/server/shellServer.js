@@ -54,7 +54,7 @@ const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
  *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number,
  *     sampleRate?: number, overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] },
  *   logger?: import('./observability/logger').Logger, metrics?: import('./observability/metrics').Metrics,
- *   releasesDir?: string, fieldData?: { dir: string, secret?: string } }} ShellServerOptions
+ *   releasesDir?: string, fieldData?: import('./fieldData/fieldCollector').FieldDataOptions }} ShellServerOptions
  *   root: its dist/; remotesFile: the remotes.json served and obeyed (REMOTES_FILE; dist/remotes.json unless given);
  *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout,
  *   the origins overrides may come from (OVERRIDE_ORIGINS; loopback unless given) (without it, dist/ as a single-page

@@ -14,7 +14,7 @@ const { storeLayout } = require('./releases/storeLayout');
  * @param {{ ports?: Record<string, number>, host?: string, roots?: Record<string, string>, remotesFile?: string,
  *   origin?: string, fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
  *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string,
- *   fieldData?: { dir: string, secret?: string }, sampleRate?: number,
+ *   fieldData?: import('./fieldData/fieldCollector').FieldDataOptions, sampleRate?: number,
  *   overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] }} [options]
  *   host: the interface to listen on (all unless given). remotesFile: serve the shell's /remotes.json from this file
  *   instead of dist/remotes.json. origin: the site's public origin (absolute URLs in documents, robots.txt,

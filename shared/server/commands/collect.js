@@ -26,6 +26,8 @@ const SPECS = {
   COLLECTOR_PORT: SERVER_SPECS.COLLECTOR_PORT,
   FIELD_DATA_DIR: SERVER_SPECS.FIELD_DATA_DIR,
   FIELD_DATA_SECRET: SERVER_SPECS.FIELD_DATA_SECRET,
+  FIELD_DATA_MAX_HOUR: SERVER_SPECS.FIELD_DATA_MAX_HOUR,
+  FIELD_DATA_MAX: SERVER_SPECS.FIELD_DATA_MAX,
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
   REMOTES_FILE: SERVER_SPECS.REMOTES_FILE,
   METRICS_HOST: SERVER_SPECS.METRICS_HOST,
@@ -35,9 +37,9 @@ const SPECS = {
 
 /**
  * Starts the collector; resolves once it and its metrics listen.
- * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, RELEASES_DIR?: string,
- *   REMOTES_FILE?: string, METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's
- *   (SPECS), or a test's
+ * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
+ *   FIELD_DATA_MAX?: number, RELEASES_DIR?: string, REMOTES_FILE?: string, METRICS_HOST: string,
+ *   METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
  */
 async function startCollector(config) {
   const logger = createLogger({ level: config.LOG_LEVEL });
@@ -51,6 +53,8 @@ async function startCollector(config) {
   const collector = createFieldCollector({
     dir: fieldDataDir(config.FIELD_DATA_DIR),
     secret: config.FIELD_DATA_SECRET,
+    maxPerHour: config.FIELD_DATA_MAX_HOUR,
+    maxTotal: config.FIELD_DATA_MAX,
     storeDir: storeDir(config.RELEASES_DIR),
     liveBuilds: builds.liveBuilds,
     metrics,

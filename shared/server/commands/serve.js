@@ -72,7 +72,12 @@ function worker(config) {
     releasesDir: storeDir(config.RELEASES_DIR),
     origin: config.SITE_ORIGIN,
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
-    fieldData: { dir: fieldDataDir(config.FIELD_DATA_DIR), secret: config.FIELD_DATA_SECRET },
+    fieldData: {
+      dir: fieldDataDir(config.FIELD_DATA_DIR),
+      secret: config.FIELD_DATA_SECRET,
+      maxPerHour: config.FIELD_DATA_MAX_HOUR,
+      maxTotal: config.FIELD_DATA_MAX,
+    },
     sampleRate: config.RUM_SAMPLE_RATE,
     overrideOrigins: config.OVERRIDE_ORIGINS,
     logger: createLogger({ level: config.LOG_LEVEL }),

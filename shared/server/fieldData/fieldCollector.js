@@ -3,27 +3,44 @@
 const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens, tokenKey } = require('./fieldTokens');
-const { createRecordWriter } = require('./recordStore');
+const { createRecordWriter, writerName } = require('./recordStore');
+const { createStoreBudget } = require('./storeBudget');
 const { createTokenRates } = require('./tokenRates');
 
 /**
- * @param {{ dir: string, secret?: string, storeDir?: string, liveBuilds: () => Map<string, string>,
+ * Where field data is kept and how: what a server's configuration says of it.
+ * @typedef {{ dir: string, secret?: string, maxPerHour?: number, maxTotal?: number }} FieldDataOptions
+ *   dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; maxPerHour, maxTotal: the store's byte budget
+ *   (FIELD_DATA_MAX_HOUR, FIELD_DATA_MAX; storeBudget.js's defaults unless given)
+ */
+
+/**
+ * @param {FieldDataOptions & { storeDir?: string, liveBuilds: () => Map<string, string>,
  *   metrics?: import('../observability/metrics').Metrics, logger: import('../observability/logger').Logger,
  *   unsignedPerSecond?: number }} options
- *   dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; storeDir: the release store, if any;
- *   liveBuilds: each remote's build served live
+ *   storeDir: the release store, if any; liveBuilds: each remote's build served live
  */
-function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logger, unsignedPerSecond }) {
+function createFieldCollector({
+  dir,
+  secret,
+  maxPerHour,
+  maxTotal,
+  storeDir,
+  liveBuilds,
+  metrics,
+  logger,
+  unsignedPerSecond,
+}) {
   const tokens = createFieldTokens({ key: tokenKey({ dir, secret }) });
-  const writer = createRecordWriter({
-    dir,
-    onError: (error) => logger.error({ err: error }, 'field data could not be written'),
-  });
+  const onError = (/** @type {Error} */ error) => logger.error({ err: error }, 'field data could not be written');
+  const budget = createStoreBudget({ dir, name: writerName(), hourBytes: maxPerHour, totalBytes: maxTotal, onError });
+  const writer = createRecordWriter({ dir, onError, budget });
   const receive = createFieldDataEndpoint({
     labels: createFieldLabels({ storeDir, liveBuilds }),
     tokens,
     writer,
     metrics,
+    budget,
     tokenRates: createTokenRates(),
     unsignedPerSecond,
   });
@@ -52,6 +69,8 @@ function createFieldCollector({ dir, secret, storeDir, liveBuilds, metrics, logg
         signed: true,
         fragment: failed ? 'failed' : 'ok',
       };
+      // Past the budget it is dropped like a beacon's (and the drop marked for the canary).
+      if (!budget.admit()) return;
       // The writer stores any record as one line; this one is not a beacon's.
       writer.write([/** @type {any} */ (record)]);
     },

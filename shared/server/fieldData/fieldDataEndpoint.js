@@ -7,7 +7,8 @@
 // site's own traffic). Unsigned beacons share one budget per process, far above real traffic (the bench posts 2,000 a
 // second to the whole site); beyond it they are refused with 429. Signed beacons have a cap per token
 // (tokenRates.js): what a decision counts of a token is bounded by the readers (one set of records per document;
-// signedRecords.js), what it costs the disk by the cap.
+// signedRecords.js), what it costs the disk by the cap. Past the store's byte budget (storeBudget.js), every beacon
+// gets 429 and its records are not kept.
 const getRawBody = require('raw-body');
 const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData');
 
@@ -16,6 +17,7 @@ const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData
 /** @typedef {import('./fieldLabels').FieldLabels} FieldLabels */
 /** @typedef {import('./fieldTokens').FieldTokens} FieldTokens */
 /** @typedef {import('../observability/metrics').Metrics} Metrics */
+/** @typedef {import('./storeBudget').StoreBudget} StoreBudget */
 /** @typedef {ReturnType<typeof import('./tokenRates').createTokenRates>} TokenRates */
 
 /** Unsigned beacons one process accepts a second (and at once). */
@@ -23,14 +25,15 @@ const DEFAULT_UNSIGNED_PER_SECOND = 5000;
 
 /**
  * @param {{ labels: FieldLabels, tokens: FieldTokens, writer: RecordWriter, metrics?: Metrics,
- *   tokenRates?: TokenRates, unsignedPerSecond?: number, now?: () => number }} options
- *   tokenRates: the signed beacons' cap (none: no cap)
+ *   budget?: Pick<StoreBudget, 'admit'>, tokenRates?: TokenRates, unsignedPerSecond?: number, now?: () => number }} options
+ *   budget: the store's byte budget (none: every beacon fits); tokenRates: the signed beacons' cap (none: no cap)
  */
 function createFieldDataEndpoint({
   labels,
   tokens,
   writer,
   metrics,
+  budget,
   tokenRates,
   unsignedPerSecond = DEFAULT_UNSIGNED_PER_SECOND,
   now = Date.now,
@@ -162,6 +165,10 @@ function createFieldDataEndpoint({
         if (proof !== undefined && tokenRates?.allowed(proof.doc) === false) {
           metrics?.beacon('limited-signed');
           return answer(res, 429, { 'Retry-After': '2' });
+        }
+        if (budget?.admit() === false) {
+          metrics?.beacon('over-budget');
+          return answer(res, 429, { 'Retry-After': '60' });
         }
         writer.write(recordsOf(beacon, proof));
         metrics?.beacon(proof === undefined ? 'accepted' : 'signed');

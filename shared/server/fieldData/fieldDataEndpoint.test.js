@@ -8,6 +8,8 @@ const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens } = require('./fieldTokens');
 const { signedOncePerDocument } = require('./signedRecords');
+const { createRecordWriter, readRecords } = require('./recordStore');
+const { createStoreBudget, droppedIn } = require('./storeBudget');
 const { createTokenRates, TOKEN_BURST } = require('./tokenRates');
 const { createMetrics } = require('../observability/metrics');
 
@@ -255,6 +257,42 @@ describe('the field-data endpoint', () => {
     time += 2000;
     expect(await post({ ...beacon, token: flooder })).toBe(204);
     expect(await post({ ...beacon, token: flooder })).toBe(429);
+  });
+
+  it('refuses every beacon past the store budget with 429, keeps none of it, and marks the drop', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-budget-'));
+    try {
+      const budget = createStoreBudget({ dir, name: 'test-1', hourBytes: 4096, totalBytes: 1 << 20, now: () => time });
+      const writer = createRecordWriter({ dir, budget, now: () => time });
+      await start({ budget, writer, unsignedPerSecond: 1e9 });
+      const beacon = { v: 1, first: true, view, vitals: [{ name: 'LCP', value: 900 }], errors: [] };
+      /** @type {number[]} */
+      const statuses = [];
+      for (let round = 0; round < 10; round += 1) {
+        statuses.push(...(await Promise.all(Array.from({ length: 20 }, () => post(beacon)))));
+      }
+      statuses.push(await post({ ...beacon, token: tokens.issue('canary:jobs') }));
+      writer.flush();
+      expect(statuses.slice(0, 5)).toEqual([204, 204, 204, 204, 204]);
+      expect(statuses.at(-1)).toBe(429);
+      const refused = statuses.filter((status) => status === 429).length;
+      expect(refused).toBeGreaterThan(100);
+      expect(await metrics.registry.metrics()).toContain(
+        `nativegtm_field_data_beacons_total{outcome="over-budget"} ${refused}`,
+      );
+      let bytes = 0;
+      for (const file of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (file.isFile()) bytes += fs.statSync(path.join(file.parentPath, file.name)).size;
+      }
+      // The budget, and at most the beacon that reached it.
+      expect(bytes).toBeLessThan(4096 + 1024);
+      let kept = 0;
+      for await (const record of readRecords(dir, { since: 0, until: time })) if (record.type === 'view') kept += 1;
+      expect(kept).toBe(statuses.length - refused);
+      expect(droppedIn(dir, { since: time - 1000, until: time })).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lets a flood without proof, with forged or replayed tokens, change nothing a decision reads', async () => {

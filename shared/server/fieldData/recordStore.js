@@ -53,16 +53,27 @@ function fieldDataDir(configured) {
  */
 const hourOf = (time) => new Date(time).toISOString().slice(0, 13);
 
+/** This process's name among the store's writers: `<host>-<pid>`, its files' names. */
+const writerName = () => `${os.hostname().replace(/[^A-Za-z0-9_.-]/g, '_')}-${process.pid}`;
+
 /** An hour folder's name. */
 const HOUR_FOLDER = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
 
 /**
  * Appends records to this process's file of the current hour, buffered (one write a second, or sooner when many
  * records wait). Deletes hour folders older than the retention when it opens a new hour.
- * @param {{ dir: string, retentionHours?: number, now?: () => number, onError?: (error: Error) => void }} options
+ * @param {{ dir: string, retentionHours?: number, now?: () => number, onError?: (error: Error) => void,
+ *   budget?: { spent: (bytes: number) => void } }} options
+ *   budget: told the bytes of the records written (storeBudget.js), which admits them
  */
-function createRecordWriter({ dir, retentionHours = DEFAULT_RETENTION_HOURS, now = Date.now, onError = () => {} }) {
-  const name = `${os.hostname().replace(/[^A-Za-z0-9_.-]/g, '_')}-${process.pid}.ndjson`;
+function createRecordWriter({
+  dir,
+  retentionHours = DEFAULT_RETENTION_HOURS,
+  now = Date.now,
+  onError = () => {},
+  budget,
+}) {
+  const name = `${writerName()}.ndjson`;
   /** @type {string[]} */
   let buffered = [];
   let hour = '';
@@ -118,7 +129,13 @@ function createRecordWriter({ dir, retentionHours = DEFAULT_RETENTION_HOURS, now
           hour = current;
         }
       }
-      for (const record of records) buffered.push(`${JSON.stringify(record)}\n`);
+      let bytes = 0;
+      for (const record of records) {
+        const line = `${JSON.stringify(record)}\n`;
+        buffered.push(line);
+        bytes += Buffer.byteLength(line);
+      }
+      budget?.spent(bytes);
       if (buffered.length >= MAX_BUFFERED) flush();
       else timer ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
     },
@@ -168,4 +185,12 @@ async function* readRecords(dir, { since, until = Date.now() }) {
   }
 }
 
-module.exports = { fieldDataDir, createRecordWriter, readRecords, DEFAULT_RETENTION_HOURS };
+module.exports = {
+  fieldDataDir,
+  createRecordWriter,
+  readRecords,
+  hourOf,
+  writerName,
+  HOUR_FOLDER,
+  DEFAULT_RETENTION_HOURS,
+};

@@ -108,7 +108,7 @@ function createMetrics() {
   });
   const beacons = new Counter({
     name: 'nativegtm_field_data_beacons_total',
-    help: 'Field-data beacons received, by outcome (accepted, signed, malformed, oversized, limited, limited-signed, override).',
+    help: 'Field-data beacons received, by outcome (accepted, signed, malformed, oversized, limited, limited-signed, over-budget, override).',
     labelNames: /** @type {const} */ (['outcome']),
     registers,
   });
@@ -184,7 +184,7 @@ function createMetrics() {
       browserErrors.inc(labels);
     },
     /**
-     * @param {'accepted' | 'signed' | 'malformed' | 'oversized' | 'limited' | 'limited-signed' | 'override'} outcome
+     * @param {'accepted' | 'signed' | 'malformed' | 'oversized' | 'limited' | 'limited-signed' | 'over-budget' | 'override'} outcome
      */
     beacon(outcome) {
       beacons.inc({ outcome });
