@@ -1,6 +1,7 @@
 // The canary command's loop: wait for the step to end, compare the canary with its control over the step's window
 // (sides.js, verdict.js), then advance to the next share, promote at 100, or end the canary. A step without enough
-// views waits up to maxWaitMs more, then the canary ends without a verdict. The state is re-read at every look, so an
+// views waits up to maxWaitMs more, then the canary ends without a verdict; one whose window lost records to the
+// field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read at every look, so an
 // abort (or a resume elsewhere) stops this loop without it changing anything.
 const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { sidesInStore } = require('./sides');
@@ -57,7 +58,7 @@ async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now
     }
     const sides = await sidesInStore(fieldDataDir, remote, { since, until: at });
     const verdict = judgeStep(sides, judging);
-    if (verdict.verdict === 'no-verdict' && at < since + stepTimeMs + maxWaitMs) {
+    if (verdict.verdict === 'no-verdict' && !sides.dropped && at < since + stepTimeMs + maxWaitMs) {
       await sleep(look);
       continue;
     }

@@ -5,6 +5,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
+const { createStoreBudget } = require('@nativegtm/server/fieldData/storeBudget');
 const { readCanary, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
@@ -12,6 +13,7 @@ const { publish, promote, rollback, prune, ReleaseError } = require('../releases
 const { fakeBuild, removeFakeBuilds } = require('../releases/testing/fakeBuild');
 const { abortCanary, endedCanaries, startCanary, takeOverCanary, CanaryGone } = require('./lifecycle');
 const { driveCanary } = require('./driveCanary');
+const { DROPPED_REASON } = require('./verdict');
 
 const START = Date.UTC(2026, 10, 26, 10, 0);
 const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
@@ -123,6 +125,32 @@ describe('a canary, step by step', () => {
     const ended = await drive(state);
     expect(ended.outcome).toBe('rolled back');
     expect(ended.reason).toMatch(/^INP p75 38\d ms vs 8\d ms on live$/);
+  });
+
+  it('ends without a verdict, never promoting, when the store dropped records for its budget in the step', async () => {
+    const state = await start([50, 100]);
+    visitors(START);
+    // A writer past its budget halfway through the step: it refuses a beacon, and marks the drop.
+    const budget = createStoreBudget({ dir: records, name: 'flooded-1', hourBytes: 1024, now: () => START + 30_000 });
+    budget.spent(1024);
+    expect(budget.admit()).toBe(false);
+    const lines = /** @type {string[]} */ ([]);
+    const ended = await drive(state, lines);
+    expect(ended).toMatchObject({ outcome: 'no verdict', reason: DROPPED_REASON });
+    expect(lines).toEqual([expect.stringMatching(/→ no-verdict: field data was dropped \(budget\) during this step$/)]);
+    // Ended at once: no waiting for more views, which cannot bring back what was dropped.
+    expect(clock).toBeLessThan(START + settings.stepTimeMs + 5_000);
+    expect(readLivePointer(layout)).toEqual({ id: ids.live });
+    expect(readCanary(layout)).toEqual({});
+  });
+
+  it('judges a step as usual when the drops were before it', async () => {
+    const budget = createStoreBudget({ dir: records, name: 'flooded-1', hourBytes: 1024, now: () => START - 60_000 });
+    budget.spent(1024);
+    expect(budget.admit()).toBe(false);
+    const state = await start([50, 100]);
+    visitors(START);
+    await expect(drive(state)).resolves.toMatchObject({ outcome: 'promoted' });
   });
 
   it('waits for traffic up to --max-wait, then ends without a verdict', async () => {

@@ -3,8 +3,10 @@
 // control (their tokens' cohort, `canary:<remote>` and `control:<remote>`), and of those only what concerns the
 // remote: views of its pages and their vitals, errors its files threw or its failures to load, wherever they
 // happened, and the built-in server's own record of each of its page's documents (whether its fragment made it in).
-// Unsigned records, and records of other cohorts, never count.
+// Unsigned records, and records of other cohorts, never count. And whether the store dropped records for its byte
+// budget in the window (@nativegtm/server/fieldData/storeBudget): then the sides are not what visitors sent.
 const { readRecords } = require('@nativegtm/server/fieldData/recordStore');
+const { droppedIn } = require('@nativegtm/server/fieldData/storeBudget');
 const { signedOncePerDocument } = require('@nativegtm/server/fieldData/signedRecords');
 const { JUDGED_VITALS } = require('./verdict');
 
@@ -50,13 +52,16 @@ async function sidesOf(records, remote) {
 }
 
 /**
- * The sides of a remote's canary over a window of the record store.
+ * The sides of a remote's canary over a window of the record store, and whether records were dropped in it.
  * @param {string} dir FIELD_DATA_DIR
  * @param {string} remote
  * @param {{ since: number, until: number }} window ms since 1970
+ * @returns {Promise<{ canary: Required<Side>, control: Required<Side>, dropped: boolean }>}
  */
-function sidesInStore(dir, remote, window) {
-  return sidesOf(readRecords(dir, window), remote);
+async function sidesInStore(dir, remote, window) {
+  // Asked once the records are read: a drop while they were read counts too.
+  const sides = await sidesOf(readRecords(dir, window), remote);
+  return { ...sides, dropped: droppedIn(dir, window) };
 }
 
 module.exports = { sidesOf, sidesInStore };

@@ -1,6 +1,8 @@
 // A canary step's verdict: the canary's visitors against a control group of the same share on the live release,
 // measured over the same window. A step passes when each side has enough views and no signal is worse on the canary
-// by more than its threshold; it fails on the first signal that is, naming it; with too few views there is no verdict.
+// by more than its threshold; it fails on the first signal that is, naming it; with too few views there is no verdict,
+// and none either when the store dropped records for its byte budget in the window (whatever the records left say:
+// what was dropped could have been either side's).
 //
 // A signal fails only when the difference is both large enough to matter (its threshold: a p75 that many ms or that
 // share above the control's, an error rate that many per 1,000 views above it) and unlikely to be chance (its
@@ -108,12 +110,16 @@ function signalText({ name, canary, control }) {
   return `${name} ${shown(name, canary)} vs ${shown(name, control)}${per}`;
 }
 
+/** Why a step whose window lost records for the store's budget has no verdict. */
+const DROPPED_REASON = 'field data was dropped (budget) during this step';
+
 /**
- * @param {{ canary: Side, control: Side }} sides
+ * @param {{ canary: Side, control: Side, dropped?: boolean }} sides
+ *   dropped: the store refused records for its byte budget during the step
  * @param {Thresholds} [thresholds]
  * @returns {StepVerdict}
  */
-function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
+function judgeStep({ canary, control, dropped = false }, thresholds = DEFAULT_THRESHOLDS) {
   const perThousand = (/** @type {Side} */ side) => (side.views > 0 ? (side.errors / side.views) * 1000 : 0);
   const errorsCanary = perThousand(canary);
   const errorsControl = perThousand(control);
@@ -159,6 +165,7 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
     const pValue = worse ? shiftPValue(ours, theirs) : 1;
     signals.push({ name, canary: p75Canary, control: p75Control, pValue, failed: worse && pValue < thresholds.alpha });
   }
+  if (dropped) return { verdict: 'no-verdict', signals, reason: DROPPED_REASON };
   const fewest = Math.min(canary.views, control.views);
   if (fewest < thresholds.minViews) {
     return {
@@ -180,4 +187,4 @@ function judgeStep({ canary, control }, thresholds = DEFAULT_THRESHOLDS) {
   return { verdict: 'pass', signals, reason: 'no signal worse than live' };
 }
 
-module.exports = { DEFAULT_THRESHOLDS, JUDGED_VITALS, judgeStep, signalText, thresholdsOf };
+module.exports = { DEFAULT_THRESHOLDS, DROPPED_REASON, JUDGED_VITALS, judgeStep, signalText, thresholdsOf };

@@ -1,4 +1,4 @@
-const { DEFAULT_THRESHOLDS, judgeStep } = require('./verdict');
+const { DEFAULT_THRESHOLDS, DROPPED_REASON, judgeStep } = require('./verdict');
 const { syntheticSide } = require('./syntheticSides');
 
 describe("a canary step's verdict", () => {
@@ -21,6 +21,20 @@ describe("a canary step's verdict", () => {
     expect(verdict.verdict).toBe('pass');
     expect(verdict.signals.map((signal) => signal.name)).toEqual(['errors', 'INP', 'LCP', 'CLS']);
     for (const signal of verdict.signals) expect(signal.canary).toBe(signal.control);
+  });
+
+  it('gives no verdict when records were dropped for the budget, however the sides compare', () => {
+    const side = syntheticSide({ seed: 7, views: 300, errors: 2 });
+    expect(judgeStep({ canary: side, control: side, dropped: true })).toMatchObject({
+      verdict: 'no-verdict',
+      reason: DROPPED_REASON,
+    });
+    const worse = judgeStep({
+      canary: syntheticSide({ seed: 1, views: 250, errors: 12 }),
+      control: syntheticSide({ seed: 2, views: 250, errors: 0 }),
+      dropped: true,
+    });
+    expect(worse.verdict).toBe('no-verdict');
   });
 
   it('fails a canary that throws, naming its error rate against live', () => {

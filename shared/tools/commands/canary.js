@@ -207,6 +207,7 @@ async function printStatus(layout, remote, records) {
         : `  step over ${durationText(-left)} ago, waiting for ${minViews} views a side (up to ${durationText(maxWaitMs + left)} more)`,
       `  views: ${sides.canary.views} on the canary, ${sides.control.views} on live (${minViews} each needed)`,
       ...verdict.signals.map((signal) => `  ${signalText(signal)}${signal.failed ? '  (worse)' : ''}`),
+      ...(sides.dropped ? [`  ${verdict.reason}: the step will end without a verdict`] : []),
       ...canary.verdicts.map((passed) => `  ${passed.share} %: ${passed.verdict} (${passed.reason})`),
       alive === false
         ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; carry on with npm run canary -- ${remote} --resume`
