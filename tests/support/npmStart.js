@@ -16,12 +16,12 @@ const repoRoot = path.resolve(__dirname, '../..');
  * Starts the command with the site on `base` (remotes after it) and its metrics on `metricsPort`; resolves once it
  * says it runs.
  * @param {{ base: number, metricsPort: number, workers?: number, remotes?: Record<string, string>,
- *   fieldDataDir?: string }} options
+ *   fieldDataDir?: string, env?: Record<string, string> }} options
  *   workers: WEB_CONCURRENCY (one per core unless given); remotes: remotes.json entries that replace those of its own
  *   remotes (a remote served elsewhere); fieldDataDir: FIELD_DATA_DIR (a temporary folder unless given: never the
- *   checkout's)
+ *   checkout's); env: more of its environment (FIELD_DATA_SECRET, …)
  */
-async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {}, fieldDataDir }) {
+async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {}, fieldDataDir, env = {} }) {
   const ports = portsFrom(base);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-npm-start-'));
   const remotesFile = path.join(folder, 'remotes.json');
@@ -39,6 +39,7 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
       ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
       FIELD_DATA_DIR: records,
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
