@@ -359,5 +359,5 @@ describe('the field-data endpoint', () => {
       .map((record) => (record.type === 'vital' ? record.value : 0))
       .sort((a, b) => a - b);
     expect(withoutHolder).toEqual(before.lcp);
-  });
+  }, 30_000);
 });
