@@ -10,6 +10,7 @@ const { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } = require('./observability/
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 const { DEFAULT_HOUR_BYTES, DEFAULT_TOTAL_BYTES } = require('./fieldData/storeBudget');
 const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
+const { secretProblem } = require('./fieldData/fieldTokens');
 
 /** A whole number of at least `min`. */
 const wholeNumber = (/** @type {number} */ min) =>
@@ -65,6 +66,16 @@ const byteSize = (/** @type {number} */ min) =>
 /** Where overrides may come from (@nativegtm/contract/overrides): a list of origins, or off. */
 const overrideOrigins = envalid.makeValidator((input) => parseOverrideOrigins(input));
 
+/** A key that signs: long enough not to be guessed (fieldTokens.js). */
+const secret = envalid.makeValidator((input) => {
+  const problem = secretProblem(input);
+  if (problem) throw new Error(problem);
+  return input;
+});
+
+/** Variables whose value a problem's line never shows (it would end up in logs). */
+const SECRETS = new Set(['FIELD_DATA_SECRET']);
+
 /** What the servers read, with the defaults `npm start` runs with. */
 const SERVER_SPECS = {
   PORT_BASE: portBase({ default: SHELL_PORT, desc: "the shell's port; the remotes take the ports after it" }),
@@ -80,7 +91,7 @@ const SERVER_SPECS = {
     default: undefined,
     desc: 'where field data is kept (field-data/ at the root by default)',
   }),
-  FIELD_DATA_SECRET: envalid.str({
+  FIELD_DATA_SECRET: secret({
     default: undefined,
     desc: "the key that signs private documents' field-data tokens (a key kept in FIELD_DATA_DIR by default)",
   }),
@@ -127,9 +138,10 @@ function readEnv(specs, env) {
   }
   return envalid.cleanEnv(given, specs, {
     reporter: ({ errors }) => {
-      const problems = Object.entries(errors).map(
-        ([name, error]) => `  ${name}=${JSON.stringify(given[name] ?? '')}: ${error?.message ?? 'invalid'}`,
-      );
+      const problems = Object.entries(errors).map(([name, error]) => {
+        const value = SECRETS.has(name) ? '(not shown)' : JSON.stringify(given[name] ?? '');
+        return `  ${name}=${value}: ${error?.message ?? 'invalid'}`;
+      });
       if (problems.length > 0) throw new ConfigError(problems);
     },
   });

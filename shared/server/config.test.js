@@ -1,5 +1,7 @@
 /** @jest-environment node */
+const { spawnSync } = require('node:child_process');
 const os = require('node:os');
+const path = require('node:path');
 const { ConfigError, serverConfig } = require('./config');
 
 /**
@@ -109,6 +111,31 @@ describe('the servers’ configuration', () => {
     ['FIELD_DATA_MAX', '2 GB of it'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
+  });
+
+  it.each([
+    ['s'.repeat(31), 31],
+    ['é'.repeat(15), 30],
+  ])('refuses a FIELD_DATA_SECRET shorter than 32 bytes without showing it', (value, bytes) => {
+    expect(problems({ FIELD_DATA_SECRET: value })).toEqual([
+      `  FIELD_DATA_SECRET=(not shown): must be at least 32 bytes, not ${bytes}`,
+    ]);
+  });
+
+  it.each(['serve', 'collect'])('stops %s before it starts when FIELD_DATA_SECRET is too short', (command) => {
+    const result = spawnSync(process.execPath, [path.join(__dirname, 'commands', `${command}.js`)], {
+      env: { ...process.env, FIELD_DATA_SECRET: 'too short' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid environment:\n  FIELD_DATA_SECRET=(not shown): must be at least 32 bytes, not 9\n',
+    );
+  });
+
+  it('takes a FIELD_DATA_SECRET of 32 bytes', () => {
+    expect(serverConfig({ FIELD_DATA_SECRET: 'é'.repeat(16) }).FIELD_DATA_SECRET).toBe('é'.repeat(16));
   });
 
   it('names every bad variable at once, one line each', () => {

@@ -9,33 +9,72 @@ const { createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { COHORT, TOKEN } = require('@nativegtm/contract/fieldData');
+const { createFileOnce } = require('../durableFiles');
 
 /** How long a document's token is accepted: a tab left open for a day still reports its views. */
 const TOKEN_LIFETIME_SECONDS = 24 * 3600;
 /** The key's file in the field-data folder, readable by its owner only. */
 const KEY_FILE = '.token-key';
+/** What the key file holds: 32 random bytes in hex (and a newline, as `openssl rand -hex 32` writes). */
+const KEY_TEXT = /^[0-9a-f]{64}\n?$/i;
+/** The fewest bytes FIELD_DATA_SECRET may have: as many as the key made in the folder. */
+const MIN_SECRET_BYTES = 32;
+
+/**
+ * Why `secret` cannot sign tokens, or undefined when it can: a shorter one could be guessed.
+ * @param {string} secret
+ */
+function secretProblem(secret) {
+  const bytes = Buffer.byteLength(secret);
+  return bytes < MIN_SECRET_BYTES ? `must be at least ${MIN_SECRET_BYTES} bytes, not ${bytes}` : undefined;
+}
 
 /**
  * The signing key: the configured secret, or the field-data folder's own, made the first time any process needs it.
- * Made with `wx`, so two processes starting at once end up with the same key (the loser reads the winner's).
+ * Made whole on disk before it has its name, and linked into place (durableFiles.js), so two processes starting at
+ * once end up with the same key and none ever reads half of one. A key file that is not one (empty, cut short,
+ * edited) is refused, never used: a short key would let anyone forge tokens.
  * @param {{ dir: string, secret?: string }} options
  * @returns {Buffer}
  */
 function tokenKey({ dir, secret }) {
-  if (secret) return Buffer.from(secret);
+  if (secret !== undefined) {
+    const problem = secretProblem(secret);
+    if (problem) throw new Error(`FIELD_DATA_SECRET ${problem}`);
+    return Buffer.from(secret);
+  }
   const file = path.join(dir, KEY_FILE);
   fs.mkdirSync(dir, { recursive: true });
+  createFileOnce(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return Buffer.from(readKeyFile(file));
+}
+
+/**
+ * The key in the key file, or an error naming the file and what is wrong with it. Only its first bytes are read: a
+ * huge file is refused as it is.
+ * @param {string} file
+ */
+function readKeyFile(file) {
+  const refuse = (/** @type {string} */ why) =>
+    new Error(`${file} is not a field-data key (${why}): remove it to make a new one, or set FIELD_DATA_SECRET`);
+  const text = Buffer.alloc(66);
+  let length;
   try {
-    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    const fd = fs.openSync(file, 'r');
+    try {
+      length = fs.readSync(fd, text, 0, text.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    throw refuse(`it cannot be read: ${/** @type {NodeJS.ErrnoException} */ (error).code}`);
   }
-  // Written whole in one call; a reader that raced the writer's open may see it empty for an instant.
-  for (let attempt = 0; ; attempt += 1) {
-    const key = fs.readFileSync(file, 'utf8').trim();
-    if (key.length >= 32 || attempt >= 50) return Buffer.from(key);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-  }
+  const key = text.subarray(0, length).toString('latin1');
+  if (KEY_TEXT.test(key)) return key.slice(0, 64);
+  if (length === 0) throw refuse('it is empty');
+  throw refuse(
+    length === text.length ? 'it is longer than 64 hex digits' : `its ${length} bytes are not 64 hex digits`,
+  );
 }
 
 /**
@@ -72,4 +111,4 @@ function createFieldTokens({ key, now = Date.now }) {
 
 /** @typedef {ReturnType<typeof createFieldTokens>} FieldTokens */
 
-module.exports = { createFieldTokens, tokenKey, TOKEN_LIFETIME_SECONDS };
+module.exports = { createFieldTokens, secretProblem, tokenKey, TOKEN_LIFETIME_SECONDS };

@@ -1,3 +1,4 @@
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -36,9 +37,81 @@ describe('field-data tokens', () => {
       const first = tokenKey({ dir });
       expect(tokenKey({ dir })).toEqual(first);
       expect(fs.statSync(path.join(dir, '.token-key')).mode & 0o777).toBe(0o600);
-      expect(tokenKey({ dir, secret: 'configured' })).toEqual(Buffer.from('configured'));
+      expect(first.toString()).toMatch(/^[0-9a-f]{64}$/);
+      expect(fs.readdirSync(dir)).toEqual(['.token-key']);
+      const configured = 'c'.repeat(32);
+      expect(tokenKey({ dir, secret: configured })).toEqual(Buffer.from(configured));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('gives processes starting at once one key', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-key-'));
+    const script = `process.stdout.write(require(${JSON.stringify(require.resolve('./fieldTokens'))}).tokenKey({ dir: process.argv[1] }).toString())`;
+    try {
+      const keys = await Promise.all(
+        Array.from(
+          { length: 6 },
+          () =>
+            new Promise((resolve, reject) => {
+              const child = spawn(process.execPath, ['-e', script, dir]);
+              let out = '';
+              child.stdout.on('data', (chunk) => (out += chunk));
+              child.on('error', reject);
+              child.on('close', () => resolve(out));
+            }),
+        ),
+      );
+      expect(new Set(keys)).toEqual(new Set([fs.readFileSync(path.join(dir, '.token-key'), 'utf8')]));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a key file of 64 hex digits, with or without a newline after them', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-key-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.token-key'), `${'0a'.repeat(32)}\n`);
+      expect(tokenKey({ dir })).toEqual(Buffer.from('0a'.repeat(32)));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['empty (a first write cut short)', '', 'it is empty'],
+    ['cut short', 'ab'.repeat(10), 'its 20 bytes are not 64 hex digits'],
+    ['not hex', 'z'.repeat(64), 'its 64 bytes are not 64 hex digits'],
+    ['one digit too many', 'a'.repeat(65), 'its 65 bytes are not 64 hex digits'],
+    ['huge', 'a'.repeat(1 << 20), 'it is longer than 64 hex digits'],
+  ])('refuses a key file that is %s, in one line naming it', (_, content, why) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-key-'));
+    const file = path.join(dir, '.token-key');
+    try {
+      fs.writeFileSync(file, content);
+      expect(() => tokenKey({ dir })).toThrow(
+        new Error(`${file} is not a field-data key (${why}): remove it to make a new one, or set FIELD_DATA_SECRET`),
+      );
+      expect(fs.readFileSync(file, 'utf8')).toBe(content);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a key file it cannot read', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-key-'));
+    try {
+      fs.mkdirSync(path.join(dir, '.token-key'));
+      expect(() => tokenKey({ dir })).toThrow(/\.token-key is not a field-data key \(it cannot be read: EISDIR\)/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a configured secret shorter than 32 bytes', () => {
+    expect(() => tokenKey({ dir: os.tmpdir(), secret: 's'.repeat(31) })).toThrow(
+      'FIELD_DATA_SECRET must be at least 32 bytes, not 31',
+    );
   });
 });
