@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
+const { appendLinesDurably } = require('../durableFiles');
 const { repoRoot } = require('../deployables');
 
 /**
@@ -110,7 +111,9 @@ function createRecordWriter({
     buffered = [];
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.appendFileSync(file, lines);
+      // On a line of its own after a line a crash cut short, and cut back off when it fails: nothing else is lost.
+      // Not fsynced: a crash loses the last second's buffer anyway.
+      appendLinesDurably(file, lines, { sync: false });
     } catch (error) {
       onError(/** @type {Error} */ (error));
     }

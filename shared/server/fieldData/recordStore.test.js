@@ -59,6 +59,21 @@ describe('the record store', () => {
     expect(await all(readRecords(dir, { since: start, until: start + 1 }))).toEqual([view(start)]);
   });
 
+  it('loses only the line a crash cut short: the next records start on a line of their own', async () => {
+    const writer = createRecordWriter({ dir, now: () => start });
+    writer.write([view(start)]);
+    writer.flush();
+    const [file] = fs.readdirSync(path.join(dir, '2026-11-26T09'));
+    fs.appendFileSync(path.join(dir, '2026-11-26T09', String(file)), '{"t":1,"ty');
+    writer.write([view(start + 1), view(start + 2)]);
+    writer.flush();
+    expect(await all(readRecords(dir, { since: start, until: start + 2 }))).toEqual([
+      view(start),
+      view(start + 1),
+      view(start + 2),
+    ]);
+  });
+
   it('deletes the hours past its retention when it starts a new hour', async () => {
     let clock = start;
     const writer = createRecordWriter({ dir, retentionHours: 2, now: () => clock });
