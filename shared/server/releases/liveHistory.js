@@ -2,14 +2,15 @@
 // change of the live pointer, appended by the release commands (@nativegtm/tools). Read here, beside the pointer,
 // because the servers' status page needs the previous release too and the servers never import the tools.
 const fs = require('node:fs');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { readLivePointer } = require('./livePointer');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
 /** @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null }} LiveChange */
 
 /**
- * A JSON-lines file's objects, oldest first (none when it is missing). A line that does not parse (cut short by a
- * crash) is skipped.
+ * A JSON-lines file's values, oldest first (none when it is missing). A line that does not parse (cut short by a
+ * crash; the next append starts on a line of its own) is skipped.
  * @param {string} file
  * @returns {any[]}
  */
@@ -32,24 +33,46 @@ function readJsonLines(file) {
     });
 }
 
+/** @param {unknown} id */
+const isReleaseId = (id) => typeof id === 'string' && RELEASE_ID.test(id);
+
+/**
+ * Whether a history line is a change this version writes: anything else (a hand edit, a line of another file) is
+ * skipped as a torn one is.
+ * @param {any} change
+ * @returns {change is LiveChange}
+ */
+const isLiveChange = (change) =>
+  (change?.action === 'promote' || change?.action === 'rollback') &&
+  typeof change.at === 'string' &&
+  isReleaseId(change.id) &&
+  (change.from === null || isReleaseId(change.from));
+
 /**
  * Every change of the live pointer, oldest first.
  * @param {StoreLayout} layout
  * @returns {LiveChange[]}
  */
-const readHistory = (layout) => readJsonLines(layout.history);
+const readHistory = (layout) => readJsonLines(layout.history).filter(isLiveChange);
 
 /**
  * The releases that were live, most recent last, as rollbacks unwind them: a promote pushes, a rollback pops. The
- * last is the live one (when the pointer agrees); the one before it is what a rollback makes live.
+ * last is the live one (when the pointer agrees); the one before it is what a rollback makes live. Each change also
+ * names the release live before it (`from`), which stands in for a change whose line was lost (cut short by a crash):
+ * a promote from a release the stack does not end with pushes that release first.
  * @param {LiveChange[]} history
  */
 function liveStack(history) {
   /** @type {string[]} */
   const stack = [];
+  const top = () => stack[stack.length - 1];
   for (const change of history) {
-    if (change.action === 'rollback') stack.pop();
-    else if (stack[stack.length - 1] !== change.id) stack.push(change.id);
+    if (change.action === 'rollback') {
+      if (top() === change.from) stack.pop();
+    } else if (change.from !== null && top() !== change.from) {
+      stack.push(change.from);
+    }
+    if (top() !== change.id) stack.push(change.id);
   }
   return stack;
 }

@@ -52,6 +52,16 @@ describe('liveAndPrevious', () => {
     expect(liveAndPrevious(layout)).toMatchObject({ live: B, previous: A, replaced: C });
   });
 
+  it('takes the release live before a promote from the promote when the line that made it live was lost', () => {
+    history([
+      { action: 'promote', id: A, from: null },
+      // The promote of B was cut short by a crash, and skipped.
+      { action: 'promote', id: C, from: B },
+    ]);
+    writeLivePointer(layout, C);
+    expect(liveAndPrevious(layout)).toMatchObject({ live: C, previous: B });
+  });
+
   it('names nothing in a store without a pointer or history', () => {
     expect(liveAndPrevious(storeLayout(store, 'candidates'))).toEqual({
       live: undefined,
@@ -67,5 +77,18 @@ describe('readHistory', () => {
     history([{ action: 'promote', id: A, from: null }]);
     fs.appendFileSync(layout.history, '{"at":"2026');
     expect(readHistory(layout)).toEqual([expect.objectContaining({ id: A })]);
+  });
+
+  it('skips lines that parse but are not a change of the live pointer', () => {
+    history([{ action: 'promote', id: A, from: null }]);
+    fs.appendFileSync(
+      layout.history,
+      ['null', '7', '{}', '{"action":"promote","id":"../../etc","from":null,"at":"x"}', '{"action":"rm","id":"a"}']
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    writeLivePointer(layout, A);
+    expect(readHistory(layout)).toEqual([expect.objectContaining({ id: A })]);
+    expect(liveAndPrevious(layout)).toMatchObject({ live: A, previous: undefined });
   });
 });
