@@ -21,6 +21,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { RELEASE_ID, RELEASE_PATH_PREFIX } = require('@nativegtm/contract/releases');
+const { replaceLinkDurably, syncDirectory, writeFileDurably } = require('../durableFiles');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 
 /** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
@@ -166,16 +167,17 @@ function writeCanary(layout, remote, state) {
     .map(Number);
   const next = String(Math.max(0, ...numbers) + 1);
   const folder = path.join(dir, next);
-  fs.mkdirSync(folder);
-  fs.writeFileSync(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   const previous = readLink(layout);
-  const temporary = `${layout.canary}.${process.pid}.${Date.now()}`;
-  // Relative, as the live pointer is: the store can be moved or mounted elsewhere whole.
-  fs.symlinkSync(path.relative(layout.dir, folder), temporary);
   try {
-    fs.renameSync(temporary, layout.canary);
+    fs.mkdirSync(folder);
+    // On disk before the link names the folder: a crash after the turn never shows an empty one.
+    writeFileDurably(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+    syncDirectory(dir);
+    // Relative, as the live pointer is: the store can be moved or mounted elsewhere whole.
+    replaceLinkDurably(layout.canary, path.relative(layout.dir, folder));
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
+    // A write that failed (a full disk) leaves the canary as it was, and no folder the link never named.
+    fs.rmSync(folder, { recursive: true, force: true });
     throw error;
   }
   const keep = new Set([next, previous].filter((name) => name !== undefined));
@@ -208,6 +210,7 @@ function endCanary(layout) {
   } catch {
     ended = false;
   }
+  if (ended) syncDirectory(layout.dir);
   fs.rmSync(layout.canaries, { recursive: true, force: true });
   return ended;
 }

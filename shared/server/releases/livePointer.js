@@ -3,6 +3,7 @@
 // request (no reload), and the built-in server reads it at most every CHECK_INTERVAL_MS.
 const fs = require('node:fs');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { replaceLinkDurably } = require('../durableFiles');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
 const { hasRelease } = require('./releaseInStore');
 
@@ -30,19 +31,12 @@ function readLivePointer(layout) {
 }
 
 /**
- * Makes `id` live: a new link beside the old one, renamed over it.
+ * Makes `id` live: a new link beside the old one, renamed over it, on disk before this returns.
  * @param {StoreLayout} layout
  * @param {string} id
  */
 function writeLivePointer(layout, id) {
-  const temporary = `${layout.live}.${process.pid}.${Date.now()}`;
-  fs.symlinkSync(id, temporary);
-  try {
-    fs.renameSync(temporary, layout.live);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
+  replaceLinkDurably(layout.live, id);
 }
 
 /**

@@ -58,8 +58,11 @@ function mountSmallDisk(size = '2m') {
   }
   return {
     dir,
-    /** Takes every free byte: from now on, any write that needs a new page of the disk fails with ENOSPC. */
-    fill() {
+    /**
+     * Takes every free byte but `leave`: from now on, any write that needs a new page of the disk (past what was
+     * left) fails with ENOSPC.
+     */
+    fill(leave = 0) {
       const fd = fs.openSync(path.join(dir, FILLER), 'a');
       try {
         for (const chunk of [Buffer.alloc(64 * 1024), Buffer.alloc(1)]) {
@@ -72,6 +75,7 @@ function mountSmallDisk(size = '2m') {
             }
           }
         }
+        fs.ftruncateSync(fd, Math.max(0, fs.fstatSync(fd).size - leave));
       } finally {
         fs.closeSync(fd);
       }

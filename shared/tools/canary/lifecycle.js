@@ -2,14 +2,19 @@
 // that it never interleaves with a promote, a rollback, an abort or another canary: start one (after the gate), move
 // it to its next share, end it (promoted, rolled back, without a verdict, aborted) and take over one whose command
 // died. The state itself is @nativegtm/server/releases/canaryInStore, which both servers read.
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { readJsonLines, liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
-const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { appendLinesDurably } = require('@nativegtm/server/durableFiles');
 const { endCanary, readCanary, thisCommand, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { ReleaseError, ensureWritable, refuseWhileCanary, usableRelease } = require('../releases/operations');
-const { appendHistory, writeGate } = require('../releases/records');
+const {
+  ReleaseError,
+  changeLive,
+  ensureWritable,
+  refuseWhileCanary,
+  usableRelease,
+} = require('../releases/operations');
+const { writeGate } = require('../releases/records');
 const { StoreBusyError, withStoreLock } = require('../releases/storeLock');
 const { NginxReloadError, reloadNginx } = require('../nginx/reload');
 
@@ -184,12 +189,14 @@ async function advanceCanary(layout, remote, mine, passed, share, at) {
 }
 
 /**
+ * Appends how the canary ended to the canary history, on disk.
  * @param {StoreLayout} layout
  * @param {CanaryState} state
  * @param {Outcome} outcome
  * @param {string} reason
  * @param {StepRecord[]} verdicts
  * @param {number} at
+ * @returns {{ ended: EndedCanary, undo: () => void }} undo: takes the line out again
  */
 function recordEnd(layout, state, outcome, reason, verdicts, at) {
   /** @type {EndedCanary} */
@@ -202,8 +209,7 @@ function recordEnd(layout, state, outcome, reason, verdicts, at) {
     steps: state.steps,
     verdicts,
   };
-  fs.appendFileSync(layout.canaryHistory, `${JSON.stringify(ended)}\n`);
-  return ended;
+  return { ended, undo: appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`) };
 }
 
 /**
@@ -217,13 +223,18 @@ function recordEnd(layout, state, outcome, reason, verdicts, at) {
 async function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
   const ended = await changeMine(layout, remote, mine, (current) => {
     const verdicts = last ? [...current.verdicts, last] : current.verdicts;
+    // The end recorded first: should the promote fail (a full disk), its line is taken out again and the canary
+    // still runs, as the store had it.
+    const { ended: record, undo } = recordEnd(layout, current, outcome, reason, verdicts, at);
     if (outcome === 'promoted') {
       const { live } = liveAndPrevious(layout);
-      // As promote does: the history first, so that a command stopped between the two leaves the pointer the truth.
-      appendHistory(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
-      writeLivePointer(layout, current.id);
+      try {
+        changeLive(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
+      } catch (error) {
+        undo();
+        throw error;
+      }
     }
-    const record = recordEnd(layout, current, outcome, reason, verdicts, at);
     endCanary(layout);
     return record;
   });
@@ -249,11 +260,18 @@ async function abortCanary(layout, remote, { now }) {
     try {
       const ended = await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
         const { canary, problem } = abortable(layout, remote);
+        // Ended first, whatever the disk can still take: an abort is what puts everyone back on live.
         endCanary(layout);
         // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
-        return canary
-          ? recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now())
-          : { problem: /** @type {string} */ (problem) };
+        if (!canary) return { problem: /** @type {string} */ (problem) };
+        try {
+          return recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now()).ended;
+        } catch (error) {
+          throw new ReleaseError(
+            `${remote}'s canary is ended (everyone is on live), but its end could not be recorded in ` +
+              `${layout.canaryHistory}: ${/** @type {Error} */ (error).message}`,
+          );
+        }
       });
       await nginxReads(layout);
       return ended;
@@ -297,11 +315,22 @@ function takeOverCanary(layout, remote) {
 }
 
 /**
+ * Whether a line of the canary history is an ended canary as this version writes it (anything else, a hand edit, is
+ * skipped as a torn line is).
+ * @param {any} ended
+ * @returns {ended is EndedCanary}
+ */
+const isEndedCanary = (ended) =>
+  ['id', 'startedAt', 'endedAt', 'outcome', 'reason'].every((key) => typeof ended?.[key] === 'string') &&
+  Array.isArray(ended.steps) &&
+  Array.isArray(ended.verdicts);
+
+/**
  * The canaries of the remote that ended, oldest first.
  * @param {StoreLayout} layout
  * @returns {EndedCanary[]}
  */
-const endedCanaries = (layout) => readJsonLines(layout.canaryHistory);
+const endedCanaries = (layout) => readJsonLines(layout.canaryHistory).filter(isEndedCanary);
 
 module.exports = {
   DEFAULT_STEPS,

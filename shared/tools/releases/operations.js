@@ -75,6 +75,23 @@ function refuseWhileCanary(layout, remote, what) {
 }
 
 /**
+ * Makes `change.id` live: the history line first (should the command stop between the two, the pointer still names
+ * what was live), then the pointer; a pointer that cannot be turned takes the line out again, so a refusal changes
+ * nothing.
+ * @param {StoreLayout} layout
+ * @param {import('./records').LiveChange} change
+ */
+function changeLive(layout, change) {
+  const undo = appendHistory(layout, change);
+  try {
+    writeLivePointer(layout, change.id);
+  } catch (error) {
+    undo();
+    throw error;
+  }
+}
+
+/**
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} buildDir
@@ -110,9 +127,7 @@ async function promote(layout, remote, id, { gate, now = () => new Date() }) {
     }
     const { live } = liveAndPrevious(layout);
     if (live === id) return { gate: result, from: live, changed: false };
-    // The history first: should the command stop between the two, the pointer still names what was live.
-    appendHistory(layout, { at: now().toISOString(), action: 'promote', id, from: live ?? null });
-    writeLivePointer(layout, id);
+    changeLive(layout, { at: now().toISOString(), action: 'promote', id, from: live ?? null });
     return { gate: result, from: live, changed: true };
   });
 }
@@ -132,8 +147,7 @@ async function rollback(layout, remote, { now = () => new Date() } = {}) {
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
     if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
     usableRelease(layout, remote, previous);
-    appendHistory(layout, { at: now().toISOString(), action: 'rollback', id: previous, from: live });
-    writeLivePointer(layout, previous);
+    changeLive(layout, { at: now().toISOString(), action: 'rollback', id: previous, from: live });
     return { id: previous, from: live };
   });
 }
@@ -200,6 +214,7 @@ module.exports = {
   ReleaseError,
   DEFAULT_KEEP,
   ensureWritable,
+  changeLive,
   refuseWhileCanary,
   publish,
   promote,

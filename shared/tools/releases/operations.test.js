@@ -179,6 +179,44 @@ describe('rollback', () => {
   });
 });
 
+describe('a history line cut short by a crash', () => {
+  it('loses only itself: releases and rollback see every whole change, and rollback returns to the one before', async () => {
+    const [a, b, c] = [await release('a'), await release('b'), await release('c')];
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    await promote(layout, 'jobs', b, { gate: passing, now });
+    const text = fs.readFileSync(layout.history, 'utf8');
+    const last = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+    fs.writeFileSync(layout.history, text.slice(0, text.length - Math.ceil(last.length / 2)));
+
+    await promote(layout, 'jobs', c, { gate: passing, now });
+    expect(readHistory(layout)).toEqual([
+      expect.objectContaining({ action: 'promote', id: a, from: null }),
+      expect.objectContaining({ action: 'promote', id: c, from: b }),
+    ]);
+    expect(describeReleases(layout).releases.map((r) => [r.id, r.live, r.previous])).toEqual([
+      [a, false, false],
+      [b, false, true],
+      [c, true, false],
+    ]);
+    expect(await rollback(layout, 'jobs', { now })).toEqual({ id: b, from: c });
+    expect(readLivePointer(layout)).toEqual({ id: b });
+    expect(await rollback(layout, 'jobs', { now })).toEqual({ id: a, from: b });
+  });
+});
+
+describe('a live pointer that cannot be turned', () => {
+  it('leaves the history as it was', async () => {
+    const [a, b] = [await release('a'), await release('b')];
+    await promote(layout, 'jobs', a, { gate: passing, now });
+    const history = fs.readFileSync(layout.history, 'utf8');
+    // Something in the way that rename(2) cannot replace with a link.
+    fs.rmSync(layout.live);
+    fs.mkdirSync(path.join(layout.live, 'in-the-way'), { recursive: true });
+    await expect(promote(layout, 'jobs', b, { gate: passing, now })).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(fs.readFileSync(layout.history, 'utf8')).toBe(history);
+  });
+});
+
 describe('prune', () => {
   it('keeps the release a rollback left, besides the live one', async () => {
     const [a, b, c] = [await release('a'), await release('b'), await release('c')];

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
+const { syncDirectory, syncTree } = require('@nativegtm/server/durableFiles');
 const { writeJsonAtomically } = require('./records');
 
 /** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
@@ -127,13 +128,17 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
     }
     const hashedFiles = files.filter(isHashedFile);
     for (const file of hashedFiles) shareFile(path.join(incoming, file), path.join(layout.assets, file));
+    syncDirectory(layout.assets);
     /** @type {ReleaseRecord} */
     const record = { id, remote, created: now().toISOString(), buildId, commit, dirty, hashedFiles };
     writeJsonAtomically(layout.record(id), record);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
     fs.chmodSync(incoming, 0o755);
+    // On disk before it has its name: a crash after the rename never leaves a release with empty files.
+    syncTree(incoming);
     // The release becomes visible here, whole.
     fs.renameSync(incoming, layout.release(id));
+    syncDirectory(layout.dir);
   } catch (error) {
     fs.rmSync(incoming, { recursive: true, force: true });
     if (fs.existsSync(layout.release(id))) return { id, existed: true };

@@ -1,10 +1,12 @@
 // What the store says about a remote's releases, beside their files: each release's record (immutable, written when
 // it is published), the last gate run on it, and the history of the live pointer (appended here; read by
-// @nativegtm/server/releases/liveHistory, which the servers' status page needs too). JSON files written whole (to a
-// temporary name, then renamed), so a reader never sees half of one.
+// @nativegtm/server/releases/liveHistory, which the servers' status page needs too). JSON files are written whole and
+// on disk, the history appended on a line of its own (@nativegtm/server/durableFiles), so a reader never sees half of
+// one and a torn line loses only itself.
 const fs = require('node:fs');
 const path = require('node:path');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { appendLinesDurably, writeFileDurably } = require('@nativegtm/server/durableFiles');
 const { hasRelease } = require('@nativegtm/server/releases/releaseInStore');
 
 /** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
@@ -18,14 +20,12 @@ const { hasRelease } = require('@nativegtm/server/releases/releaseInStore');
 /** @typedef {import('@nativegtm/server/releases/liveHistory').LiveChange} LiveChange */
 
 /**
- * Writes JSON whole: to a temporary name beside it, then renamed.
+ * Writes JSON whole and on disk, or leaves the file as it was.
  * @param {string} file
  * @param {unknown} value
  */
 function writeJsonAtomically(file, value) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
-  fs.renameSync(temporary, file);
+  writeFileDurably(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**
@@ -93,11 +93,13 @@ function writeGate(layout, id, result) {
 }
 
 /**
+ * Appends a change of the live pointer to the history, on disk.
  * @param {StoreLayout} layout
  * @param {LiveChange} change
+ * @returns {() => void} undo: takes the line out again (when the pointer could not be changed after it)
  */
 function appendHistory(layout, change) {
-  fs.appendFileSync(layout.history, `${JSON.stringify(change)}\n`);
+  return appendLinesDurably(layout.history, `${JSON.stringify(change)}\n`);
 }
 
 module.exports = {

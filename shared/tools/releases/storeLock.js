@@ -5,6 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const lockfile = require('proper-lockfile');
+const { writeFileDurably } = require('@nativegtm/server/durableFiles');
+const { asStoreWriteError } = require('./storeWriteError');
 
 /** A lock left this long without a refresh is a dead command's (the holder refreshes it every STALE_MS / 2). */
 const STALE_MS = 10_000;
@@ -41,18 +43,17 @@ async function readHolder(file) {
 }
 
 /**
- * Writes the holder's file whole (a temporary file renamed over it), so a reader never sees half of it.
+ * Writes the holder's file whole, so a reader never sees half of it.
  * @param {string} file
  * @param {string} command
  */
 function writeHolder(file, command) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
-  fs.renameSync(temporary, file);
+  writeFileDurably(file, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
 }
 
 /**
- * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it.
+ * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it, and a
+ * StoreWriteError when the store's file system refuses a write (storeWriteError.js).
  * @template T
  * @param {string} file
  * @param {string} command what the holder is doing, for the other's message
@@ -77,16 +78,20 @@ async function withStoreLock(file, command, work) {
       },
     });
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED') throw error;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED')
+      throw asStoreWriteError(error, path.dirname(file));
     const other = await readHolder(holderFile);
     throw new StoreBusyError(
       `another command is changing this remote's releases: "${other.command ?? 'unknown'}" (pid ${other.pid ?? '?'}, ` +
         `since ${other.since ?? '?'}). Nothing was changed; try again when it is done.`,
     );
   }
-  writeHolder(holderFile, command);
   try {
+    // Inside: a holder's file that cannot be written (a full disk) must not leave the lock taken.
+    writeHolder(holderFile, command);
     return await work();
+  } catch (error) {
+    throw asStoreWriteError(error, path.dirname(file));
   } finally {
     fs.rmSync(holderFile, { force: true });
     if (!lost) await release();
