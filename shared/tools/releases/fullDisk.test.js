@@ -5,6 +5,9 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { itOnSmallDisk, mountSmallDisk } = require('@nativegtm/server/testing/smallDisk');
+const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { startCanary } = require('../canary/lifecycle');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const COMMANDS = path.join(__dirname, '..', 'commands');
@@ -74,7 +77,7 @@ function storeOn(disk) {
   const refusal =
     `error: the release store at ${path.join(store, 'jobs')} cannot be written: its disk is full (ENOSPC). ` +
     'Nothing was changed; free some space and run the command again.';
-  return { store, ok, ids: { a, b, c }, refusal };
+  return { store, ok, ids: { a: String(a), b: String(b), c: String(c) }, refusal };
 }
 
 /**
@@ -105,19 +108,19 @@ onSmallDisk(
     disk.fill();
     for (const [command, args] of /** @type {[string, string[]][]} */ ([
       ['release', ['jobs', '--from', build('d')]],
-      ['promote', ['jobs', String(c), '--skip-gate']],
+      ['promote', ['jobs', c, '--skip-gate']],
       ['rollback', ['jobs']],
-      ['canary', ['jobs', String(c), '--skip-gate']],
+      ['canary', ['jobs', c, '--skip-gate']],
     ])) {
       expectRefusal(run(store, command, args), command, refusal);
       expect(snapshot(store)).toEqual(before);
     }
     // Reading needs no space.
     expect(run(store, 'releases', ['jobs'])).toEqual(listed);
-    expect(run(store, 'preview', ['jobs', String(c)])).toMatchObject({ status: 0 });
+    expect(run(store, 'preview', ['jobs', c])).toMatchObject({ status: 0 });
 
     disk.free();
-    ok('promote', ['jobs', String(c), '--skip-gate']);
+    ok('promote', ['jobs', c, '--skip-gate']);
     expect(fs.readlinkSync(path.join(store, 'jobs', 'live'))).toBe(c);
     ok('rollback', ['jobs']);
     expect(fs.readlinkSync(path.join(store, 'jobs', 'live'))).toBe(b);
@@ -137,12 +140,34 @@ onSmallDisk(
     disk.fill(4096);
     expectRefusal(run(store, 'release', ['jobs', '--from', build('d')]), 'release', refusal);
     expect(snapshot(store)).toEqual(before);
-    expectRefusal(run(store, 'promote', ['jobs', String(ids.c), '--skip-gate']), 'promote', refusal);
+    expectRefusal(run(store, 'promote', ['jobs', ids.c, '--skip-gate']), 'promote', refusal);
     expect(snapshot(store)).toEqual(before);
 
     disk.free();
-    ok('promote', ['jobs', String(ids.c), '--skip-gate']);
+    ok('promote', ['jobs', ids.c, '--skip-gate']);
     expect(fs.readlinkSync(path.join(store, 'jobs', 'live'))).toBe(ids.c);
+  },
+  120_000,
+);
+
+onSmallDisk(
+  'an abort needs room for the lock only: ending the canary frees more than its record takes',
+  async () => {
+    disk = mountSmallDisk('2m');
+    const { store, ids, refusal } = storeOn(disk);
+    const layout = storeLayout(store, 'jobs');
+    const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+    await startCanary(layout, 'jobs', ids.c, { steps: [50, 100], settings, gate: null, now: Date.now });
+
+    disk.fill();
+    expectRefusal(run(store, 'canary', ['jobs', '--abort']), 'canary --abort', refusal);
+    expect(readCanary(layout).canary).toMatchObject({ id: ids.c, share: 50 });
+
+    disk.free();
+    disk.fill(4096);
+    expect(run(store, 'canary', ['jobs', '--abort'])).toMatchObject({ status: 0 });
+    expect(readCanary(layout)).toEqual({});
+    expect(fs.readFileSync(layout.canaryHistory, 'utf8')).toMatch(/"outcome":"aborted"/);
   },
   120_000,
 );
