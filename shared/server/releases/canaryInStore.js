@@ -141,12 +141,7 @@ function writeNginxCanaryMaps(layout, remote) {
     [CANARY_FILES.release]: canary ? `${LISTED_KEY} ${JSON.stringify(`${RELEASE_PATH_PREFIX}${canary.id}/`)};\n` : '',
   };
   fs.mkdirSync(layout.nginxCanary, { recursive: true });
-  for (const [name, text] of Object.entries(entries)) {
-    const file = path.join(layout.nginxCanary, name);
-    const temporary = `${file}.${process.pid}.${Date.now()}`;
-    fs.writeFileSync(temporary, text);
-    fs.renameSync(temporary, file);
-  }
+  for (const [name, text] of Object.entries(entries)) writeFileDurably(path.join(layout.nginxCanary, name), text);
   return problem;
 }
 
