@@ -11,6 +11,7 @@ const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 const { DEFAULT_HOUR_BYTES, DEFAULT_TOTAL_BYTES } = require('./fieldData/storeBudget');
 const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
 const { secretProblem } = require('./fieldData/fieldTokens');
+const { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } = require('./fieldData/clientNetwork');
 
 /** A whole number of at least `min`. */
 const wholeNumber = (/** @type {number} */ min) =>
@@ -76,6 +77,12 @@ const secret = envalid.makeValidator((input) => {
 /** Variables whose value a problem's line never shows (it would end up in logs). */
 const SECRETS = new Set(['FIELD_DATA_SECRET']);
 
+/** The proxies whose X-Forwarded-For is believed (fieldData/clientNetwork.js): checked here, kept as written. */
+const trustedProxies = envalid.makeValidator((input) => {
+  parseTrustedProxies(input);
+  return input;
+});
+
 /** What the servers read, with the defaults `npm start` runs with. */
 const SERVER_SPECS = {
   PORT_BASE: portBase({ default: SHELL_PORT, desc: "the shell's port; the remotes take the ports after it" }),
@@ -108,6 +115,10 @@ const SERVER_SPECS = {
   OVERRIDE_ORIGINS: overrideOrigins({
     default: parseOverrideOrigins(LOOPBACK_ORIGINS),
     desc: `the dev servers a browser may override a remote with: origins, port * for any, or off (${LOOPBACK_ORIGINS})`,
+  }),
+  TRUSTED_PROXIES: trustedProxies({
+    default: DEFAULT_TRUSTED_PROXIES,
+    desc: "the proxies or CDN in front whose X-Forwarded-For names the visitor's network (loopback by default)",
   }),
   FRAGMENT_TIMEOUT_MS: wholeNumber(0)({ default: undefined, desc: "how long a document waits for a page's HTML" }),
 };

@@ -41,6 +41,7 @@ describe('the servers’ configuration', () => {
         { protocol: 'http:', hostname: '127.0.0.1', port: '*' },
         { protocol: 'http:', hostname: '[::1]', port: '*' },
       ],
+      TRUSTED_PROXIES: 'loopback',
       FRAGMENT_TIMEOUT_MS: undefined,
     });
   });
@@ -58,6 +59,10 @@ describe('the servers’ configuration', () => {
       FIELD_DATA_MAX: 3000000,
     });
     expect(serverConfig({ FIELD_DATA_MAX: '1.5gb' }).FIELD_DATA_MAX).toBe(1.5 * 1024 ** 3);
+  });
+
+  it('reads the proxies whose X-Forwarded-For is believed', () => {
+    expect(serverConfig({ TRUSTED_PROXIES: '10.0.0.0/8, loopback' }).TRUSTED_PROXIES).toBe('10.0.0.0/8, loopback');
   });
 
   it('reads a sample rate from 0 to 1', () => {
@@ -109,6 +114,8 @@ describe('the servers’ configuration', () => {
     ['FIELD_DATA_MAX_HOUR', '100'],
     ['FIELD_DATA_MAX', 'lots'],
     ['FIELD_DATA_MAX', '2 GB of it'],
+    ['TRUSTED_PROXIES', 'cdn.example'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^ {2}${name}="${value}": .+`))]);
   });
