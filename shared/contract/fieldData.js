@@ -77,10 +77,13 @@ const MAX_TARGET_LENGTH = 100;
  */
 const COHORT = /^(?:preview|override|(?:canary|control):[a-z][a-z0-9-]{0,39})$/;
 /**
- * A field-data token: `<document id>.<expiry in seconds since 1970>.<cohort>.<signature>` (the servers sign and check
- * it; the browser hands it back as it is).
+ * A field-data token: `<document id>.<expiry in seconds since 1970>.<cohort>.<network>.<canary>.<signature>`, where
+ * network is a keyed hash of the visitor's network and canary the canary it was issued for (`-` for none): the servers
+ * sign and check it; the browser hands it back as it is.
  */
-const TOKEN = new RegExp(`^[0-9a-f]{16}\\.[0-9]{10}\\.${COHORT.source.slice(1, -1)}\\.[A-Za-z0-9_-]{43}$`);
+const TOKEN = new RegExp(
+  `^[0-9a-f]{16}\\.[0-9]{10}\\.${COHORT.source.slice(1, -1)}\\.[0-9a-f]{16}\\.(?:[0-9a-z]{1,11}|-)\\.[A-Za-z0-9_-]{43}$`,
+);
 
 /**
  * @typedef {{ name: VitalName, value: number, target?: string, targetRemote?: string }} Vital

@@ -8,7 +8,7 @@ const view = {
   nav: 'document',
   device: 'desktop',
 };
-const token = `0123456789abcdef.1790000000.preview.${'A'.repeat(43)}`;
+const token = `0123456789abcdef.1790000000.preview.0123456789abcdef.-.${'A'.repeat(43)}`;
 
 describe('rating', () => {
   it("follows web.dev's thresholds, good and needs-improvement inclusive", () => {

@@ -60,8 +60,8 @@ const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
  *   the origins overrides may come from (OVERRIDE_ORIGINS; loopback unless given) (without it, dist/ as a single-page
  *   app); logger: where request and fragment lines go (nowhere unless given);
  *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from;
- *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR) and the key of private documents' tokens (without
- *   it, the site takes no field data)
+ *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR), the key of private documents' tokens, and the
+ *   proxies whose X-Forwarded-For names a visitor's network (TRUSTED_PROXIES) (without it, the site takes no field data)
  */
 
 /**
@@ -227,7 +227,10 @@ function createShellHandler({
       // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
       // whom it was for: a preview, or a canary's side.
       const cohort = personal.cohort(pageRemote);
-      const token = collector?.issueToken(cohort);
+      const token = collector?.issueToken(cohort, {
+        address: req.socket.remoteAddress,
+        forwardedFor: req.headers['x-forwarded-for'],
+      });
       const html = token ? document.html.replace('</head>', `${fieldTokenTag(token)}\n</head>`) : document.html;
       // A document of a side of its own page's canary: whether that remote's fragment made it in is a signal too.
       if (token && document.route && pageRemote && cohort.endsWith(`:${pageRemote}`)) {

@@ -28,6 +28,7 @@ const SPECS = {
   FIELD_DATA_SECRET: SERVER_SPECS.FIELD_DATA_SECRET,
   FIELD_DATA_MAX_HOUR: SERVER_SPECS.FIELD_DATA_MAX_HOUR,
   FIELD_DATA_MAX: SERVER_SPECS.FIELD_DATA_MAX,
+  TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
   REMOTES_FILE: SERVER_SPECS.REMOTES_FILE,
   METRICS_HOST: SERVER_SPECS.METRICS_HOST,
@@ -36,10 +37,23 @@ const SPECS = {
 };
 
 /**
+ * The visitor nginx passes a request for: the address nginx saw, else (a request that did not come through the
+ * generated configuration) the socket's.
+ * @param {import('node:http').IncomingMessage} req
+ */
+function nginxClient(req) {
+  const seen = req.headers['x-real-ip'];
+  return {
+    address: typeof seen === 'string' && seen !== '' ? seen : req.socket.remoteAddress,
+    forwardedFor: req.headers['x-forwarded-for'],
+  };
+}
+
+/**
  * Starts the collector; resolves once it and its metrics listen.
  * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
- *   FIELD_DATA_MAX?: number, RELEASES_DIR?: string, REMOTES_FILE?: string, METRICS_HOST: string,
- *   METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
+ *   FIELD_DATA_MAX?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, REMOTES_FILE?: string,
+ *   METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
  */
 async function startCollector(config) {
   const logger = createLogger({ level: config.LOG_LEVEL });
@@ -55,6 +69,7 @@ async function startCollector(config) {
     secret: config.FIELD_DATA_SECRET,
     maxPerHour: config.FIELD_DATA_MAX_HOUR,
     maxTotal: config.FIELD_DATA_MAX,
+    trustedProxies: config.TRUSTED_PROXIES,
     storeDir: storeDir(config.RELEASES_DIR),
     liveBuilds: builds.liveBuilds,
     metrics,
@@ -74,12 +89,14 @@ async function startCollector(config) {
       },
       {
         // nginx's include for a private document: its token, signed here, where the key is, for whom nginx says
-        // the document is (a preview, or a canary's side; anything else is a preview's).
+        // the document is (a preview, or a canary's side; anything else is a preview's), and for the visitor's network:
+        // nginx passes the address it saw (X-Real-IP) and the X-Forwarded-For it was sent, and TRUSTED_PROXIES here
+        // says which of it to believe, as the built-in server does with its own socket's.
         label: 'field-token',
         path: is(FIELD_TOKEN_PATH),
         handle: (req, res) => {
           const cohort = new URL(req.url ?? '/', 'http://collector').searchParams.get('cohort') ?? '';
-          const token = collector.issueToken(COHORT.test(cohort) ? cohort : 'preview');
+          const token = collector.issueToken(COHORT.test(cohort) ? cohort : 'preview', nginxClient(req));
           return sendText(req, res, 'text/html', fieldTokenTag(token), 'no-store');
         },
       },

@@ -77,6 +77,7 @@ function worker(config) {
       secret: config.FIELD_DATA_SECRET,
       maxPerHour: config.FIELD_DATA_MAX_HOUR,
       maxTotal: config.FIELD_DATA_MAX,
+      trustedProxies: config.TRUSTED_PROXIES,
     },
     sampleRate: config.RUM_SAMPLE_RATE,
     overrideOrigins: config.OVERRIDE_ORIGINS,

@@ -6,12 +6,21 @@ const { createFieldTokens, tokenKey } = require('./fieldTokens');
 const { createRecordWriter, writerName } = require('./recordStore');
 const { createStoreBudget } = require('./storeBudget');
 const { createTokenRates } = require('./tokenRates');
+const { DEFAULT_TRUSTED_PROXIES, clientNetwork, parseTrustedProxies } = require('./clientNetwork');
+const { canaryKey, runningCanary } = require('../releases/canaryInStore');
+const { storeLayout } = require('../releases/storeLayout');
 
 /**
  * Where field data is kept and how: what a server's configuration says of it.
- * @typedef {{ dir: string, secret?: string, maxPerHour?: number, maxTotal?: number }} FieldDataOptions
- *   dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; maxPerHour, maxTotal: the store's byte budget
- *   (FIELD_DATA_MAX_HOUR, FIELD_DATA_MAX; storeBudget.js's defaults unless given)
+ * @typedef {{ dir: string, secret?: string, maxPerHour?: number, maxTotal?: number, trustedProxies?: string }}
+ *   FieldDataOptions dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; maxPerHour, maxTotal: the
+ *   store's byte budget (FIELD_DATA_MAX_HOUR, FIELD_DATA_MAX; storeBudget.js's defaults unless given);
+ *   trustedProxies: TRUSTED_PROXIES
+ */
+
+/**
+ * A request's client as the collector is told it: the peer's address, and its X-Forwarded-For.
+ * @typedef {{ address: string | undefined, forwardedFor: string | string[] | undefined }} Client
  */
 
 /**
@@ -25,6 +34,7 @@ function createFieldCollector({
   secret,
   maxPerHour,
   maxTotal,
+  trustedProxies = DEFAULT_TRUSTED_PROXIES,
   storeDir,
   liveBuilds,
   metrics,
@@ -32,11 +42,30 @@ function createFieldCollector({
   unsignedPerSecond,
 }) {
   const tokens = createFieldTokens({ key: tokenKey({ dir, secret }) });
+  const trust = parseTrustedProxies(trustedProxies);
+  const labels = createFieldLabels({ storeDir, liveBuilds });
+  /** @type {Map<string, () => import('../releases/canaryInStore').CanaryState | undefined>} */
+  const canaries = new Map();
+  /**
+   * The key of the remote's running canary, if any: read from the store (at most once a second per remote), for the
+   * remotes the site has only.
+   * @param {string} remote
+   */
+  function canaryOf(remote) {
+    if (storeDir === undefined || labels.remote(remote) !== remote) return undefined;
+    let running = canaries.get(remote);
+    if (!running) {
+      running = runningCanary(storeLayout(storeDir, remote));
+      canaries.set(remote, running);
+    }
+    const state = running();
+    return state && canaryKey(state);
+  }
   const onError = (/** @type {Error} */ error) => logger.error({ err: error }, 'field data could not be written');
   const budget = createStoreBudget({ dir, name: writerName(), hourBytes: maxPerHour, totalBytes: maxTotal, onError });
   const writer = createRecordWriter({ dir, onError, budget });
   const receive = createFieldDataEndpoint({
-    labels: createFieldLabels({ storeDir, liveBuilds }),
+    labels,
     tokens,
     writer,
     metrics,
@@ -47,16 +76,23 @@ function createFieldCollector({
   return {
     receive,
     /**
-     * Signs a private document's token.
+     * Signs a private document's token: for whom, from which network, and, for a side of a canary, which canary.
      * @param {string} cohort who the document is for (@nativegtm/contract/fieldData COHORT)
+     * @param {Client} client
      */
-    issueToken: (cohort) => tokens.issue(cohort),
+    issueToken(cohort, client) {
+      const side = /^(?:canary|control):(.+)$/.exec(cohort);
+      const canary = side ? canaryOf(/** @type {string} */ (side[1])) : undefined;
+      return tokens.issue({ cohort, network: clientNetwork(client, trust), canary });
+    },
     /**
      * Keeps what the server saw of a document it served to a side of a canary of its page's remote (the canary's
      * fragment signal): one record, under the document's token.
      * @param {{ token: string, route: string, remote: string, cohort: string, failed: boolean }} document
      */
     recordDocument({ token, route, remote, cohort, failed }) {
+      const proof = tokens.verify(token);
+      if (!proof) return;
       /** @type {import('./recordStore').DocumentRecord} */
       const record = {
         t: Date.now(),
@@ -64,9 +100,11 @@ function createFieldCollector({
         route,
         remote,
         cohort,
-        doc: /** @type {string} */ (token.split('.')[0]),
+        doc: proof.doc,
         seq: 0,
         signed: true,
+        net: proof.net,
+        canary: proof.canary,
         fragment: failed ? 'failed' : 'ok',
       };
       // Past the budget it is dropped like a beacon's (and the drop marked for the canary).

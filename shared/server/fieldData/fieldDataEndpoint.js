@@ -66,7 +66,7 @@ function createFieldDataEndpoint({
   /**
    * The records of a beacon, labelled by what the site knows.
    * @param {import('@nativegtm/contract/fieldData').Beacon} beacon
-   * @param {{ doc: string, cohort: string } | undefined} proof the document and cohort its token proves
+   * @param {{ doc: string, cohort: string, net: string, canary?: string } | undefined} proof what its token proves
    * @returns {FieldRecord[]}
    */
   function recordsOf(beacon, proof) {
@@ -80,12 +80,14 @@ function createFieldDataEndpoint({
     const doc = proof?.doc;
     const cohort = proof?.cohort;
     const seq = signed ? view.seq : undefined;
+    const net = proof?.net;
+    const canary = proof?.canary;
     // Every record has the same fields (those it does not have are undefined, which JSON leaves out): one shape for the
     // engine, built without spreading, as this runs for every record of every visitor.
     /** @type {FieldRecord[]} */
     const records = [];
     if (beacon.first) {
-      records.push({ t, type: 'view', route, remote, release, device, nav, signed, doc, cohort, seq });
+      records.push({ t, type: 'view', route, remote, release, device, nav, signed, doc, cohort, seq, net, canary });
       metrics?.pageView({ route, remote, release, device, nav });
     }
     for (const { name, value, target, targetRemote } of beacon.vitals) {
@@ -102,6 +104,8 @@ function createFieldDataEndpoint({
         doc,
         cohort,
         seq,
+        net,
+        canary,
         name,
         value,
         target,
@@ -124,6 +128,8 @@ function createFieldDataEndpoint({
         doc,
         cohort,
         seq,
+        net,
+        canary,
         source: error.source,
         page: remote,
       });

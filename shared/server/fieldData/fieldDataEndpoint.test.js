@@ -140,12 +140,14 @@ describe('the field-data endpoint', () => {
   it("drops an overriding browser's beacons, counted apart, and keeps a preview's", async () => {
     await start();
     const beacon = { v: 1, first: true, view, vitals: [{ name: 'LCP', value: 9000 }], errors: [] };
-    expect(await post({ ...beacon, token: tokens.issue('override') })).toBe(204);
+    expect(await post({ ...beacon, token: tokens.issue({ cohort: 'override', network: '198.51.100.0/24' }) })).toBe(
+      204,
+    );
     expect(records).toEqual([]);
     const text = await metrics.registry.metrics();
     expect(text).toContain('nativegtm_field_data_beacons_total{outcome="override"} 1');
     expect(text).not.toMatch(/^nativegtm_page_views_total/m);
-    expect(await post({ ...beacon, token: tokens.issue('preview') })).toBe(204);
+    expect(await post({ ...beacon, token: tokens.issue({ cohort: 'preview', network: '198.51.100.0/24' }) })).toBe(204);
     expect(records.map((record) => [record.type, record.cohort])).toEqual([
       ['view', 'preview'],
       ['vital', 'preview'],
@@ -232,7 +234,7 @@ describe('the field-data endpoint', () => {
     // The clock stands still: no refill.
     const statuses = await Promise.all(Array.from({ length: 150 }, () => post(beacon)));
     expect(statuses.filter((status) => status === 429)).toHaveLength(50);
-    expect(await post({ ...beacon, token: tokens.issue('preview') })).toBe(204);
+    expect(await post({ ...beacon, token: tokens.issue({ cohort: 'preview', network: '198.51.100.0/24' }) })).toBe(204);
     time += 1000;
     expect(await post(beacon)).toBe(204);
     expect(await metrics.registry.metrics()).toContain('nativegtm_field_data_beacons_total{outcome="limited"} 50');
@@ -299,7 +301,10 @@ describe('the field-data endpoint', () => {
     await start({ unsignedPerSecond: 1e9 });
     // Ten real visitors of private documents, each with its document's token.
     for (let visitor = 0; visitor < 10; visitor += 1) {
-      const token = tokens.issue(visitor % 2 ? 'canary:jobs' : 'control:jobs');
+      const token = tokens.issue({
+        cohort: visitor % 2 ? 'canary:jobs' : 'control:jobs',
+        network: `198.51.${visitor}.0/24`,
+      });
       await post({
         v: 1,
         token,
@@ -323,6 +328,10 @@ describe('the field-data endpoint', () => {
     const cohorts = records.filter((record) => record.type === 'view').map((record) => record.cohort);
     expect(cohorts.filter((cohort) => cohort === 'canary:jobs')).toHaveLength(5);
     expect(cohorts.filter((cohort) => cohort === 'control:jobs')).toHaveLength(5);
+    // And its network's keyed hash, never the address: ten networks, ten hashes.
+    const nets = records.filter((record) => record.type === 'view').map((record) => record.net);
+    expect(new Set(nets).size).toBe(10);
+    expect(nets.every((net) => /^[0-9a-f]{16}$/.test(String(net)))).toBe(true);
 
     const poor = {
       v: 1,
@@ -331,8 +340,8 @@ describe('the field-data endpoint', () => {
       vitals: [{ name: 'LCP', value: 30_000 }],
       errors: [{ source: 'error', remote: 'jobs' }],
     };
-    const forged = `${'f'.repeat(16)}.${Math.floor(time / 1000) + 3600}.canary:jobs.${'A'.repeat(43)}`;
-    const stolen = tokens.issue('control:jobs');
+    const forged = `${'f'.repeat(16)}.${Math.floor(time / 1000) + 3600}.canary:jobs.${'0'.repeat(16)}.-.${'A'.repeat(43)}`;
+    const stolen = tokens.issue({ cohort: 'control:jobs', network: '198.51.100.0/24' });
     // A real token moved to the other side: its signature no longer fits.
     const switched = stolen.replace('.control:jobs.', '.canary:jobs.');
     await post({ ...poor, token: stolen });
@@ -340,7 +349,10 @@ describe('the field-data endpoint', () => {
     const flood = [
       ...Array.from({ length: 2000 }, () => poor),
       ...Array.from({ length: 200 }, () => ({ ...poor, token: forged })),
-      ...Array.from({ length: 200 }, () => ({ ...poor, token: expiredTokens.issue('canary:jobs') })),
+      ...Array.from({ length: 200 }, () => ({
+        ...poor,
+        token: expiredTokens.issue({ cohort: 'canary:jobs', network: '198.51.100.0/24' }),
+      })),
       ...Array.from({ length: 200 }, () => ({ ...poor, token: switched })),
       // One real token, replayed: its holder's first set counts, no more.
       ...Array.from({ length: 200 }, () => ({ ...poor, token: stolen })),

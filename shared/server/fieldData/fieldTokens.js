@@ -1,7 +1,9 @@
 // The proof that a beacon comes from a document the site served: a token the server signs into each private document
-// (a preview; a canary's and its control's documents), `<document id>.<expiry>.<cohort>.<HMAC-SHA256>`: the cohort
-// says who the document was served to (a preview, or a side of a remote's canary), signed with the rest, so a beacon
-// cannot claim another side than its document's. A shared document
+// (a preview; a canary's and its control's documents), `<document id>.<expiry>.<cohort>.<network>.<canary>.<HMAC>`:
+// the cohort says who the document was served to (a preview, or a side of a remote's canary), the network a keyed
+// hash of the visitor's network (clientNetwork.js; never the address), the canary which of the remote's canaries it
+// was for (a tab left open from an ended canary counts for no later one), all signed together, so a beacon cannot
+// claim another side, network or canary than its document's. A shared document
 // cannot carry one (a CDN would hand the same token to everyone), so records from shared documents are unsigned: they
 // count on dashboards, but never in a decision (signedRecords.js). Every server and node that reads the same
 // FIELD_DATA_DIR signs and checks with the same key: FIELD_DATA_SECRET, or a key made once in that folder.
@@ -77,6 +79,14 @@ function readKeyFile(file) {
   );
 }
 
+/** What a token says of a document, besides its id: whom it was for, from which network, in which canary. */
+/** @typedef {{ cohort: string, network: string, canary?: string }} Issued */
+
+/** A canary's key in a token (@nativegtm/server/releases/canaryInStore canaryKey). */
+const CANARY_KEY = /^[0-9a-z]{1,11}$/;
+/** A token's canary field when it names none (a preview's, or a canary that had ended). */
+const NO_CANARY = '-';
+
 /**
  * @param {{ key: Buffer, now?: () => number }} options
  */
@@ -86,25 +96,36 @@ function createFieldTokens({ key, now = Date.now }) {
   return {
     /**
      * A new document's token.
-     * @param {string} cohort who the document is for: "preview", "canary:<remote>" or "control:<remote>"
+     * @param {Issued} issued cohort: "preview", "canary:<remote>" or "control:<remote>"; network: the visitor's
+     *   (clientNetwork.js), hashed with the key; canary: the canary's key, when the cohort is a side of one
      */
-    issue(cohort) {
+    issue({ cohort, network, canary }) {
       if (!COHORT.test(cohort)) throw new Error(`Not a field-data cohort: ${cohort}`);
-      const payload = `${randomBytes(8).toString('hex')}.${Math.floor(now() / 1000) + TOKEN_LIFETIME_SECONDS}.${cohort}`;
+      if (canary !== undefined && !CANARY_KEY.test(canary)) throw new Error(`Not a canary's key: ${canary}`);
+      // A keyed hash, cut to 64 bits: enough to tell networks apart, and nothing to read an address back from.
+      const net = createHmac('sha256', key).update(`network:${network}`).digest('hex').slice(0, 16);
+      const expiry = Math.floor(now() / 1000) + TOKEN_LIFETIME_SECONDS;
+      const payload = `${randomBytes(8).toString('hex')}.${expiry}.${cohort}.${net}.${canary ?? NO_CANARY}`;
       return `${payload}.${sign(payload)}`;
     },
     /**
-     * The document id and cohort a token proves, if it is one this site signed and it has not expired.
+     * What a token proves, if it is one this site signed and it has not expired: the document id, its cohort, its
+     * network's hash, and its canary's key (none: it was issued for no canary).
      * @param {string | undefined} token
-     * @returns {{ doc: string, cohort: string } | undefined}
+     * @returns {{ doc: string, cohort: string, net: string, canary?: string } | undefined}
      */
     verify(token) {
       if (token === undefined || !TOKEN.test(token)) return undefined;
-      const [doc, expiry, cohort, signature] = /** @type {[string, string, string, string]} */ (token.split('.'));
-      const expected = Buffer.from(sign(`${doc}.${expiry}.${cohort}`));
-      const given = Buffer.from(signature);
+      const cut = token.lastIndexOf('.');
+      const payload = token.slice(0, cut);
+      const expected = Buffer.from(sign(payload));
+      const given = Buffer.from(token.slice(cut + 1));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      return Number(expiry) * 1000 >= now() ? { doc, cohort } : undefined;
+      const [doc, expiry, cohort, net, canary] = /** @type {[string, string, string, string, string]} */ (
+        payload.split('.')
+      );
+      if (Number(expiry) * 1000 < now()) return undefined;
+      return canary === NO_CANARY ? { doc, cohort, net } : { doc, cohort, net, canary };
     },
   };
 }

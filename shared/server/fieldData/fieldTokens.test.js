@@ -9,25 +9,55 @@ describe('field-data tokens', () => {
   let time = Date.UTC(2026, 10, 26);
   const tokens = createFieldTokens({ key, now: () => time });
 
-  it('proves the document they were issued for, and its cohort, until they expire', () => {
-    const token = tokens.issue('canary:jobs');
-    expect(tokens.verify(token)).toEqual({ doc: token.split('.')[0], cohort: 'canary:jobs' });
-    expect(tokens.verify(tokens.issue('preview'))?.cohort).toBe('preview');
+  const network = '203.0.113.0/24';
+
+  it('proves the document they were issued for, its cohort, network and canary, until they expire', () => {
+    const token = tokens.issue({ cohort: 'canary:jobs', network, canary: 'mig1x2y3' });
+    const proof = tokens.verify(token);
+    expect(proof).toEqual({ doc: token.split('.')[0], cohort: 'canary:jobs', net: proof?.net, canary: 'mig1x2y3' });
+    expect(tokens.verify(tokens.issue({ cohort: 'preview', network }))).toEqual({
+      doc: expect.any(String),
+      cohort: 'preview',
+      net: proof?.net,
+    });
     time += (TOKEN_LIFETIME_SECONDS + 1) * 1000;
     expect(tokens.verify(token)).toBeUndefined();
   });
 
-  it('refuses a token signed with another key, altered, or not shaped like one', () => {
-    const other = createFieldTokens({ key: Buffer.from('b'.repeat(64)), now: () => time }).issue('preview');
-    const token = tokens.issue('control:jobs');
-    const altered = `${'0'.repeat(16)}${token.slice(16)}`;
-    const otherSide = token.replace('.control:jobs.', '.canary:jobs.');
-    for (const forged of [other, altered, otherSide, 'x', '', undefined]) expect(tokens.verify(forged)).toBeUndefined();
+  it('carries a keyed hash of the network, never the address, the same for one network under one key', () => {
+    const token = tokens.issue({ cohort: 'control:jobs', network });
+    expect(token).not.toContain('203.0.113');
+    const net = tokens.verify(token)?.net;
+    expect(net).toMatch(/^[0-9a-f]{16}$/);
+    expect(tokens.verify(tokens.issue({ cohort: 'canary:jobs', network }))?.net).toBe(net);
+    expect(tokens.verify(tokens.issue({ cohort: 'control:jobs', network: '203.0.114.0/24' }))?.net).not.toBe(net);
+    const otherKey = createFieldTokens({ key: Buffer.from('b'.repeat(64)), now: () => time });
+    expect(otherKey.verify(otherKey.issue({ cohort: 'control:jobs', network }))?.net).not.toBe(net);
   });
 
-  it('is only issued for a cohort', () => {
+  it('refuses a token signed with another key, altered, or not shaped like one', () => {
+    const other = createFieldTokens({ key: Buffer.from('b'.repeat(64)), now: () => time }).issue({
+      cohort: 'preview',
+      network,
+    });
+    const token = tokens.issue({ cohort: 'control:jobs', network, canary: 'mig1x2y3' });
+    const [doc, expiry, cohort, net, canary, signature] = token.split('.');
+    const altered = `${'0'.repeat(16)}${token.slice(16)}`;
+    const otherSide = token.replace('.control:jobs.', '.canary:jobs.');
+    // Another network's hash, or another canary (a tab of an ended canary claiming the next one), or none.
+    const otherNet = [doc, expiry, cohort, 'f'.repeat(16), canary, signature].join('.');
+    const otherCanary = [doc, expiry, cohort, net, 'mig1x2y4', signature].join('.');
+    const noCanary = [doc, expiry, cohort, net, '-', signature].join('.');
+    const forged = [other, altered, otherSide, otherNet, otherCanary, noCanary, 'x', '', undefined];
+    for (const token of forged) expect(tokens.verify(token)).toBeUndefined();
+  });
+
+  it('is only issued for a cohort and a canary key', () => {
     for (const cohort of ['', 'canary', 'canary:', 'canary:Jobs', 'everyone', 'preview:jobs']) {
-      expect(() => tokens.issue(cohort)).toThrow(`Not a field-data cohort: ${cohort}`);
+      expect(() => tokens.issue({ cohort, network })).toThrow(`Not a field-data cohort: ${cohort}`);
+    }
+    for (const canary of ['', '-', 'A1', 'a.b', 'x'.repeat(12)]) {
+      expect(() => tokens.issue({ cohort: 'canary:jobs', network, canary })).toThrow(`Not a canary's key: ${canary}`);
     }
   });
 

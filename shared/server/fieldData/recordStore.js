@@ -17,20 +17,21 @@ const { repoRoot } = require('../deployables');
  * One stored record. Labels are the server's, already bounded (fieldLabels.js): route, remote and release are ones the
  * site knows, or "other".
  * @typedef {{ t: number, type: 'view', route: string, remote: string, release: string, device: string, nav: string,
- *   signed: boolean, doc?: string, cohort?: string, seq?: number }} ViewRecord
+ *   signed: boolean, doc?: string, cohort?: string, seq?: number, net?: string, canary?: string }} ViewRecord
  * @typedef {Omit<ViewRecord, 'type'> & { type: 'vital', name: import('@nativegtm/contract/fieldData').VitalName,
  *   value: number, target?: string, targetRemote?: string }} VitalRecord
  *   value: milliseconds, or CLS's score
  * @typedef {Omit<ViewRecord, 'type'> & { type: 'error', source: string, page: string }} ErrorRecord
  *   remote and release: whose files threw; page: the remote that owns the page it happened on
  * @typedef {{ t: number, type: 'document', route: string, remote: string, cohort: string, doc: string, seq: 0,
- *   signed: true, fragment: 'ok' | 'failed' }} DocumentRecord
+ *   signed: true, net?: string, canary?: string, fragment: 'ok' | 'failed' }} DocumentRecord
  *   written by the shell's server itself for a document it served to a side of a canary of its page's remote: whether
  *   that remote's fragment made it into the document (failed: the page rendered in the browser). In the same files as
  *   the others: a reader that does not know it (every one but the canary's) skips it by its type.
  * @typedef {ViewRecord | VitalRecord | ErrorRecord} FieldRecord
  *   t: when it was received (ms since 1970); signed: it came with a valid token of a private document (doc: that
- *   document's id, cohort: who it was served to, "preview" or a side of a remote's canary, seq: the view's place in it)
+ *   document's id, cohort: who it was served to, "preview" or a side of a remote's canary, seq: the view's place in it,
+ *   net: its token's keyed hash of the visitor's network, canary: the canary its token was issued for)
  */
 
 /** How often buffered records are written out: a crash loses at most this much. */

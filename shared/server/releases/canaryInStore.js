@@ -231,12 +231,21 @@ function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_I
   );
 }
 
+/**
+ * The key that names one canary of a remote, for as long as it runs (steps and a resume keep it) and never again: its
+ * start, in milliseconds in base 36. Field-data tokens carry it (fieldData/fieldTokens.js), so that a canary counts
+ * only the documents served for it.
+ * @param {Pick<CanaryState, 'startedAt'>} state
+ */
+const canaryKey = (state) => Date.parse(state.startedAt).toString(36);
+
 /** The command running a canary, as its state names it: this machine's host name and this process. */
 const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
 
 module.exports = {
   CANARY_FILES,
   LISTED_KEY,
+  canaryKey,
   readCanary,
   writeCanary,
   writeNginxCanaryMaps,

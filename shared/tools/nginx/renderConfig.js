@@ -59,6 +59,14 @@ const { DEFAULT_OVERRIDE_ORIGINS } = require('@nativegtm/server/releases/overrid
  *   undecidable: string | undefined }} RemotePlan
  */
 
+/**
+ * What the collector is told of the visitor: the address nginx saw and the X-Forwarded-For it was sent (the main
+ * request's, in an include), for it to find the visitor's network as the built-in server does (TRUSTED_PROXIES).
+ */
+const CLIENT_ADDRESS_HEADERS = [
+  'proxy_set_header X-Real-IP $remote_addr;',
+  'proxy_set_header X-Forwarded-For $http_x_forwarded_for;',
+];
 /** The field-data collector's upstream name (a Node process beside nginx: @nativegtm/server's nativegtm-collect). */
 const COLLECTOR_UPSTREAM = 'nativegtm_collector';
 /** The relay's upstream name. */
@@ -410,12 +418,14 @@ function shellLocations({
     ),
     siteHeadLocation(NOT_FOUND_SCREEN, siteHead(origin, undefined, measured), releases ? plans : undefined),
     '',
-    "# A private document's field-data token, from the collector; nothing when it does not answer.",
+    "# A private document's field-data token, from the collector; nothing when it does not answer. It is signed for",
+    "# the visitor's network: the collector applies TRUSTED_PROXIES to what nginx saw (clientNetwork.js).",
     block(`location = ${FIELD_TOKEN_PATH}`, [
       'internal;',
       'proxy_http_version 1.1;',
       'proxy_set_header Connection "";',
       'proxy_pass_request_headers off;',
+      ...CLIENT_ADDRESS_HEADERS,
       'proxy_pass_request_body off;',
       'proxy_connect_timeout 200ms;',
       'proxy_read_timeout 500ms;',
@@ -457,10 +467,9 @@ function shellLocations({
       block('limit_except POST', ['deny all;']),
       'proxy_http_version 1.1;',
       'proxy_set_header Connection "";',
-      '# Nothing about the visitor goes further: no cookie, no address, no user agent.',
-      ...['Cookie', 'User-Agent', 'X-Forwarded-For', 'X-Real-IP', 'Referer'].map(
-        (header) => `proxy_set_header ${header} "";`,
-      ),
+      '# Nothing about the visitor goes further but its address, which is never kept: no cookie, no user agent.',
+      ...['Cookie', 'User-Agent', 'Referer'].map((header) => `proxy_set_header ${header} "";`),
+      ...CLIENT_ADDRESS_HEADERS,
       `proxy_pass http://${COLLECTOR_UPSTREAM};`,
     ]),
     '',

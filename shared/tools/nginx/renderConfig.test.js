@@ -144,6 +144,12 @@ describe('the rendered nginx configuration', () => {
     expect(sampled).toContain('server 127.0.0.1:9999;');
     expect(sampled).toMatch(/location = \/_field-data \{[^}]*client_max_body_size 8k;/);
     expect(sampled).toMatch(/location = \/_field-data \{[\s\S]*?proxy_set_header Cookie "";/);
+    // The visitor's address goes to the collector, for its network (TRUSTED_PROXIES applies there); never kept.
+    for (const location of ['/_field-data', '/_field-data/token']) {
+      const block = sampled.split(`location = ${location} {`)[1]?.split(/\n\s*location /)[0] ?? '';
+      expect(block).toContain('proxy_set_header X-Real-IP $remote_addr;');
+      expect(block).toContain('proxy_set_header X-Forwarded-For $http_x_forwarded_for;');
+    }
   });
 
   it('answers /healthz with "ok" on every server, never cached', () => {
