@@ -69,4 +69,4 @@ function clientNetwork({ address, forwardedFor }, trust) {
   return networkOf(proxyaddr(request, trust));
 }
 
-module.exports = { DEFAULT_TRUSTED_PROXIES, UNKNOWN_NETWORK, parseTrustedProxies, networkOf, clientNetwork };
+module.exports = { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies, networkOf, clientNetwork };
