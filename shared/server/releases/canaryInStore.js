@@ -40,9 +40,9 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
  * @property {number[]} steps the shares it goes through, the last one 100 (the promote)
  * @property {string} startedAt ISO time
  * @property {string} stepStartedAt ISO time the current share began
- * @property {{ stepTimeMs: number, minViews: number, maxWaitMs: number, errorMargin?: number, p75Margin?: number,
- *   alpha?: number }} settings the command's options (errorMargin, p75Margin, alpha: the verdict's thresholds where
- *   they are not its defaults)
+ * @property {{ stepTimeMs: number, minViews: number, maxWaitMs: number, minNetworks?: number, networkShare?: number,
+ *   errorMargin?: number, p75Margin?: number, alpha?: number }} settings the command's options (minNetworks,
+ *   networkShare, errorMargin, p75Margin, alpha: the verdict's thresholds where they are not its defaults)
  * @property {StepRecord[]} verdicts the steps judged so far, in order
  * @property {{ host: string, pid: number }} command the process running it
  */
@@ -74,7 +74,13 @@ function problemOf(state) {
   if (![settings.stepTimeMs, settings.minViews, settings.maxWaitMs].every((n) => Number.isInteger(n) && n >= 0)) {
     return 'no settings';
   }
-  const margins = [settings.errorMargin, settings.p75Margin, settings.alpha].filter((n) => n !== undefined);
+  const margins = [
+    settings.minNetworks,
+    settings.networkShare,
+    settings.errorMargin,
+    settings.p75Margin,
+    settings.alpha,
+  ].filter((n) => n !== undefined);
   if (!margins.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'no thresholds';
   if (!Array.isArray(state.verdicts)) return 'no verdicts';
   if (typeof state.command?.host !== 'string' || !Number.isInteger(state.command?.pid)) return 'no command';

@@ -3,7 +3,7 @@
 // views waits up to maxWaitMs more, then the canary ends without a verdict; one whose window lost records to the
 // field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read at every look, so an
 // abort (or a resume elsewhere) stops this loop without it changing anything.
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { canaryKey, readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { sidesInStore } = require('./sides');
 const { judgeStep, signalText, thresholdsOf } = require('./verdict');
 const { CanaryGone, advanceCanary, finishCanary } = require('./lifecycle');
@@ -44,6 +44,8 @@ async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now
   let mine = state;
   const { stepTimeMs, maxWaitMs } = mine.settings;
   const judging = thresholdsOf(mine.settings);
+  // Only this canary's documents count, each network within its share.
+  const counting = { canary: canaryKey(mine), maxNetworkShare: judging.maxNetworkShare };
   const look = Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
   for (;;) {
     const { canary } = readCanary(layout);
@@ -56,7 +58,7 @@ async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now
       await sleep(Math.min(look, since + stepTimeMs - at));
       continue;
     }
-    const sides = await sidesInStore(fieldDataDir, remote, { since, until: at });
+    const sides = await sidesInStore(fieldDataDir, remote, { since, until: at }, counting);
     const verdict = judgeStep(sides, judging);
     if (verdict.verdict === 'no-verdict' && !sides.dropped && at < since + stepTimeMs + maxWaitMs) {
       await sleep(look);

@@ -6,7 +6,7 @@ const { spawnSync } = require('node:child_process');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
 const { createStoreBudget } = require('@nativegtm/server/fieldData/storeBudget');
-const { readCanary, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { canaryKey, readCanary, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
 const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
 const { publish, promote, rollback, prune, ReleaseError } = require('../releases/operations');
@@ -51,19 +51,23 @@ afterEach(() => {
 
 const { view, error, vital } = recordMaker({ remote: 'jobs', route: '/featured-jobs', signed: true });
 
+/** The key of the canaries these tests start (at START): their documents' tokens carry it. */
+const CANARY = canaryKey({ startedAt: new Date(START).toISOString() });
+
 /**
  * Writes views of each side within the step that starts at `since`: `errors` of the canary's views throw, and each
- * side's INP is the given value.
+ * side's INP is the given value. Each document comes from a network of its own unless `network` says.
  * @param {number} since
- * @param {{ views?: number, errors?: number, inp?: { canary: number, control: number } }} [shape]
+ * @param {{ views?: number, errors?: number, inp?: { canary: number, control: number }, network?: string }} [shape]
  */
-function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 80 } } = {}) {
+function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 80 }, network } = {}) {
   const writer = createRecordWriter({ dir: records, now: () => since + 1000 });
   /** @type {import('@nativegtm/server/fieldData/recordStore').FieldRecord[]} */
   const batch = [];
   for (const side of /** @type {const} */ (['canary', 'control'])) {
     for (let index = 0; index < views; index += 1) {
-      const labels = { cohort: `${side}:jobs`, doc: `${side}-${since}-${index}`, seq: 0, t: since + 1000 };
+      const doc = `${side}-${since}-${index}`;
+      const labels = { cohort: `${side}:jobs`, doc, seq: 0, t: since + 1000, canary: CANARY, net: network ?? doc };
       batch.push(view(labels), vital('INP', inp[side] + (index % 7), labels));
       if (side === 'canary' && index < errors) batch.push(error({ ...labels, page: 'jobs' }));
     }
@@ -119,6 +123,33 @@ describe('a canary, step by step', () => {
     await expect(drive(state)).resolves.toMatchObject({ outcome: 'promoted' });
   });
 
+  it('never judges views that all come from one network (a CDN not seen through), and says why', async () => {
+    const state = await start();
+    // Errors on every canary view: from many networks, a rollback; from one, no verdict either way.
+    visitors(START, { errors: 50, network: 'cdn' });
+    const ended = await drive(state);
+    expect(ended).toMatchObject({
+      outcome: 'no verdict',
+      reason: 'views come from 1 network (at least 20 needed): set TRUSTED_PROXIES if behind a proxy or CDN',
+    });
+    expect(readLivePointer(layout)).toEqual({ id: ids.live });
+  });
+
+  it('counts only the documents served for the canary it judges', async () => {
+    const state = await start();
+    // A tab left open from an earlier canary of the remote sends errors: its token names that canary.
+    visitors(START);
+    const writer = createRecordWriter({ dir: records, now: () => START + 1000 });
+    writer.write(
+      Array.from({ length: 50 }, (_, index) => {
+        const labels = { cohort: 'canary:jobs', doc: `old-${index}`, seq: 0, t: START + 1000, net: `old-${index}` };
+        return [view({ ...labels, canary: 'mig0aaaa' }), error({ ...labels, canary: 'mig0aaaa', page: 'jobs' })];
+      }).flat(),
+    );
+    writer.flush();
+    expect(await drive(state)).toMatchObject({ outcome: 'promoted' });
+  });
+
   it('rolls back on a slower interaction', async () => {
     const state = await start();
     visitors(START, { inp: { canary: 380, control: 80 } });
@@ -155,10 +186,10 @@ describe('a canary, step by step', () => {
 
   it('waits for traffic up to --max-wait, then ends without a verdict', async () => {
     const state = await start();
-    visitors(START, { views: 10 });
+    visitors(START, { views: 30 });
     const ended = await drive(state);
     expect(ended).toMatchObject({ outcome: 'no verdict' });
-    expect(ended.reason).toMatch(/^not enough traffic: 10 views on the canary, 10 on live/);
+    expect(ended.reason).toMatch(/^not enough traffic: 30 views on the canary, 30 on live/);
     expect(clock - START).toBeGreaterThanOrEqual(settings.stepTimeMs + settings.maxWaitMs);
     expect(readLivePointer(layout)).toEqual({ id: ids.live });
     expect(readCanary(layout)).toEqual({});

@@ -44,7 +44,8 @@ function syntheticSide({
     if (random() < interactive) values.INP.push(Math.round(inpMs * Math.exp(0.6 * normal())));
     values.CLS.push(random() < shifted ? Math.round(cls * Math.exp(0.5 * normal()) * 1000) / 1000 : 0);
   }
-  return { views, errors, values };
+  // Every view from a network of its own: the views of real visitors, spread.
+  return { views, networks: views, errors, values };
 }
 
 module.exports = { syntheticSide };

@@ -1,8 +1,11 @@
 // A canary step's verdict: the canary's visitors against a control group of the same share on the live release,
-// measured over the same window. A step passes when each side has enough views and no signal is worse on the canary
-// by more than its threshold; it fails on the first signal that is, naming it; with too few views there is no verdict,
-// and none either when the store dropped records for its byte budget in the window (whatever the records left say:
-// what was dropped could have been either side's).
+// measured over the same window. A step passes when each side has enough views from enough networks and no signal is
+// worse on the canary by more than its threshold; it fails on the first signal that is, naming it; with too few views
+// or networks there is no verdict. Networks: one network (a /24 or /56) keeps at most a share of each of a side's
+// counts (sides.js), so a few requests from one place cannot decide; and behind a CDN whose addresses the servers are
+// not told to see through (TRUSTED_PROXIES), every view comes from the CDN's few networks: no verdict, saying so. None either when the store dropped
+// records for its byte budget in the window (whatever the records left say: what was dropped could have been either
+// side's).
 //
 // A signal fails only when the difference is both large enough to matter (its threshold: a p75 that many ms or that
 // share above the control's, an error rate that many per 1,000 views above it) and unlikely to be chance (its
@@ -19,6 +22,7 @@ const { countExcessPValue, shiftPValue } = require('./statistics');
  * What one side measured over the step's window.
  * @typedef {object} Side
  * @property {number} views
+ * @property {number} networks how many networks the views came from (before each network's cap)
  * @property {number} errors remote failures and uncaught errors attributed to the remote
  * @property {number} [documents] documents of the remote's page the server composed for this side (the built-in
  *   server counts them; nginx does not)
@@ -29,6 +33,9 @@ const { countExcessPValue, shiftPValue } = require('./statistics');
 /**
  * @typedef {object} Thresholds
  * @property {number} minViews views each side needs for a verdict
+ * @property {number} minNetworks networks each side's views must come from for a verdict
+ * @property {number} maxNetworkShare the most one network keeps of each of a side's counts (views, each vital's
+ *   values, errors, documents), 0 to 1
  * @property {number} alpha each test's significance level
  * @property {number} errorsPerThousand how many more errors per 1,000 views the canary may have
  * @property {number} fragmentsPerThousand how many more failed fragments per 1,000 documents the canary may have
@@ -39,6 +46,8 @@ const { countExcessPValue, shiftPValue } = require('./statistics');
 /** @type {Thresholds} */
 const DEFAULT_THRESHOLDS = {
   minViews: 200,
+  minNetworks: 20,
+  maxNetworkShare: 0.1,
   alpha: 0.01,
   errorsPerThousand: 5,
   fragmentsPerThousand: 10,
@@ -54,12 +63,14 @@ const DEFAULT_THRESHOLDS = {
  * @param {import('@nativegtm/server/releases/canaryInStore').CanaryState['settings']} settings
  * @returns {Thresholds}
  */
-function thresholdsOf({ minViews, errorMargin, p75Margin, alpha }) {
+function thresholdsOf({ minViews, minNetworks, networkShare, errorMargin, p75Margin, alpha }) {
   /** @param {{ share: number, at: number }} limit */
   const margin = (limit) => ({ ...limit, share: p75Margin ?? limit.share });
   const { p75 } = DEFAULT_THRESHOLDS;
   return {
     minViews,
+    minNetworks: minNetworks ?? DEFAULT_THRESHOLDS.minNetworks,
+    maxNetworkShare: networkShare ?? DEFAULT_THRESHOLDS.maxNetworkShare,
     alpha: alpha ?? DEFAULT_THRESHOLDS.alpha,
     errorsPerThousand: errorMargin ?? DEFAULT_THRESHOLDS.errorsPerThousand,
     fragmentsPerThousand: DEFAULT_THRESHOLDS.fragmentsPerThousand,
@@ -166,6 +177,17 @@ function judgeStep({ canary, control, dropped = false }, thresholds = DEFAULT_TH
     signals.push({ name, canary: p75Canary, control: p75Control, pValue, failed: worse && pValue < thresholds.alpha });
   }
   if (dropped) return { verdict: 'no-verdict', signals, reason: DROPPED_REASON };
+  // Before views: behind a CDN not seen through, the cap leaves one network's views nothing to count.
+  const fewestNetworks = Math.min(canary.networks, control.networks);
+  if (fewestNetworks < thresholds.minNetworks) {
+    return {
+      verdict: 'no-verdict',
+      signals,
+      reason:
+        `views come from ${fewestNetworks} network${fewestNetworks === 1 ? '' : 's'} ` +
+        `(at least ${thresholds.minNetworks} needed): set TRUSTED_PROXIES if behind a proxy or CDN`,
+    };
+  }
   const fewest = Math.min(canary.views, control.views);
   if (fewest < thresholds.minViews) {
     return {

@@ -1,4 +1,4 @@
-const { DEFAULT_THRESHOLDS, DROPPED_REASON, judgeStep } = require('./verdict');
+const { DEFAULT_THRESHOLDS, DROPPED_REASON, judgeStep, thresholdsOf } = require('./verdict');
 const { syntheticSide } = require('./syntheticSides');
 
 describe("a canary step's verdict", () => {
@@ -132,5 +132,32 @@ describe("a canary step's verdict", () => {
     };
     expect(judgeStep(sides).verdict).toBe('no-verdict');
     expect(judgeStep(sides, { ...DEFAULT_THRESHOLDS, minViews: 100 }).verdict).toBe('fail');
+  });
+
+  it('has no verdict while either side has views from fewer networks than needed, and says why in one line', () => {
+    const canary = syntheticSide({ seed: 18, views: 400, errors: 40 });
+    const control = syntheticSide({ seed: 19, views: 400 });
+    expect(judgeStep({ canary, control }).verdict).toBe('fail');
+    for (const networks of [1, 19]) {
+      const verdict = judgeStep({ canary: { ...canary, networks }, control });
+      expect(verdict.verdict).toBe('no-verdict');
+      expect(verdict.reason).toBe(
+        `views come from ${networks} network${networks === 1 ? '' : 's'} (at least 20 needed): ` +
+          'set TRUSTED_PROXIES if behind a proxy or CDN',
+      );
+    }
+    expect(judgeStep({ canary, control: { ...control, networks: 3 } }).verdict).toBe('no-verdict');
+    expect(judgeStep({ canary: { ...canary, networks: 20 }, control: { ...control, networks: 20 } }).verdict).toBe(
+      'fail',
+    );
+  });
+
+  it("reads the networks' thresholds from a canary's settings, or the defaults", () => {
+    const settings = { stepTimeMs: 1000, minViews: 10, maxWaitMs: 0 };
+    expect(thresholdsOf(settings)).toMatchObject({ minNetworks: 20, maxNetworkShare: 0.1 });
+    expect(thresholdsOf({ ...settings, minNetworks: 5, networkShare: 0.25 })).toMatchObject({
+      minNetworks: 5,
+      maxNetworkShare: 0.25,
+    });
   });
 });

@@ -1,5 +1,5 @@
 // `npm run canary -- <remote> <id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] [--max-wait <time>]
-// [--error-margin 5] [--p75-margin 10] [--alpha 0.01]`:
+// [--min-networks 20] [--network-share 10] [--error-margin 5] [--p75-margin 10] [--alpha 0.01]`:
 // the gate, then a growing share of visitors on the release, each step judged on their field data against a control
 // group of the same share, until the release is live (exit 0) or rolled back (exit 1, naming the signal).
 // `--status`, `--abort` and `--resume` look at, end, or carry on the remote's running canary.
@@ -7,7 +7,7 @@ const { remoteNames } = require('@nativegtm/contract/remotes');
 const { controlShare } = require('@nativegtm/contract/canaryBuckets');
 const { UsageError, Refusal, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { canaryKey, readCanary } = require('@nativegtm/server/releases/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
 const {
@@ -24,12 +24,15 @@ const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../
 
 const USAGE =
   'npm run canary -- <remote> <release id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] ' +
-  '[--max-wait <time>] [--error-margin 5] [--p75-margin 10] [--alpha 0.01] [--skip-gate] | ' +
+  '[--max-wait <time>] [--min-networks 20] [--network-share 10] [--error-margin 5] [--p75-margin 10] [--alpha 0.01] ' +
+  '[--skip-gate] | ' +
   'npm run canary -- <remote> --status | --abort | --resume';
 const DESCRIPTION = `Gates the release, then gives it to a growing share of visitors (--steps, percent; the last is
 100, the promote). At the end of each step (--step-time: 20s, 10m, 1h) the canary is compared with a control group of
 the same share on live, over the step's field data; a worse signal rolls it back, and a step without --min-views views
 on each side waits up to --max-wait more (one more step time unless given), then ends without a verdict.
+Views count by network (a visitor's /24 or /56): one network keeps at most --network-share percent of each of a
+side's counts (${DEFAULT_THRESHOLDS.maxNetworkShare * 100}), and a side needs views from --min-networks networks (${DEFAULT_THRESHOLDS.minNetworks}) for a verdict.
 A signal fails when the canary is worse than the control by more than its margin, and its one-sided test says so
 below --alpha: --error-margin more errors per 1,000 views (${DEFAULT_THRESHOLDS.errorsPerThousand}), a p75 of INP, LCP or CLS higher by
 --p75-margin percent (${DEFAULT_THRESHOLDS.p75.INP.share * 100}) and by at least 50 ms, 250 ms or 0.05.
@@ -89,7 +92,10 @@ function settingsFrom(options) {
   const text = (name) => /** @type {string | undefined} */ (options[name]);
   const stepTimeMs = durationOption(text('step-time'), '--step-time', DEFAULT_STEP_TIME);
   const p75Margin = numberOption(text('p75-margin'), '--p75-margin', { min: 0, max: 1000 });
+  const networkShare = numberOption(text('network-share'), '--network-share', { min: 1, max: 100 });
   const margins = {
+    minNetworks: wholeNumberOption(text('min-networks'), '--min-networks', { min: 1 }),
+    networkShare: networkShare === undefined ? undefined : networkShare / 100,
     errorMargin: numberOption(text('error-margin'), '--error-margin', { min: 0, max: 1000 }),
     p75Margin: p75Margin === undefined ? undefined : p75Margin / 100,
     alpha: numberOption(text('alpha'), '--alpha', { min: 0.0001, max: 0.5 }),
@@ -113,6 +119,8 @@ runReleaseCommand(USAGE, async () => {
       'step-time': { type: 'string' },
       'min-views': { type: 'string' },
       'max-wait': { type: 'string' },
+      'min-networks': { type: 'string' },
+      'network-share': { type: 'string' },
       'error-margin': { type: 'string' },
       'p75-margin': { type: 'string' },
       alpha: { type: 'string' },
@@ -193,8 +201,14 @@ async function printStatus(layout, remote, records) {
   const now = Date.now();
   const since = Date.parse(canary.stepStartedAt);
   const { stepTimeMs, minViews, maxWaitMs } = canary.settings;
-  const sides = await sidesInStore(records, remote, { since, until: now });
-  const verdict = judgeStep(sides, thresholdsOf(canary.settings));
+  const thresholds = thresholdsOf(canary.settings);
+  const sides = await sidesInStore(
+    records,
+    remote,
+    { since, until: now },
+    { canary: canaryKey(canary), maxNetworkShare: thresholds.maxNetworkShare },
+  );
+  const verdict = judgeStep(sides, thresholds);
   const alive = commandAlive(canary.command);
   const left = since + stepTimeMs - now;
   const step = canary.steps.indexOf(canary.share) + 1;
@@ -205,7 +219,8 @@ async function printStatus(layout, remote, records) {
       left > 0
         ? `  step ends in ${durationText(left)}`
         : `  step over ${durationText(-left)} ago, waiting for ${minViews} views a side (up to ${durationText(maxWaitMs + left)} more)`,
-      `  views: ${sides.canary.views} on the canary, ${sides.control.views} on live (${minViews} each needed)`,
+      `  views: ${sides.canary.views} on the canary, ${sides.control.views} on live (${minViews} each needed), ` +
+        `from ${sides.canary.networks} and ${sides.control.networks} networks (${thresholds.minNetworks} each needed)`,
       ...verdict.signals.map((signal) => `  ${signalText(signal)}${signal.failed ? '  (worse)' : ''}`),
       ...(sides.dropped ? [`  ${verdict.reason}: the step will end without a verdict`] : []),
       ...canary.verdicts.map((passed) => `  ${passed.share} %: ${passed.verdict} (${passed.reason})`),
