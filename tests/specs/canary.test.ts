@@ -10,7 +10,7 @@ import {
   newBucket,
   sideOf,
 } from '@nativegtm/contract/canaryBuckets';
-import { FIELD_DATA_CHUNK, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
+import { FIELD_DATA_CHUNK, FIELD_DATA_PATH, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
@@ -137,7 +137,7 @@ function bucketOn(side: 'canary' | 'control' | 'outside', share: number): number
 function documentOf({ body, headers }: { body: string; headers: Record<string, string | string[] | undefined> }) {
   return {
     build: /data-remote="jobs" data-build="([^"]+)"/.exec(body)?.[1],
-    cohort: new RegExp(`<meta name="${FIELD_TOKEN_META}" content="[^"]+\\.\\d+\\.([^.]+)\\.`).exec(body)?.[1],
+    cohort: new RegExp(`<meta name="${FIELD_TOKEN_META}" content="[0-9a-f]{16}\\.\\d+\\.([^.]+)\\.`).exec(body)?.[1],
     cacheControl: headers['cache-control'],
     setCookie: headers['set-cookie'],
     // The built-in server lists only running canaries; nginx prints each remote's, empty when it has none.
@@ -393,6 +393,9 @@ async function visitUntilDone(
     while (!ended) {
       for (const side of ['canary', 'control'] as const) {
         const page = await contexts[side]!.newPage();
+        // Each view from a network of its own (the servers trust this machine's X-Forwarded-For), as real visitors'
+        // are: the verdict wants views from several networks.
+        await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `198.18.${views % 250}.7` });
         const collector = page.waitForResponse((response) => COLLECTOR_CHUNK.test(response.url()));
         await page.goto(`http://localhost:${sitePorts.shell}${jobsPage.route}`);
         await untilHydrated(page);
@@ -409,9 +412,25 @@ async function visitUntilDone(
   return views;
 }
 
-/** A canary whose one judged step, at 50 %, lasts 25 s and needs `minViews` views a side. */
+/**
+ * A canary whose one judged step, at 50 %, lasts 25 s and needs `minViews` views a side, from at least 4 networks, one
+ * network keeping at most a quarter of a side (a few browsers' views, where a site's visitors have many more).
+ */
 const judgedCanary = (id: string, minViews: number, ...more: string[]) =>
-  canaryCommand([id, '--steps', '50,100', '--step-time', '25s', '--min-views', String(minViews), ...more]);
+  canaryCommand([
+    id,
+    '--steps',
+    '50,100',
+    '--step-time',
+    '25s',
+    '--min-views',
+    String(minViews),
+    '--min-networks',
+    '4',
+    '--network-share',
+    '25',
+    ...more,
+  ]);
 
 /**
  * Clicks the faulty release's button, when the page is still that release's: the last document a canary visitor opens
@@ -665,4 +684,156 @@ describe('a canary judged on its visitors', () => {
     // Everyone gets it now, from the shared documents.
     for (const { port } of servers) expect((await jobsDocument(port)).build).toBe(builds.good);
   });
+});
+
+/**
+ * A visitor's document of the jobs page on `side` of the jobs canary at 50 %, from `network` (the third part of a
+ * 198.18.0.0/15 address, passed in X-Forwarded-For; undefined: this machine's own address), and its token.
+ */
+async function tokenOf(port: number, side: 'canary' | 'control', network?: number) {
+  const forwarded: Record<string, string> =
+    network === undefined ? {} : { 'x-forwarded-for': `198.${18 + (network >> 8)}.${network & 255}.7` };
+  const response = await rawGet(port, jobsPage.route, {
+    cookie: `${BUCKET_COOKIE}=${bucketOn(side, 50)}`,
+    ...forwarded,
+  });
+  expect(response.status).toBe(200);
+  const token = new RegExp(`<meta name="${FIELD_TOKEN_META}" content="([^"]+)"`).exec(response.body)?.[1];
+  expect(token?.split('.')[2]).toBe(`${side}:jobs`);
+  return token!;
+}
+
+/**
+ * The beacons of one document's `views` page views, each with an LCP of `lcp` (plus a little of the view's place, so
+ * that values are not all ties) and, with `errors`, an error thrown by the jobs remote.
+ */
+async function sendViews(
+  port: number,
+  token: string,
+  { views, lcp, errors }: { views: number; lcp: number; errors: boolean },
+) {
+  const statuses = await Promise.all(
+    Array.from({ length: views }, async (_, seq) => {
+      const body = JSON.stringify({
+        v: 1,
+        token,
+        first: true,
+        view: { seq, route: jobsPage.route, remote: 'jobs', build: builds.live, nav: 'document', device: 'desktop' },
+        vitals: [{ name: 'LCP', value: lcp + (seq % 7) * 10 }],
+        errors: errors ? [{ source: 'error', remote: 'jobs' }] : [],
+      });
+      return (await fetch(`http://127.0.0.1:${port}${FIELD_DATA_PATH}`, { method: 'POST', body })).status;
+    }),
+  );
+  expect(statuses.every((status) => status === 204)).toBe(true);
+}
+
+/** Traffic a step sees: documents of one side from one network (none: this machine), each with its views. */
+interface Traffic {
+  side: 'canary' | 'control';
+  network?: number;
+  documents: number;
+  views: number;
+  lcp: number;
+  errors: boolean;
+}
+
+/**
+ * Honest visitors: 25 networks, two documents a side each, one view each (50 views a side); the canary's LCP as
+ * given, live's 1,200 ms and a little.
+ */
+const honest = (canaryLcp: number): Traffic[] =>
+  Array.from({ length: 25 }, (_, network) => [
+    { side: 'canary' as const, network, documents: 2, views: 1, lcp: canaryLcp + (network % 5) * 40, errors: false },
+    { side: 'control' as const, network, documents: 2, views: 1, lcp: 1200 + (network % 5) * 40, errors: false },
+  ]).flat();
+
+/**
+ * Runs one judged step of a canary of the good release on the server on `port` with `traffic`, sent within the step,
+ * and returns how the command ended. Steps of 30 s: the traffic is sent in a few seconds.
+ */
+async function judgedOn(port: number, traffic: Traffic[]) {
+  const stepMs = 30_000;
+  const command = canaryCommand([
+    ids.good,
+    '--steps',
+    '50,100',
+    '--step-time',
+    `${stepMs / 1000}s`,
+    '--max-wait',
+    '5s',
+    '--min-views',
+    '40',
+    '--skip-gate',
+  ]);
+  await runningAt(50);
+  const started = Date.now();
+  for (const { side, network, documents, views, lcp, errors } of traffic) {
+    const tokens = await Promise.all(Array.from({ length: documents }, () => tokenOf(port, side, network)));
+    for (const token of tokens) await sendViews(port, token, { views, lcp, errors });
+  }
+  // What was sent fell within the step (the command judges the step's window only).
+  expect(Date.now() - started).toBeLessThan(stepMs - 3000);
+  return command.done;
+}
+
+/** The step's views on each side, as the command's line says them. */
+const viewsOf = (stdout: string) => /^ 50 % {2}(\d+) views vs (\d+) on live/m.exec(stdout)?.slice(1).map(Number);
+
+describe('a canary judged on many networks, not on a few requests', () => {
+  afterEach(async () => {
+    await npmRun('canary', ['jobs', '--abort'], env);
+    if (readLivePointer(layout()).id !== ids.live) await npmRun('rollback', ['jobs'], env);
+  });
+
+  // One address's flood: 30 documents on the canary's side (30 GETs), 20 views each, 600 views in all, ten times the
+  // honest visitors'. Without the caps, either flood decides the step.
+  const flood = (lcp: number, errors: boolean): Traffic => ({ side: 'canary', documents: 30, views: 20, lcp, errors });
+
+  it.each(['the built-in server', 'nginx'])(
+    'promotes a good release whatever poor values one address sends (%s)',
+    async (name) => {
+      const { port } = servers.find((server) => server.name === name)!;
+      const ended = await judgedOn(port, [...honest(1200), flood(20_000, true)]);
+      expect(ended.stdout).toMatch(/^ 50 % .*→ pass: no signal worse than live$/m);
+      expect(ended.status).toBe(0);
+      expect(readLivePointer(layout()).id).toBe(ids.good);
+    },
+  );
+
+  it.each(['the built-in server', 'nginx'])(
+    'rolls back a slow release whatever good values one address sends (%s)',
+    async (name) => {
+      const { port } = servers.find((server) => server.name === name)!;
+      const ended = await judgedOn(port, [...honest(6000), flood(900, false)]);
+      expect(ended.status).toBe(1);
+      expect(ended.stderr).toMatch(
+        /^error: rolled back at 50 %, everyone is on live: LCP p75 6\d{3} ms vs 1\d{3} ms on live$/m,
+      );
+    },
+  );
+
+  it.each(['the built-in server', 'nginx'])(
+    'counts a flood spread over many networks as their visitors, each document and each network within its bound (%s)',
+    async (name) => {
+      const { port } = servers.find((server) => server.name === name)!;
+      const ended = await judgedOn(port, [
+        ...honest(1200),
+        // 40 networks of one document each, sending 30 views: each document counts its first 20.
+        ...Array.from({ length: 40 }, (_, index) => ({
+          side: 'canary' as const,
+          network: 100 + index,
+          documents: 1,
+          views: 30,
+          lcp: 20_000,
+          errors: true,
+        })),
+        // And one network of 20 documents (400 views): it keeps a tenth of the side, 94 of 944.
+        { side: 'canary', network: 200, documents: 20, views: 20, lcp: 20_000, errors: true },
+      ]);
+      expect(viewsOf(ended.stdout)).toEqual([50 + 40 * 20 + 94, 50]);
+      expect(ended.status).toBe(1);
+      expect(ended.stderr).toMatch(/^error: rolled back at 50 %, everyone is on live: errors [\d.]+ per 1,000 views/m);
+    },
+  );
 });

@@ -14,10 +14,11 @@ const { waitForPort } = require('./waitForPort');
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
  *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, collectorPort?: number,
- *   sampleRate?: number }} options
+ *   sampleRate?: number, trustedProxies?: string }} options
  *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
  *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there;
- *   collectorPort: a collector already running (its own process), instead.
+ *   collectorPort: a collector already running (its own process), instead; trustedProxies: the collector's
+ *   TRUSTED_PROXIES (loopback unless given).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
  *   collectorMetrics?: string }>} pid: nginx's master process; collectorMetrics: the collector's /metrics URL
  */
@@ -32,6 +33,7 @@ async function startNginx(options) {
           COLLECTOR_PORT: 0,
           FIELD_DATA_DIR: options.fieldDataDir,
           FIELD_DATA_SECRET: undefined,
+          TRUSTED_PROXIES: options.trustedProxies,
           RELEASES_DIR: options.releasesDir,
           REMOTES_FILE: options.remotesFile,
           METRICS_HOST: '127.0.0.1',

@@ -59,7 +59,9 @@ export async function startReleaseSites(
     ports: sitePorts,
     remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
     releasesDir: env.RELEASES_DIR,
-    fieldData: { dir: env.FIELD_DATA_DIR! },
+    // This machine is the proxy (a browser reaches localhost on ::1): a test's X-Forwarded-For stands for visitors of
+    // many networks.
+    fieldData: { dir: env.FIELD_DATA_DIR!, trustedProxies: '127.0.0.1, ::1' },
   });
   let nginx;
   try {
@@ -68,6 +70,7 @@ export async function startReleaseSites(
       remotesFile: remotesFor(nginxPorts, 'nginx-remotes.json'),
       releasesDir: env.RELEASES_DIR,
       fieldDataDir: env.FIELD_DATA_DIR,
+      trustedProxies: '127.0.0.1, ::1',
     });
   } catch (error) {
     // Nothing left running for a spec whose set-up failed.
