@@ -4,6 +4,7 @@ const path = require('node:path');
 const { sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { storeLayout } = require('./storeLayout');
 const {
+  canaryKey,
   endCanary,
   readCanary,
   runningCanary,
@@ -121,6 +122,11 @@ describe("a remote's canary in the store", () => {
   it('refuses to write a state that is not one, and reads a broken one as a problem, never as a canary', () => {
     expect(() => writeCanary(layout, 'jobs', state({ id: 'latest' }))).toThrow('Not a canary state: no release id.');
     expect(() => writeCanary(layout, 'jobs', state({ share: 101 }))).toThrow(/no share/);
+    const settings = state().settings;
+    for (const bad of [{ minNetworks: -1 }, { networkShare: Number.NaN }, { networkShare: '0.1' }]) {
+      const broken = /** @type {CanaryState['settings']} */ (/** @type {unknown} */ ({ ...settings, ...bad }));
+      expect(() => writeCanary(layout, 'jobs', state({ settings: broken }))).toThrow(/no thresholds/);
+    }
     writeCanary(layout, 'jobs', state());
     const file = path.join(layout.dir, 'canary', 'canary.json');
     fs.writeFileSync(file, '{"v": 1, "id": "0123');
@@ -129,6 +135,14 @@ describe("a remote's canary in the store", () => {
     expect(readCanary(layout)).toEqual({ problem: "the canary's state has no steps" });
     fs.rmSync(file);
     expect(readCanary(layout)).toEqual({ problem: 'the canary link names no state' });
+  });
+
+  it('names each canary by its start, the same through its steps and a resume, never again', () => {
+    const first = state();
+    expect(canaryKey(first)).toMatch(/^[0-9a-z]{1,11}$/);
+    const later = { ...first, share: 50, stepStartedAt: '2026-11-26T10:10:00.000Z' };
+    expect(canaryKey(later)).toBe(canaryKey(first));
+    expect(canaryKey(state({ startedAt: '2026-11-26T10:00:00.001Z' }))).not.toBe(canaryKey(first));
   });
 
   it('is read by a server at most every check interval, a problem told once and everyone on live meanwhile', () => {
