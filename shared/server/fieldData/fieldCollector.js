@@ -47,7 +47,7 @@ function createFieldCollector({
   /** @type {Map<string, () => import('../releases/canaryInStore').CanaryState | undefined>} */
   const canaries = new Map();
   /**
-   * The key of the remote's running canary, if any: read from the store (at most once a second per remote), for the
+   * The key of the remote's running canary, if any: read from the store (at most every 200 ms per remote), for the
    * remotes the site has only.
    * @param {string} remote
    */
