@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { sidesInStore } = require('@nativegtm/tools/canary/sides');
-const { judgeStep } = require('@nativegtm/tools/canary/verdict');
+const { DEFAULT_THRESHOLDS, judgeStep } = require('@nativegtm/tools/canary/verdict');
 
 const HOUR = 3600_000;
 /** Records a view writes: its view record, five vitals, and an error on one view in ten (on average). */
@@ -23,6 +23,9 @@ const VITALS = /** @type {const} */ ([
 ]);
 /** Views of one document (an in-app navigation is a view): up to this many. */
 const VIEWS_PER_DOCUMENT = 4;
+/** The networks the views come from, and the key of the canary their tokens name. */
+const NETWORKS = 1000;
+const CANARY = 'memory1';
 /** Writer files per hour folder: a few workers and a collector. */
 const WRITERS = 4;
 
@@ -62,6 +65,9 @@ function writeRecords(dir, count, end) {
       route: '/featured-jobs',
       cohort,
       doc: document.toString(16),
+      // A thousand networks, each well under a side's cap, all in the canary measured.
+      net: (document % NETWORKS).toString(16).padStart(16, '0'),
+      canary: CANARY,
     });
     const views = 1 + Math.floor(random() * VIEWS_PER_DOCUMENT);
     for (let seq = 0; seq < views && written < count; seq += 1) {
@@ -88,7 +94,9 @@ function writeRecords(dir, count, end) {
 async function read() {
   const [dir, since, until] = process.argv.slice(3);
   const started = process.hrtime.bigint();
-  const sides = await sidesInStore(/** @type {string} */ (dir), 'jobs', { since: Number(since), until: Number(until) });
+  const window = { since: Number(since), until: Number(until) };
+  const counting = { canary: CANARY, maxNetworkShare: DEFAULT_THRESHOLDS.maxNetworkShare };
+  const sides = await sidesInStore(/** @type {string} */ (dir), 'jobs', window, counting);
   const verdict = judgeStep(sides);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   process.stdout.write(

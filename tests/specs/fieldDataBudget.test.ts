@@ -178,7 +178,7 @@ describe.each([
 
   it('stops the store at its budget, keeps serving pages, and leaves the disk to a release', async () => {
     const dir = scratch.env.FIELD_DATA_DIR!;
-    const flooder = tokens.issue('canary:jobs');
+    const flooder = tokens.issue({ cohort: 'canary:jobs', network: '198.51.100.0/24' });
     const first = await flood(origin, flooder, 200);
     // Accepted until the budget, then refused with 429; never a 5xx.
     expect(first.slice(0, 3)).toEqual([204, 204, 204]);
@@ -194,7 +194,7 @@ describe.each([
     expect(full).toBeLessThanOrEqual(writers * (MAX + BEACON_SLACK));
 
     // Another token, with its whole burst left: refused too, for the store, not for the token. Nothing grows.
-    const second = await flood(origin, tokens.issue('control:jobs'), 40);
+    const second = await flood(origin, tokens.issue({ cohort: 'control:jobs', network: '198.51.100.0/24' }), 40);
     expect(second.every((status) => status === 429)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(storeBytes(dir)).toBe(full);

@@ -243,14 +243,16 @@ describe('the field-data endpoint', () => {
   it("caps each token's beacons, counted apart, in a bounded map of tokens", async () => {
     await start({ tokenRates: createTokenRates({ now: () => time, maxTokens: 2 }) });
     const beacon = { v: 1, first: true, view, vitals: [], errors: [] };
-    const flooder = tokens.issue('canary:jobs');
+    const flooder = tokens.issue({ cohort: 'canary:jobs', network: '198.51.100.0/24' });
     const statuses = await Promise.all(
       Array.from({ length: TOKEN_BURST + 30 }, () => post({ ...beacon, token: flooder })),
     );
     expect(statuses.filter((status) => status === 204)).toHaveLength(TOKEN_BURST);
     expect(statuses.filter((status) => status === 429)).toHaveLength(30);
     // Another document's token is not held back by it, and unsigned beacons neither.
-    expect(await post({ ...beacon, token: tokens.issue('control:jobs') })).toBe(204);
+    expect(await post({ ...beacon, token: tokens.issue({ cohort: 'control:jobs', network: '198.51.100.0/24' }) })).toBe(
+      204,
+    );
     expect(await post(beacon)).toBe(204);
     expect(await metrics.registry.metrics()).toContain(
       'nativegtm_field_data_beacons_total{outcome="limited-signed"} 30',
@@ -273,7 +275,9 @@ describe('the field-data endpoint', () => {
       for (let round = 0; round < 10; round += 1) {
         statuses.push(...(await Promise.all(Array.from({ length: 20 }, () => post(beacon)))));
       }
-      statuses.push(await post({ ...beacon, token: tokens.issue('canary:jobs') }));
+      statuses.push(
+        await post({ ...beacon, token: tokens.issue({ cohort: 'canary:jobs', network: '198.51.100.0/24' }) }),
+      );
       writer.flush();
       expect(statuses.slice(0, 5)).toEqual([204, 204, 204, 204, 204]);
       expect(statuses.at(-1)).toBe(429);

@@ -104,7 +104,7 @@ describe('the collector', () => {
   });
 
   it("measures the document's view with web-vitals' attribution build, and sends it in one beacon when hidden", () => {
-    document.head.innerHTML = `<meta name="${FIELD_TOKEN_META}" content="0123456789abcdef.1790000000.canary:jobs.${'a'.repeat(43)}">`;
+    document.head.innerHTML = `<meta name="${FIELD_TOKEN_META}" content="0123456789abcdef.1790000000.canary:jobs.fedcba9876543210.mwz1k0.${'a'.repeat(43)}">`;
     startCollector([screen(300, '/featured-jobs', jobsPage)], remotes, send);
     expect([...webVitals.values()].map(({ options }) => options)).toEqual(
       Array(5).fill({ reportAllChanges: true, generateTarget }),
@@ -121,7 +121,7 @@ describe('the collector', () => {
     expect(beacons).toEqual([
       {
         v: 1,
-        token: `0123456789abcdef.1790000000.canary:jobs.${'a'.repeat(43)}`,
+        token: `0123456789abcdef.1790000000.canary:jobs.fedcba9876543210.mwz1k0.${'a'.repeat(43)}`,
         first: true,
         // No query: the route stands for the page. jsdom's window is 1024 px wide.
         view: { seq: 0, route: '/featured-jobs', remote: 'jobs', build: 'srv-1', nav: 'document', device: 'desktop' },

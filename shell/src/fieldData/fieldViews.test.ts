@@ -42,7 +42,7 @@ describe('page views', () => {
 
 describe('beacons', () => {
   it("carry the view, its vitals and errors, and open the view with its first; the contract's parser keeps them whole", () => {
-    const views = new FieldViews('0123456789abcdef.1790000000.canary:jobs.' + 'a'.repeat(43));
+    const views = new FieldViews('0123456789abcdef.1790000000.canary:jobs.fedcba9876543210.mwz1k0.' + 'a'.repeat(43));
     views.begin(0, jobs);
     const record = views.current()!;
     views.measure(record, 'TTFB', 120.46);
@@ -55,7 +55,7 @@ describe('beacons', () => {
     expect(more).toEqual([]);
     expect(beacon).toEqual({
       v: 1,
-      token: '0123456789abcdef.1790000000.canary:jobs.' + 'a'.repeat(43),
+      token: '0123456789abcdef.1790000000.canary:jobs.fedcba9876543210.mwz1k0.' + 'a'.repeat(43),
       first: true,
       view: { seq: 0, route: '/featured-jobs', remote: 'jobs', build: 'mf1-abc', nav: 'document', device: 'mobile' },
       vitals: [
