@@ -135,6 +135,19 @@ const cookiesOf = () => {
 };
 type Expected = { release: keyof typeof ids; cohort?: string };
 
+/** With no canary in effect (none runs, or its state cannot be read): live for all but a preview in the store. */
+const withoutCanary: Record<keyof ReturnType<typeof cookiesOf>, Expected> = {
+  none: { release: 'live' },
+  'canary side': { release: 'live' },
+  'control side': { release: 'live' },
+  outside: { release: 'live' },
+  'a forged bucket': { release: 'live' },
+  preview: { release: 'previewed', cohort: 'preview' },
+  'preview on the canary side': { release: 'previewed', cohort: 'preview' },
+  'preview of a pruned release on the canary side': { release: 'live' },
+  "another remote's preview on the canary side": { release: 'live' },
+};
+
 /** Each cookie's expected release and cohort, in each store state. */
 const table: {
   state: string;
@@ -146,17 +159,7 @@ const table: {
     state: 'no canary',
     canaries: '',
     set: () => endCanary(layout()),
-    expected: {
-      none: { release: 'live' },
-      'canary side': { release: 'live' },
-      'control side': { release: 'live' },
-      outside: { release: 'live' },
-      'a forged bucket': { release: 'live' },
-      preview: { release: 'previewed', cohort: 'preview' },
-      'preview on the canary side': { release: 'previewed', cohort: 'preview' },
-      'preview of a pruned release on the canary side': { release: 'live' },
-      "another remote's preview on the canary side": { release: 'live' },
-    },
+    expected: withoutCanary,
   },
   {
     state: `a canary at ${SHARE} %`,
@@ -189,17 +192,7 @@ const table: {
     state: 'a canary whose state is corrupt',
     canaries: '',
     set: () => writeFileSync(join(layout().canary, 'canary.json'), '{"v": 1, "id": "'),
-    expected: {
-      none: { release: 'live' },
-      'canary side': { release: 'live' },
-      'control side': { release: 'live' },
-      outside: { release: 'live' },
-      'a forged bucket': { release: 'live' },
-      preview: { release: 'previewed', cohort: 'preview' },
-      'preview on the canary side': { release: 'previewed', cohort: 'preview' },
-      'preview of a pruned release on the canary side': { release: 'live' },
-      "another remote's preview on the canary side": { release: 'live' },
-    },
+    expected: withoutCanary,
   },
 ];
 
