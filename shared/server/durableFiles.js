@@ -81,6 +81,21 @@ function writeNewFile(file, data, mode) {
 }
 
 /**
+ * Renames `temporary` over `target` in one rename(2), then fsyncs their folder; a failure removes `temporary`.
+ * @param {string} temporary
+ * @param {string} target
+ */
+function renameIntoPlace(temporary, target) {
+  try {
+    fs.renameSync(temporary, target);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  syncDirectory(path.dirname(target));
+}
+
+/**
  * Replaces `file` with `data`, whole and on disk, or throws leaving it as it was.
  * @param {string} file
  * @param {string | Buffer} data
@@ -89,13 +104,7 @@ function writeNewFile(file, data, mode) {
 function writeFileDurably(file, data, { mode = 0o666 } = {}) {
   const temporary = temporaryName(file);
   writeNewFile(temporary, data, mode);
-  try {
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-  syncDirectory(path.dirname(file));
+  renameIntoPlace(temporary, file);
 }
 
 /**
@@ -130,13 +139,7 @@ function createFileOnce(file, data, { mode = 0o666 } = {}) {
 function replaceLinkDurably(link, target) {
   const temporary = temporaryName(link);
   fs.symlinkSync(target, temporary);
-  try {
-    fs.renameSync(temporary, link);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-  syncDirectory(path.dirname(link));
+  renameIntoPlace(temporary, link);
 }
 
 /**
