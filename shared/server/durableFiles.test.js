@@ -1,5 +1,5 @@
 /** @jest-environment node */
-const { spawn } = require('node:child_process');
+const { racingProcesses } = require('./testing/racingProcesses');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -86,19 +86,7 @@ describe('createFileOnce', () => {
       const made = createFileOnce(process.argv[1], String(process.pid));
       process.stdout.write(JSON.stringify({ made, read: require('node:fs').readFileSync(process.argv[1], 'utf8') }));
     `;
-    const runs = await Promise.all(
-      Array.from(
-        { length: 6 },
-        () =>
-          new Promise((resolve, reject) => {
-            const child = spawn(process.execPath, ['-e', script, file]);
-            let out = '';
-            child.stdout.on('data', (chunk) => (out += chunk));
-            child.on('error', reject);
-            child.on('close', () => resolve(JSON.parse(out)));
-          }),
-      ),
-    );
+    const runs = (await racingProcesses(6, script, [file])).map((out) => JSON.parse(out));
     const content = fs.readFileSync(file, 'utf8');
     expect(runs.filter((run) => run.made)).toHaveLength(1);
     expect(runs.every((run) => run.read === content)).toBe(true);

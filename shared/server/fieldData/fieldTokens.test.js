@@ -1,4 +1,4 @@
-const { spawn } = require('node:child_process');
+const { racingProcesses } = require('../testing/racingProcesses');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -80,19 +80,7 @@ describe('field-data tokens', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-key-'));
     const script = `process.stdout.write(require(${JSON.stringify(require.resolve('./fieldTokens'))}).tokenKey({ dir: process.argv[1] }).toString())`;
     try {
-      const keys = await Promise.all(
-        Array.from(
-          { length: 6 },
-          () =>
-            new Promise((resolve, reject) => {
-              const child = spawn(process.execPath, ['-e', script, dir]);
-              let out = '';
-              child.stdout.on('data', (chunk) => (out += chunk));
-              child.on('error', reject);
-              child.on('close', () => resolve(out));
-            }),
-        ),
-      );
+      const keys = await racingProcesses(6, script, [dir]);
       expect(new Set(keys)).toEqual(new Set([fs.readFileSync(path.join(dir, '.token-key'), 'utf8')]));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
