@@ -212,11 +212,11 @@ describe('releases', () => {
     });
   });
 
-  it('ignores a preview cookie naming a release that is not in the store (built-in server)', async () => {
+  it.each(servers)('ignores a preview cookie naming a release that is not in the store, on $name', async ({ port }) => {
     const cookie = { Cookie: 'nativegtm_preview=jobs.0123456789abcdef' };
-    const response = await rawGet(sitePorts.shell!, jobsPage.route, cookie);
+    const response = await rawGet(port, jobsPage.route, cookie);
     expect(response.headers['cache-control']).toMatch(/^public/);
-    expect(await documentBuild(sitePorts.shell!, cookie)).toBe(builds.a);
+    expect(await documentBuild(port, cookie)).toBe(builds.a);
   });
 
   describe.each(servers)('a tab opened before a promote and a rollback, on $name', ({ port }) => {

@@ -175,12 +175,15 @@ function releasePathMap(remote, plans) {
 }
 
 /**
- * The shell server's first lines: whether the preview cookie names a release that is in the store (one file test,
- * of a path that is never there when the request has no preview cookie), as the built-in server checks it.
+ * The shell server's last rewrite lines: whether the preview cookie names a release that is in the store, as the
+ * built-in server checks it. They run for every request and every SSI include, so the file test is made only for a
+ * well-formed preview cookie: without one, `break` ends the server's rewrite lines (a stat per include cost nginx
+ * 6 to 9 % of its documents/s: bench:compare).
  */
 function previewCheck() {
   return [
     `set ${PREVIEWING_VARIABLE} "";`,
+    block(`if (${PREVIEW_COOKIE_REMOTE_VARIABLE} = "")`, ['break;']),
     block(`if (-f ${PREVIEW_MANIFEST_VARIABLE})`, [`set ${PREVIEWING_VARIABLE} ${PREVIEW_COOKIE_REMOTE_VARIABLE};`]),
   ].join('\n');
 }

@@ -201,8 +201,10 @@ describe('the rendered nginx configuration', () => {
     expect(line(':employers:canary')).toBe('""');
     expect(line('employers::canary')).toBe('$nativegtm_canary_path_jobs');
     expect(line('jobs:jobs:')).toBe('""');
-    // A preview counts only for a release in the store: one file test, of a path that is never there without one.
-    expect(config).toContain('if (-f $nativegtm_preview_manifest) {');
+    // A preview counts only for a release in the store; the file test is made only for a well-formed preview cookie.
+    expect(config).toMatch(
+      /if \(\$nativegtm_preview_cookie_remote = ""\) \{\n\s+break;\n\s+\}\n\s+if \(-f \$nativegtm_preview_manifest\) \{/,
+    );
     expect(config).toContain('default "/srv/releases/.no-preview";');
   });
 
