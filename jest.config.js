@@ -7,6 +7,7 @@ module.exports = {
     '<rootDir>/shared/contract',
     '<rootDir>/shared/design-system',
     '<rootDir>/shared/build',
+    '<rootDir>/shared/store',
     '<rootDir>/shared/server',
     '<rootDir>/shared/tools',
     '<rootDir>/shell',

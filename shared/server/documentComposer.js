@@ -16,7 +16,7 @@ const {
 const { serverVariantKey } = require('@nativegtm/contract/pageVariant');
 const { createFragmentCache } = require('./fragmentCache');
 const { createFragmentTimer } = require('./fragmentTiming');
-const { fileReader } = require('./fileReader');
+const { fileReader } = require('@nativegtm/store/fileReader');
 const { siteHead, robotsTxt, sitemapXml } = require('./siteMeta');
 const { requestTarget } = require('./requestTarget');
 const { normalizeRoutePath } = require('@nativegtm/contract/routes');

@@ -13,7 +13,7 @@ const { guardedFiles, staticFiles } = require('./staticFiles');
 /**
  * @typedef {{ root: string, name?: string, logger?: import('./observability/logger').Logger,
  *   metrics?: import('./observability/metrics').Metrics,
- *   releases?: import('./releases/storeLayout').StoreLayout }} RemoteServerOptions
+ *   releases?: import('@nativegtm/store/layout').StoreLayout }} RemoteServerOptions
  *   root: its dist/; name: the deployable's, in logs and metrics; logger: where request lines go (nowhere unless
  *   given); metrics: where requests are counted; releases: its folder in the release store, whose live release it
  *   serves first

@@ -3,7 +3,7 @@
 // reader per server, re-reading the file only when it changes (fileReader.js), and validating it once per change with
 // the contract's rule (readRemotesConfig), so every use agrees on what the file says.
 const { readRemotesConfig } = require('@nativegtm/contract/remotesConfig');
-const { fileReader } = require('./fileReader');
+const { fileReader } = require('@nativegtm/store/fileReader');
 
 /** @typedef {Partial<Record<string, string>>} RemoteEntries each valid entry: remote name to manifest URL */
 

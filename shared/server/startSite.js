@@ -5,7 +5,7 @@ const { createRemoteServer } = require('./remoteServer');
 const { createShellServer } = require('./shellServer');
 const { listen, close, drain } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
-const { storeLayout } = require('./releases/storeLayout');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /**
  * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
-import { readLivePointer } from '@nativegtm/server/releases/livePointer';
-import { storeLayout } from '@nativegtm/server/releases/storeLayout';
+import { readLivePointer } from '@nativegtm/store/livePointer';
+import { storeLayout } from '@nativegtm/store/layout';
 import { npmRun } from '../support/releaseCommands';
 import { publish, releaseScratch, type ReleaseScratch } from '../support/releaseSites';
 

@@ -14,10 +14,10 @@ import { FIELD_DATA_CHUNK, FIELD_DATA_PATH, FIELD_TOKEN_META } from '@nativegtm/
 import { portsFrom } from '@nativegtm/contract/ports';
 import { pages } from '@nativegtm/contract/pages';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
-import { readCanary } from '@nativegtm/server/releases/canaryInStore';
-import { readLivePointer } from '@nativegtm/server/releases/livePointer';
+import { readCanary } from '@nativegtm/store/canaryInStore';
+import { readLivePointer } from '@nativegtm/store/livePointer';
 import { readRecords } from '@nativegtm/server/fieldData/recordStore';
-import { storeLayout } from '@nativegtm/server/releases/storeLayout';
+import { storeLayout } from '@nativegtm/store/layout';
 import { startVarnish } from '../support/varnishServer';
 import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';

@@ -80,6 +80,7 @@ const layer = (files, ignores, allowed) => ({
 const CONTRACT = '@nativegtm/contract';
 const DESIGN_SYSTEM = '@nativegtm/design-system';
 const BUILD = '@nativegtm/build';
+const STORE = '@nativegtm/store';
 const SERVER = '@nativegtm/server';
 const TOOLS = '@nativegtm/tools';
 
@@ -129,29 +130,42 @@ const layers = [
     external: forTests('shared/build'),
     builtins: true,
   }),
+  layer(['shared/store/**/*.js'], [...TEST_CODE, ...CONFIG_FILES], {
+    layer: 'the release store',
+    // Neither the servers nor the tools: both read it, the tools change it.
+    ours: [CONTRACT, STORE],
+    external: shipped('shared/store'),
+    builtins: true,
+  }),
+  layer(['shared/store/**/*.test.js', 'shared/store/**/testing/**/*.js'], [], {
+    layer: "the release store's tests",
+    ours: [CONTRACT, STORE],
+    external: forTests('shared/store'),
+    builtins: true,
+  }),
   layer(['shared/server/**/*.js', 'shared/server/types/*.d.ts'], [...TEST_CODE, ...CONFIG_FILES], {
     layer: 'the servers',
     // Never the tools: the servers are what runs the site; the tools (release, gate, nginx configuration, dev
     // runner) run them, not the other way round.
-    ours: [CONTRACT, SERVER],
+    ours: [CONTRACT, STORE, SERVER],
     external: shipped('shared/server'),
     builtins: true,
   }),
   layer(['shared/server/**/*.test.js', 'shared/server/**/testing/**/*.js'], [], {
     layer: "the servers' tests",
-    ours: [CONTRACT, SERVER],
+    ours: [CONTRACT, STORE, SERVER],
     external: forTests('shared/server'),
     builtins: true,
   }),
   layer(['shared/tools/**/*.js'], [...TEST_CODE, ...CONFIG_FILES], {
     layer: 'the tools (release commands and gate, nginx configuration, dev runner)',
-    ours: [CONTRACT, SERVER, TOOLS],
+    ours: [CONTRACT, STORE, SERVER, TOOLS],
     external: shipped('shared/tools'),
     builtins: true,
   }),
   layer(['shared/tools/**/*.test.js', 'shared/tools/**/testing/**/*.js'], [], {
     layer: "the tools' tests",
-    ours: [CONTRACT, SERVER, TOOLS],
+    ours: [CONTRACT, STORE, SERVER, TOOLS],
     external: forTests('shared/tools'),
     builtins: true,
   }),

@@ -42,6 +42,8 @@ describe('the layers of the repository', () => {
     ['shell/src/index.ts', 'browser code'],
     ['shell/src/testing/renderShellAt.tsx', "a browser package's tests"],
     ['shared/build/fuzzSeed.js', "the build's tests and jest setup"],
+    ['shared/store/operations.js', 'the release store'],
+    ['shared/store/testing/fakeBuild.js', "the release store's tests"],
     ['shared/server/releases/testing/fakeBuild.js', "the servers' tests"],
     ['shared/tools/release.js', 'the tools (release commands and gate, nginx configuration, dev runner)'],
     ['jobs-mfe/webpack.config.js', 'configuration files (build code)'],

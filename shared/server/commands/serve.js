@@ -14,7 +14,7 @@ const { createStatusPage } = require('../observability/statusPage');
 const { fieldDataDir } = require('../fieldData/recordStore');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
-const { storeDir } = require('../releases/storeLayout');
+const { storeDir } = require('../storeDir');
 
 /** @typedef {import('../config').ServerConfig} ServerConfig */
 

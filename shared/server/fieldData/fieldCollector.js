@@ -7,8 +7,8 @@ const { createRecordWriter, writerName } = require('./recordStore');
 const { createStoreBudget } = require('./storeBudget');
 const { createTokenRates } = require('./tokenRates');
 const { DEFAULT_TRUSTED_PROXIES, clientNetwork, parseTrustedProxies } = require('./clientNetwork');
-const { canaryKey, runningCanary } = require('../releases/canaryInStore');
-const { storeLayout } = require('../releases/storeLayout');
+const { canaryKey, runningCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /**
  * Where field data is kept and how: what a server's configuration says of it.
@@ -44,7 +44,7 @@ function createFieldCollector({
   const tokens = createFieldTokens({ key: tokenKey({ dir, secret }) });
   const trust = parseTrustedProxies(trustedProxies);
   const labels = createFieldLabels({ storeDir, liveBuilds });
-  /** @type {Map<string, () => import('../releases/canaryInStore').CanaryState | undefined>} */
+  /** @type {Map<string, () => import('@nativegtm/store/canaryInStore').CanaryState | undefined>} */
   const canaries = new Map();
   /**
    * The key of the remote's running canary, if any: read from the store (at most every 200 ms per remote), for the

@@ -4,8 +4,8 @@ const path = require('node:path');
 const { createFieldCollector } = require('./fieldCollector');
 const { createFieldTokens, tokenKey } = require('./fieldTokens');
 const { silentLogger } = require('../observability/logger');
-const { canaryKey, endCanary, thisCommand, writeCanary } = require('../releases/canaryInStore');
-const { storeLayout } = require('../releases/storeLayout');
+const { canaryKey, endCanary, thisCommand, writeCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /** @type {string} */
 let scratch;

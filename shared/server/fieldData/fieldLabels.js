@@ -8,7 +8,7 @@ const path = require('node:path');
 const { LRUCache } = require('lru-cache');
 const { pages } = require('@nativegtm/contract/pages');
 const { OTHER, SHELL } = require('@nativegtm/contract/fieldData');
-const { storeLayout } = require('../releases/storeLayout');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /** The route label of the 404 screen. */
 const NOT_FOUND = 'not-found';

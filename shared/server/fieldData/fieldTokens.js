@@ -11,7 +11,7 @@ const { createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { COHORT, TOKEN } = require('@nativegtm/contract/fieldData');
-const { createFileOnce } = require('../durableFiles');
+const { createFileOnce } = require('@nativegtm/store/durableFiles');
 
 /** How long a document's token is accepted: a tab left open for a day still reports its views. */
 const TOKEN_LIFETIME_SECONDS = 24 * 3600;
@@ -82,7 +82,7 @@ function readKeyFile(file) {
 /** What a token says of a document, besides its id: whom it was for, from which network, in which canary. */
 /** @typedef {{ cohort: string, network: string, canary?: string }} Issued */
 
-/** A canary's key in a token (@nativegtm/server/releases/canaryInStore canaryKey). */
+/** A canary's key in a token (@nativegtm/store/canaryInStore canaryKey). */
 const CANARY_KEY = /^[0-9a-z]{1,11}$/;
 /** A token's canary field when it names none (a preview's, or a canary that had ended). */
 const NO_CANARY = '-';

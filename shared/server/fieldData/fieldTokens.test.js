@@ -1,4 +1,4 @@
-const { racingProcesses } = require('../testing/racingProcesses');
+const { racingProcesses } = require('@nativegtm/store/testing/racingProcesses');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { appendLinesDurably } = require('../durableFiles');
+const { appendLinesDurably } = require('@nativegtm/store/durableFiles');
 const { repoRoot } = require('../deployables');
 
 /**

@@ -10,8 +10,8 @@ const { SHELL } = require('@nativegtm/contract/fieldData');
 const { deployables } = require('../deployables');
 const { readRecords } = require('../fieldData/recordStore');
 const { createSummary } = require('../fieldData/summary');
-const { liveAndPrevious } = require('../releases/liveHistory');
-const { storeLayout } = require('../releases/storeLayout');
+const { liveAndPrevious } = require('@nativegtm/store/liveHistory');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /** @typedef {import('../fieldData/summary').GroupSummary} GroupSummary */
 

@@ -5,8 +5,8 @@
 // documents, and costs no look at the store. Every document lists the running canaries' shares, for browsers to
 // know whether to send their bucket (@nativegtm/contract/canaryBuckets).
 const { BUCKET_COOKIE, parseBucket, sideOf } = require('@nativegtm/contract/canaryBuckets');
-const { runningCanary } = require('./canaryInStore');
-const { storeLayout } = require('./storeLayout');
+const { runningCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /**
  * A visitor's place in one remote's canary: `canary` gets the release `id`, `control` gets live, measured alike.

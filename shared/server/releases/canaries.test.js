@@ -3,8 +3,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BUCKET_COOKIE, sideOf } = require('@nativegtm/contract/canaryBuckets');
-const { storeLayout } = require('./storeLayout');
-const { thisCommand, writeCanary } = require('./canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { thisCommand, writeCanary } = require('@nativegtm/store/canaryInStore');
 const { createCanaries } = require('./canaries');
 
 /** @type {string} */

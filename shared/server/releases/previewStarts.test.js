@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { previewPath } = require('@nativegtm/contract/releases');
 const { createShellHandler } = require('../shellServer');
-const { storeLayout } = require('./storeLayout');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-preview-starts-'));
 const root = path.join(scratch, 'dist');

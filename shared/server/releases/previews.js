@@ -23,8 +23,8 @@ const {
   releaseFolder,
 } = require('@nativegtm/contract/releases');
 const { cookiePair, redirect, refuse } = require('./personalCookies');
-const { storeLayout } = require('./storeLayout');
-const { RELEASE_MANIFEST, rememberedReleases } = require('./releaseInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { RELEASE_MANIFEST, rememberedReleases } = require('@nativegtm/store/releaseInStore');
 const { PERSONAL_CACHE_CONTROL } = require('../documentCaching');
 const { previewPage, previewPageHeaders, previewPageTexts, shellStylesheets } = require('./previewPages');
 

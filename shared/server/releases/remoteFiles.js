@@ -4,8 +4,8 @@
 // path, and a pointer that names nothing). Any release in the store, live or not, is also served whole under
 // /releases/<id>/: what a preview loads. Without releases this is exactly dist/.
 const { LRUCache } = require('lru-cache');
-const { liveRelease } = require('./livePointer');
-const { rememberedReleases } = require('./releaseInStore');
+const { liveRelease } = require('@nativegtm/store/livePointer');
+const { rememberedReleases } = require('@nativegtm/store/releaseInStore');
 const { answerNotFound } = require('../staticFiles');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -18,7 +18,7 @@ const RELEASE_URL = /^\/releases\/([0-9a-f]{16})(\/[^?]*)(\?.*)?$/;
 const MAX_OPEN_RELEASES = 32;
 
 /**
- * @param {{ layout: import('./storeLayout').StoreLayout, dist: Serve,
+ * @param {{ layout: import('@nativegtm/store/layout').StoreLayout, dist: Serve,
  *   files: (root: string, options: { immutable: boolean }) => Serve,
  *   onProblem?: (problem: string, keeping: string | undefined) => void,
  *   onChange?: (id: string | undefined) => void }} options

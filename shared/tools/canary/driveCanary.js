@@ -3,15 +3,16 @@
 // views waits up to maxWaitMs more, then the canary ends without a verdict; one whose window lost records to the
 // field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read at every look, so an
 // abort (or a resume elsewhere) stops this loop without it changing anything.
-const { canaryKey, readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { canaryKey, readCanary } = require('@nativegtm/store/canaryInStore');
 const { sidesInStore } = require('./sides');
 const { judgeStep, signalText, thresholdsOf } = require('./verdict');
-const { CanaryGone, advanceCanary, finishCanary } = require('./lifecycle');
+const { CanaryGone } = require('@nativegtm/store/canaryChanges');
+const { advanceCanary, finishCanary } = require('./lifecycle');
 
-/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
-/** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
-/** @typedef {import('@nativegtm/server/releases/canaryInStore').StepRecord} StepRecord */
-/** @typedef {import('./lifecycle').EndedCanary} EndedCanary */
+/** @typedef {import('@nativegtm/store/layout').StoreLayout} StoreLayout */
+/** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
+/** @typedef {import('@nativegtm/store/canaryInStore').StepRecord} StepRecord */
+/** @typedef {import('@nativegtm/store/canaryChanges').EndedCanary} EndedCanary */
 /** @typedef {import('./verdict').StepVerdict} StepVerdict */
 /** @typedef {import('./verdict').Side} Side */
 

@@ -6,12 +6,13 @@ const { spawnSync } = require('node:child_process');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
 const { createStoreBudget } = require('@nativegtm/server/fieldData/storeBudget');
-const { canaryKey, readCanary, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
-const { publish, promote, rollback, prune, ReleaseError } = require('../releases/operations');
-const { fakeBuild, removeFakeBuilds } = require('../releases/testing/fakeBuild');
-const { abortCanary, endedCanaries, startCanary, takeOverCanary, CanaryGone } = require('./lifecycle');
+const { canaryKey, readCanary, writeCanary } = require('@nativegtm/store/canaryInStore');
+const { readLivePointer } = require('@nativegtm/store/livePointer');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { publish, promote, rollback, prune, ReleaseError } = require('@nativegtm/store/operations');
+const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { endedCanaries, takeOverCanary, CanaryGone } = require('@nativegtm/store/canaryChanges');
+const { abortCanary, startCanary } = require('./lifecycle');
 const { driveCanary } = require('./driveCanary');
 const { DROPPED_REASON } = require('./verdict');
 
@@ -20,7 +21,7 @@ const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
 
 /** @type {string} */
 let dir;
-/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+/** @type {import('@nativegtm/store/layout').StoreLayout} */
 let layout;
 /** @type {string} */
 let records;
@@ -77,7 +78,7 @@ function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 
 }
 
 const start = (steps = [50, 100]) => startCanary(layout, 'jobs', ids.next, { steps, settings, gate: null, now });
-/** @param {import('@nativegtm/server/releases/canaryInStore').CanaryState} state */
+/** @param {import('@nativegtm/store/canaryInStore').CanaryState} state */
 const drive = (state, lines = /** @type {string[]} */ ([])) =>
   driveCanary({ layout, remote: 'jobs', fieldDataDir: records, state, now, sleep, print: (line) => lines.push(line) });
 

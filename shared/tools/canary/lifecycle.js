@@ -1,38 +1,16 @@
-// What the canary command does to a remote's store, each change under the store's lock (releases/storeLock.js), so
-// that it never interleaves with a promote, a rollback, an abort or another canary: start one (after the gate), move
-// it to its next share, end it (promoted, rolled back, without a verdict, aborted) and take over one whose command
-// died. The state itself is @nativegtm/server/releases/canaryInStore, which both servers read.
-const os = require('node:os');
+// The canary command's changes to the store (@nativegtm/store/canaryChanges), each followed by telling every nginx
+// serving the store to read the canary as the store now has it (nginx/reload.js): the built-in servers read the store
+// themselves, nginx only when it loads its configuration.
 const path = require('node:path');
-const { readJsonLines, liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
-const { appendLinesDurably } = require('@nativegtm/server/durableFiles');
-const { endCanary, readCanary, thisCommand, writeCanary } = require('@nativegtm/server/releases/canaryInStore');
-const {
-  ReleaseError,
-  changeLive,
-  ensureWritable,
-  refuseWhileCanary,
-  usableRelease,
-} = require('../releases/operations');
-const { writeGate } = require('../releases/records');
-const { StoreBusyError, withStoreLock } = require('../releases/storeLock');
+const changes = require('@nativegtm/store/canaryChanges');
+const { ReleaseError } = require('@nativegtm/store/operations');
 const { NginxReloadError, reloadNginx } = require('../nginx/reload');
 
-/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
-/** @typedef {import('@nativegtm/server/releases/canaryInStore').CanaryState} CanaryState */
-/** @typedef {import('@nativegtm/server/releases/canaryInStore').StepRecord} StepRecord */
-/** @typedef {import('../releases/records').GateResult} GateResult */
+/** @typedef {import('@nativegtm/store/layout').StoreLayout} StoreLayout */
 
 /**
- * How a canary ended.
- * @typedef {'promoted' | 'rolled back' | 'no verdict' | 'aborted'} Outcome
- * @typedef {{ id: string, startedAt: string, endedAt: string, outcome: Outcome, reason: string, steps: number[],
- *   verdicts: StepRecord[] }} EndedCanary
- */
-
-/**
- * Makes every nginx serving the store read the remote's canary as the store has it now (nginx/reload.js); a failure
- * is the command's one-line refusal.
+ * Makes every nginx serving the store read the remote's canary as the store has it now; a failure is the command's
+ * one-line refusal.
  * @param {StoreLayout} layout
  */
 async function nginxReads(layout) {
@@ -44,96 +22,20 @@ async function nginxReads(layout) {
   }
 }
 
-/** The shares a canary goes through unless told: 100 is the promote. */
-const DEFAULT_STEPS = [5, 25, 50, 100];
-
-/** A canary was ended under the command's feet (aborted, or taken over by a resume): it stops, changing nothing. */
-class CanaryGone extends ReleaseError {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = 'CanaryGone';
-  }
-}
-
 /**
- * Whether the command a canary's state names still runs: known only on its own machine.
- * @param {CanaryState['command']} command
- * @returns {boolean | undefined} undefined: it runs on another machine
- */
-function commandAlive(command) {
-  if (command.host !== os.hostname()) return undefined;
-  try {
-    process.kill(command.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user has the pid; it is alive, if perhaps not ours.
-    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-  }
-}
-
-/**
- * The running canary, or a refusal naming what to do instead.
- * @param {StoreLayout} layout
- * @param {string} remote
- */
-function runningOrRefuse(layout, remote) {
-  const { canary, problem } = readCanary(layout);
-  if (problem) throw new ReleaseError(`${remote}'s canary cannot be read: ${problem}`);
-  if (!canary) throw new ReleaseError(`no canary of ${remote} is running`);
-  return canary;
-}
-
-/**
- * Gates the release, then starts its canary at the first step's share.
+ * Starts the canary (changes.startCanary); if nginx cannot be told, it is withdrawn: served by the built-in server
+ * and not by nginx, it would be judged on a part of its visitors.
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} id
- * @param {{ steps: number[], settings: CanaryState['settings'], gate: ((releaseDir: string) => Promise<GateResult>)
- *   | null, now: () => number }} options
- * @returns {Promise<CanaryState>}
+ * @param {Parameters<typeof changes.startCanary>[3]} options
  */
-async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
-  ensureWritable(layout);
-  const state = await withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
-    refuseWhileCanary(layout, remote, 'second canary');
-    const releaseDir = usableRelease(layout, remote, id);
-    const { live } = liveAndPrevious(layout);
-    if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to compare a canary with`);
-    if (live === id) throw new ReleaseError(`release ${id} of ${remote} is already live`);
-    /** @type {GateResult} */
-    const result = gate
-      ? await gate(releaseDir)
-      : { at: new Date(now()).toISOString(), passed: true, skipped: true, checks: [] };
-    writeGate(layout, id, result);
-    if (!result.passed) {
-      const failed = result.checks.filter((check) => !check.ok);
-      throw new ReleaseError(
-        `release ${id} of ${remote} failed the gate; no canary started.\n` +
-          failed.map((check) => `  ✗ ${check.name}: ${check.detail ?? 'failed'}`).join('\n'),
-      );
-    }
-    const at = new Date(now()).toISOString();
-    /** @type {CanaryState} */
-    const state = {
-      v: 1,
-      id,
-      share: /** @type {number} */ (steps[0]),
-      steps,
-      startedAt: at,
-      stepStartedAt: at,
-      settings,
-      verdicts: [],
-      command: thisCommand(),
-    };
-    writeCanary(layout, remote, state);
-    return state;
-  });
+async function startCanary(layout, remote, id, options) {
+  const state = await changes.startCanary(layout, remote, id, options);
   try {
     await nginxReads(layout);
   } catch (error) {
-    // Served by the built-in server and not by nginx, the canary would be judged on a part of its visitors.
-    await withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => endCanary(layout));
+    await changes.withdrawCanary(layout, remote, id);
     await nginxReads(layout).catch(() => {});
     throw new ReleaseError(`no canary started: ${error instanceof Error ? error.message : error}`);
   }
@@ -141,205 +43,23 @@ async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
 }
 
 /**
- * Changes the canary the command runs, under the lock, once it has checked the canary is still the one it runs.
+ * A change of the store, then nginx told of it.
+ * @template {unknown[]} A
  * @template T
- * @param {StoreLayout} layout
- * @param {string} remote
- * @param {CanaryState} mine the state as the command last wrote it
- * @param {(current: CanaryState) => T} change
- * @returns {Promise<T>}
+ * @param {(layout: StoreLayout, ...rest: A) => Promise<T>} change
+ * @returns {(layout: StoreLayout, ...rest: A) => Promise<T>}
  */
-function changeMine(layout, remote, mine, change) {
-  return withStoreLock(layout.lock, `canary ${remote} ${mine.id}`, async () => {
-    const { canary } = readCanary(layout);
-    if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
-      throw new CanaryGone(`the canary of release ${mine.id} was ended by another command (npm run releases says how)`);
-    }
-    const { host, pid } = canary.command;
-    if (host !== mine.command.host || pid !== mine.command.pid) {
-      throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
-    }
-    return change(canary);
-  });
-}
-
-/**
- * Moves a canary whose step passed to its next share.
- * @param {StoreLayout} layout
- * @param {string} remote
- * @param {CanaryState} mine
- * @param {StepRecord} passed
- * @param {number} share
- * @param {number} at ms since 1970
- * @returns {Promise<CanaryState>}
- */
-async function advanceCanary(layout, remote, mine, passed, share, at) {
-  const next = await changeMine(layout, remote, mine, (current) => {
-    const changed = {
-      ...current,
-      share,
-      stepStartedAt: new Date(at).toISOString(),
-      verdicts: [...current.verdicts, passed],
-    };
-    writeCanary(layout, remote, changed);
-    return changed;
-  });
-  await nginxReads(layout);
-  return next;
-}
-
-/**
- * Appends how the canary ended to the canary history, on disk.
- * @param {StoreLayout} layout
- * @param {CanaryState} state
- * @param {Outcome} outcome
- * @param {string} reason
- * @param {StepRecord[]} verdicts
- * @param {number} at
- * @returns {{ ended: EndedCanary, undo: () => void }} undo: takes the line out again
- */
-function recordEnd(layout, state, outcome, reason, verdicts, at) {
-  /** @type {EndedCanary} */
-  const ended = {
-    id: state.id,
-    startedAt: state.startedAt,
-    endedAt: new Date(at).toISOString(),
-    outcome,
-    reason,
-    steps: state.steps,
-    verdicts,
+const thenNginx =
+  (change) =>
+  async (layout, ...rest) => {
+    const result = await change(layout, ...rest);
+    await nginxReads(layout);
+    return result;
   };
-  return { ended, undo: appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`) };
-}
-
-/**
- * Ends the canary the command runs: promoted (the release is made live first, so that its visitors never go back to
- * the old one for a moment), or rolled back / without a verdict (everyone goes back to live at once).
- * @param {StoreLayout} layout
- * @param {string} remote
- * @param {CanaryState} mine
- * @param {{ outcome: Exclude<Outcome, 'aborted'>, reason: string, last: StepRecord | undefined, at: number }} end
- */
-async function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
-  const ended = await changeMine(layout, remote, mine, (current) => {
-    const verdicts = last ? [...current.verdicts, last] : current.verdicts;
-    // The end recorded first: should the promote fail (a full disk), its line is taken out again and the canary
-    // still runs, as the store had it.
-    const { ended: record, undo } = recordEnd(layout, current, outcome, reason, verdicts, at);
-    if (outcome === 'promoted') {
-      const { live } = liveAndPrevious(layout);
-      try {
-        changeLive(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
-      } catch (error) {
-        undo();
-        throw error;
-      }
-    }
-    endCanary(layout);
-    return record;
-  });
-  await nginxReads(layout);
-  return ended;
-}
-
-/** How long an abort waits for the command running the canary to let go of the lock (it holds it for moments). */
-const ABORT_LOCK_WAIT_MS = 800;
-
-/**
- * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone under the
- * lock at its next change, and stops.
- * @param {StoreLayout} layout
- * @param {string} remote
- * @param {{ now: () => number }} options
- * @returns {Promise<EndedCanary | { problem: string }>} the canary ended, or what was wrong with a state that was not one
- */
-async function abortCanary(layout, remote, { now }) {
-  abortable(layout, remote);
-  const until = Date.now() + ABORT_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const ended = await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
-        const { canary, problem } = abortable(layout, remote);
-        // Ended first, whatever the disk can still take: an abort is what puts everyone back on live.
-        endCanary(layout);
-        // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
-        if (!canary) return { problem: /** @type {string} */ (problem) };
-        try {
-          return recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now()).ended;
-        } catch (error) {
-          throw new ReleaseError(
-            `${remote}'s canary is ended (everyone is on live), but its end could not be recorded in ` +
-              `${layout.canaryHistory}: ${/** @type {Error} */ (error).message}`,
-          );
-        }
-      });
-      await nginxReads(layout);
-      return ended;
-    } catch (error) {
-      if (!(error instanceof StoreBusyError) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
-/**
- * The canary an abort ends: one that runs, or a state that cannot be read; a refusal when there is neither.
- * @param {StoreLayout} layout
- * @param {string} remote
- */
-function abortable(layout, remote) {
-  const read = readCanary(layout);
-  if (!read.canary && !read.problem) throw new ReleaseError(`no canary of ${remote} is running`);
-  return read;
-}
-
-/**
- * Makes this process the one running a canary whose command died, keeping its share and its step's start.
- * @param {StoreLayout} layout
- * @param {string} remote
- * @returns {Promise<CanaryState>}
- */
-function takeOverCanary(layout, remote) {
-  runningOrRefuse(layout, remote);
-  return withStoreLock(layout.lock, `canary ${remote} --resume`, async () => {
-    const state = runningOrRefuse(layout, remote);
-    if (commandAlive(state.command)) {
-      throw new ReleaseError(
-        `the command running ${remote}'s canary is alive (pid ${state.command.pid}): nothing to resume`,
-      );
-    }
-    const next = { ...state, command: thisCommand() };
-    writeCanary(layout, remote, next);
-    return next;
-  });
-}
-
-/**
- * Whether a line of the canary history is an ended canary as this version writes it (anything else, a hand edit, is
- * skipped as a torn line is).
- * @param {any} ended
- * @returns {ended is EndedCanary}
- */
-const isEndedCanary = (ended) =>
-  ['id', 'startedAt', 'endedAt', 'outcome', 'reason'].every((key) => typeof ended?.[key] === 'string') &&
-  Array.isArray(ended.steps) &&
-  Array.isArray(ended.verdicts);
-
-/**
- * The canaries of the remote that ended, oldest first.
- * @param {StoreLayout} layout
- * @returns {EndedCanary[]}
- */
-const endedCanaries = (layout) => readJsonLines(layout.canaryHistory).filter(isEndedCanary);
 
 module.exports = {
-  DEFAULT_STEPS,
-  CanaryGone,
-  commandAlive,
   startCanary,
-  advanceCanary,
-  finishCanary,
-  abortCanary,
-  takeOverCanary,
-  endedCanaries,
+  advanceCanary: thenNginx(changes.advanceCanary),
+  finishCanary: thenNginx(changes.finishCanary),
+  abortCanary: thenNginx(changes.abortCanary),
 };

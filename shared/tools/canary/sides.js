@@ -80,7 +80,7 @@ function capped(seen, share) {
  * @param {AsyncIterable<FieldRecord> | Iterable<FieldRecord>} records
  * @param {string} remote
  * @param {{ canary: string, maxNetworkShare: number }} counting canary: the key of the canary judged
- *   (@nativegtm/server/releases/canaryInStore canaryKey); maxNetworkShare: the most one network keeps of a side
+ *   (@nativegtm/store/canaryInStore canaryKey); maxNetworkShare: the most one network keeps of a side
  * @returns {Promise<{ canary: Required<Side>, control: Required<Side> }>}
  */
 async function sidesOf(records, remote, { canary, maxNetworkShare }) {

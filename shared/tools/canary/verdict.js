@@ -60,7 +60,7 @@ const DEFAULT_THRESHOLDS = {
 
 /**
  * The thresholds a canary's settings ask for: the defaults, but for what the command's options changed.
- * @param {import('@nativegtm/server/releases/canaryInStore').CanaryState['settings']} settings
+ * @param {import('@nativegtm/store/canaryInStore').CanaryState['settings']} settings
  * @returns {Thresholds}
  */
 function thresholdsOf({ minViews, minNetworks, networkShare, errorMargin, p75Margin, alpha }) {

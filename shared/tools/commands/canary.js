@@ -7,17 +7,11 @@ const { remoteNames } = require('@nativegtm/contract/remotes');
 const { controlShare } = require('@nativegtm/contract/canaryBuckets');
 const { UsageError, Refusal, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
-const { canaryKey, readCanary } = require('@nativegtm/server/releases/canaryInStore');
+const { canaryKey, readCanary } = require('@nativegtm/store/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
-const {
-  DEFAULT_STEPS,
-  abortCanary,
-  commandAlive,
-  endedCanaries,
-  startCanary,
-  takeOverCanary,
-} = require('../canary/lifecycle');
+const { DEFAULT_STEPS, commandAlive, endedCanaries, takeOverCanary } = require('@nativegtm/store/canaryChanges');
+const { abortCanary, startCanary } = require('../canary/lifecycle');
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
 const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../canary/verdict');
@@ -85,7 +79,7 @@ function durationText(ms) {
 /**
  * The canary's settings from its options: what is not given is left to the defaults.
  * @param {Record<string, string | boolean | undefined>} options
- * @returns {import('@nativegtm/server/releases/canaryInStore').CanaryState['settings']}
+ * @returns {import('@nativegtm/store/canaryInStore').CanaryState['settings']}
  */
 function settingsFrom(options) {
   /** @param {string} name */
@@ -183,7 +177,7 @@ runReleaseCommand(USAGE, async () => {
 
 /**
  * --status: the running canary (or the last one that ended).
- * @param {import('@nativegtm/server/releases/storeLayout').StoreLayout} layout
+ * @param {import('@nativegtm/store/layout').StoreLayout} layout
  * @param {string} remote
  * @param {string} records
  */

@@ -6,7 +6,7 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const { previewPath, PREVIEW_END_PATH } = require('@nativegtm/contract/releases');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { ReleaseError, usableRelease } = require('../releases/operations');
+const { ReleaseError, usableRelease } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run preview -- <remote> <release id> [--allow-failed]';
 

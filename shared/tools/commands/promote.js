@@ -1,7 +1,7 @@
 // `npm run promote -- <remote> <id> [--skip-gate]`: the gate (the release composed with the live site, checked in
 // headless Chromium), then the release is live on every server reading this store within a second.
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { promote } = require('../releases/operations');
+const { promote } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
 

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { parseReleaseCommandLine, gitSource, runReleaseCommand } = require('../releases/commandLine');
-const { ReleaseError, publish } = require('../releases/operations');
+const { ReleaseError, publish } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run release -- <remote> [--from <built dir>]';
 

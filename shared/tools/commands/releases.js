@@ -3,9 +3,9 @@
 // --prune removes all but the newest n (10), never the live or the previous one.
 const { wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { DEFAULT_KEEP, describeReleases, prune } = require('../releases/operations');
-const { endedCanaries } = require('../canary/lifecycle');
+const { readCanary } = require('@nativegtm/store/canaryInStore');
+const { DEFAULT_KEEP, describeReleases, prune } = require('@nativegtm/store/operations');
+const { endedCanaries } = require('@nativegtm/store/canaryChanges');
 
 const USAGE = 'npm run releases -- <remote> [--prune [--keep <n>]]';
 
@@ -52,13 +52,13 @@ runReleaseCommand(USAGE, async () => {
 
 /**
  * The running canary and the ones that ended (newest first): each step's share and verdict, and how it ended.
- * @param {import('@nativegtm/server/releases/storeLayout').StoreLayout} layout
+ * @param {import('@nativegtm/store/layout').StoreLayout} layout
  */
 function printCanaries(layout) {
   const { canary, problem } = readCanary(layout);
   const ended = endedCanaries(layout).reverse();
   if (!canary && !problem && ended.length === 0) return;
-  /** @param {import('@nativegtm/server/releases/canaryInStore').StepRecord[]} verdicts */
+  /** @param {import('@nativegtm/store/canaryInStore').StepRecord[]} verdicts */
   const steps = (verdicts) => verdicts.map((step) => `${step.share} % ${step.verdict}`).join(', ') || 'none judged';
   console.log('\ncanaries:');
   if (problem) console.log(`  running  (cannot be read: ${problem})`);

@@ -1,7 +1,7 @@
 // `npm run rollback -- <remote>`: the release that was live before the current one is live again, within a second,
 // with no build and no gate (it was live already).
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { rollback } = require('../releases/operations');
+const { rollback } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run rollback -- <remote>';
 

@@ -2,7 +2,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { parseArgs } = require('./command');
-const { storeDir } = require('@nativegtm/server/releases/storeLayout');
+const { storeDir } = require('@nativegtm/server/storeDir');
 
 describe('npm run nginx:config, its options', () => {
   it('reads every option', () => {

@@ -31,9 +31,9 @@ const {
   shellStylesheets,
 } = require('@nativegtm/server/releases/previewPages');
 const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
-const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/server/releases/canaryInStore');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
-const { RELEASE_MANIFEST } = require('@nativegtm/server/releases/releaseInStore');
+const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
 const { FROM_THE_SITE_VARIABLE, OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
 const { cohortOf, releaseSource } = require('@nativegtm/contract/releaseChoice');
 

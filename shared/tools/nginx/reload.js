@@ -8,8 +8,8 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { isRemoteName } = require('@nativegtm/contract/remotes');
-const { writeNginxCanaryMaps } = require('@nativegtm/server/releases/canaryInStore');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { writeNginxCanaryMaps } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 
 /** The store's folder of registered nginx servers: one file per server, holding its pid file's path. */
 const REGISTRY = '.nginx-servers';

@@ -26,7 +26,7 @@ const { block } = require('./indent');
 const { headerLines, nginxText, quote } = require('./syntax');
 const { documentCacheControl, PERSONAL_CACHE_CONTROL } = require('@nativegtm/server/documentCaching');
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { storeLayout } = require('@nativegtm/store/layout');
 const {
   PERSONAL_REMOTES_LOCATION,
   PERSONAL_VARIABLE,

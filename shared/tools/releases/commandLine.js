@@ -6,9 +6,10 @@ const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
 const { readCommandLine, runCommand, UsageError } = require('@nativegtm/server/commandLine');
 const { configOrExit } = require('@nativegtm/server/config');
 const { repoRoot } = require('@nativegtm/server/deployables');
-const { storeDir, storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { storeDir } = require('@nativegtm/server/storeDir');
+const { storeLayout } = require('@nativegtm/store/layout');
 const { toolsConfig } = require('../config');
-const { StoreBusyError } = require('./storeLock');
+const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
 
 /**
  * The remote, the other positional arguments and the options; the store from the configuration.
@@ -43,12 +44,13 @@ function gitSource() {
 }
 
 /**
- * Runs a release command by the convention; a busy store is a refusal too.
+ * Runs a release command by the convention; what the store refuses (a busy store, a full disk, a release that is not
+ * there) is a refusal too.
  * @param {string} usage
  * @param {() => Promise<void>} main
  */
 function runReleaseCommand(usage, main) {
-  runCommand(usage, main, { isRefusal: (/** @type {unknown} */ error) => error instanceof StoreBusyError });
+  runCommand(usage, main, { isRefusal: (/** @type {unknown} */ error) => error instanceof StoreRefusal });
 }
 
 module.exports = { parseReleaseCommandLine, gitSource, runReleaseCommand };

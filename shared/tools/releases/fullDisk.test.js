@@ -4,16 +4,16 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { itOnSmallDisk, mountSmallDisk } = require('@nativegtm/server/testing/smallDisk');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
-const { startCanary } = require('../canary/lifecycle');
-const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+const { itOnSmallDisk, mountSmallDisk } = require('@nativegtm/store/testing/smallDisk');
+const { readCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { startCanary } = require('@nativegtm/store/canaryChanges');
+const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 
 const COMMANDS = path.join(__dirname, '..', 'commands');
 const onSmallDisk = itOnSmallDisk(it, 'the release commands on a full disk');
 
-/** @type {import('@nativegtm/server/testing/smallDisk').SmallDisk | undefined} */
+/** @type {import('@nativegtm/store/testing/smallDisk').SmallDisk | undefined} */
 let disk;
 afterEach(() => {
   disk?.unmount();
@@ -61,7 +61,7 @@ const build = (buildId) => fakeBuild({ buildId, chunk: `${buildId}.0123456789.js
 
 /**
  * A store on a small disk with three releases, the second live after the first.
- * @param {import('@nativegtm/server/testing/smallDisk').SmallDisk} disk
+ * @param {import('@nativegtm/store/testing/smallDisk').SmallDisk} disk
  */
 function storeOn(disk) {
   const store = path.join(disk.dir, 'releases');

@@ -8,8 +8,8 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { BUCKET_COOKIE, BUCKETS, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { readCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 const { buildRemote } = require('../../support/buildRemote');
 const { npmRun } = require('../../support/releaseCommands');
 

@@ -2,12 +2,13 @@
 // remotes (gateSite.js), on loopback, by its files (buildChecks.js) and in headless Chromium (browserChecks.js).
 const path = require('node:path');
 const { pages } = require('@nativegtm/contract/pages');
-const { checkBuild } = require('../publish');
-const { metadataCheck, singletonsCheck, readFederationManifest } = require('./buildChecks');
+const { checkBuild } = require('@nativegtm/store/publish');
+const { metadataCheck, readFederationManifest } = require('@nativegtm/store/releaseFiles');
+const { singletonsCheck } = require('./buildChecks');
 const { browserChecks } = require('./browserChecks');
 const { startGateSite } = require('./gateSite');
 
-/** @typedef {import('../records').GateResult} GateResult */
+/** @typedef {import('@nativegtm/store/records').GateResult} GateResult */
 
 /**
  * @param {{ storeDir: string, remote: string, releaseDir: string, chromiumPath: string, now?: () => Date }} options

@@ -3,21 +3,21 @@
 // and fails with a ReleaseError that says what and why.
 const fs = require('node:fs');
 const path = require('node:path');
-const { Refusal } = require('@nativegtm/server/commandLine');
+const { StoreRefusal } = require('./storeRefusal');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
-const { liveAndPrevious } = require('@nativegtm/server/releases/liveHistory');
-const { readCanary } = require('@nativegtm/server/releases/canaryInStore');
-const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { liveAndPrevious } = require('./liveHistory');
+const { readCanary } = require('./canaryInStore');
+const { writeLivePointer } = require('./livePointer');
 const { withStoreLock } = require('./storeLock');
 const { publishRelease } = require('./publish');
-const { metadataCheck } = require('./gate/buildChecks');
+const { metadataCheck } = require('./releaseFiles');
 const { appendHistory, listReleases, readGate, readRecord, writeGate } = require('./records');
 
-/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {import('./records').GateResult} GateResult */
 
 /** A command's request cannot be carried out: nothing was changed. */
-class ReleaseError extends Refusal {
+class ReleaseError extends StoreRefusal {
   /** @param {string} message */
   constructor(message) {
     super(message);

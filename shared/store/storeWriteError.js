@@ -1,7 +1,7 @@
 // A release command that could not write the store because the file system refused every write of that kind (full,
 // over quota, read-only) stops with one line saying so. Each change it makes counts only once it is whole on disk and
-// is undone when a later step of the same change fails (@nativegtm/server/durableFiles), so it has changed nothing.
-const { Refusal } = require('@nativegtm/server/commandLine');
+// is undone when a later step of the same change fails (./durableFiles), so it has changed nothing.
+const { StoreRefusal } = require('./storeRefusal');
 
 /** What each code means, said of the store. */
 const REASONS = /** @type {Record<string, string>} */ ({
@@ -10,7 +10,7 @@ const REASONS = /** @type {Record<string, string>} */ ({
   EROFS: 'its file system is read-only',
 });
 
-class StoreWriteError extends Refusal {
+class StoreWriteError extends StoreRefusal {
   /** @param {string} message */
   constructor(message) {
     super(message);

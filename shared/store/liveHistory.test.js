@@ -4,7 +4,7 @@ const path = require('node:path');
 const { liveAndPrevious, readHistory } = require('./liveHistory');
 const { writeLivePointer } = require('./livePointer');
 const { RELEASE_MANIFEST } = require('./releaseInStore');
-const { storeLayout } = require('./storeLayout');
+const { storeLayout } = require('./layout');
 
 const A = 'aaaaaaaaaaaaaaaa';
 const B = 'bbbbbbbbbbbbbbbb';
@@ -12,7 +12,7 @@ const C = 'cccccccccccccccc';
 
 /** @type {string} */
 let store;
-/** @type {import('./storeLayout').StoreLayout} */
+/** @type {import('./layout').StoreLayout} */
 let layout;
 beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'live-history-'));

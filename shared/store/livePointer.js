@@ -3,11 +3,11 @@
 // request (no reload), and the built-in server reads it at most every CHECK_INTERVAL_MS.
 const fs = require('node:fs');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
-const { replaceLinkDurably } = require('../durableFiles');
-const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
+const { replaceLinkDurably } = require('./durableFiles');
+const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
 const { hasRelease } = require('./releaseInStore');
 
-/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 
 /**
  * What the pointer names now: a release id whose files are there, nothing (no release is live), or a problem.

@@ -1,15 +1,15 @@
 // What the store says about a remote's releases, beside their files: each release's record (immutable, written when
 // it is published), the last gate run on it, and the history of the live pointer (appended here; read by
-// @nativegtm/server/releases/liveHistory, which the servers' status page needs too). JSON files are written whole and
-// on disk, the history appended on a line of its own (@nativegtm/server/durableFiles), so a reader never sees half of
+// ./liveHistory, which the servers' status page needs too). JSON files are written whole and
+// on disk, the history appended on a line of its own (./durableFiles), so a reader never sees half of
 // one and a torn line loses only itself.
 const fs = require('node:fs');
 const path = require('node:path');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
-const { appendLinesDurably, writeFileDurably } = require('@nativegtm/server/durableFiles');
-const { hasRelease } = require('@nativegtm/server/releases/releaseInStore');
+const { appendLinesDurably, writeFileDurably } = require('./durableFiles');
+const { hasRelease } = require('./releaseInStore');
 
-/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 /**
  * @typedef {{ id: string, remote: string, created: string, buildId: string, commit: string | null, dirty: boolean,
  *   hashedFiles: string[] }} ReleaseRecord
@@ -17,7 +17,7 @@ const { hasRelease } = require('@nativegtm/server/releases/releaseInStore');
  * @typedef {{ at: string, passed: boolean, skipped?: boolean, checks: { name: string, ok: boolean,
  *   detail?: string }[] }} GateResult
  */
-/** @typedef {import('@nativegtm/server/releases/liveHistory').LiveChange} LiveChange */
+/** @typedef {import('./liveHistory').LiveChange} LiveChange */
 
 /**
  * Writes JSON whole and on disk, or leaves the file as it was.

@@ -1,4 +1,4 @@
-// The release store's layout on disk: one folder per remote, plain files that can be copied to object storage or a
+// The release store's layout on disk (where the store is: @nativegtm/server/storeDir): one folder per remote, plain files that can be copied to object storage or a
 // CDN as they are (docs/releasing.md). The commands write it; both servers read it.
 //
 //   <store>/<remote>/<id>/               a release's files, exactly as its build wrote them; never changed
@@ -15,15 +15,6 @@
 //   <store>/<remote>/nginx-canary/       the running canary as nginx reads it, written from canary/canary.json
 //   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
 const path = require('node:path');
-const { repoRoot } = require('../deployables');
-
-/**
- * The store's folder: the one configured (RELEASES_DIR), or releases/ at the repository's root.
- * @param {string} [configured]
- */
-function storeDir(configured) {
-  return path.resolve(configured ?? path.join(repoRoot, 'releases'));
-}
 
 /**
  * @param {string} storeDir
@@ -61,4 +52,4 @@ function storeLayout(storeDir, remote) {
 
 /** @typedef {ReturnType<typeof storeLayout>} StoreLayout */
 
-module.exports = { storeDir, storeLayout };
+module.exports = { storeLayout };

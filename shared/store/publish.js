@@ -7,10 +7,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
-const { syncDirectory, syncTree } = require('@nativegtm/server/durableFiles');
+const { syncDirectory, syncTree } = require('./durableFiles');
 const { writeJsonAtomically } = require('./records');
 
-/** @typedef {import('@nativegtm/server/releases/storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {import('./records').ReleaseRecord} ReleaseRecord */
 
 /**

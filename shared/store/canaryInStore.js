@@ -21,10 +21,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { RELEASE_ID, RELEASE_PATH_PREFIX } = require('@nativegtm/contract/releases');
-const { replaceLinkDurably, syncDirectory, writeFileDurably } = require('../durableFiles');
-const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('../fileReader');
+const { replaceLinkDurably, syncDirectory, writeFileDurably } = require('./durableFiles');
+const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
 
-/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 
 /**
  * One step's outcome, and the views each side had.

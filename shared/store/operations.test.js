@@ -2,10 +2,10 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { storeLayout } = require('./layout');
 const { publish, promote, rollback, prune, describeReleases, ReleaseError } = require('./operations');
-const { readLivePointer } = require('@nativegtm/server/releases/livePointer');
-const { readHistory } = require('@nativegtm/server/releases/liveHistory');
+const { readLivePointer } = require('./livePointer');
+const { readHistory } = require('./liveHistory');
 const { readGate } = require('./records');
 const { StoreBusyError, STALE_MS } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
@@ -13,7 +13,7 @@ const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 const source = { commit: 'abc', dirty: false };
 /** @type {string} */
 let store;
-/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+/** @type {import('./layout').StoreLayout} */
 let layout;
 beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-store-'));

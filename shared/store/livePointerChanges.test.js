@@ -2,9 +2,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { storeLayout } = require('./layout');
 const { publishRelease } = require('./publish');
-const { liveRelease, readLivePointer, writeLivePointer } = require('@nativegtm/server/releases/livePointer');
+const { liveRelease, readLivePointer, writeLivePointer } = require('./livePointer');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 /** @type {string} */

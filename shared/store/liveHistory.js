@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { readLivePointer } = require('./livePointer');
 
-/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null }} LiveChange */
 
 /**

@@ -5,14 +5,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const lockfile = require('proper-lockfile');
-const { writeFileDurably } = require('@nativegtm/server/durableFiles');
+const { writeFileDurably } = require('./durableFiles');
 const { asStoreWriteError } = require('./storeWriteError');
+const { StoreRefusal } = require('./storeRefusal');
 
 /** A lock left this long without a refresh is a dead command's (the holder refreshes it every STALE_MS / 2). */
 const STALE_MS = 10_000;
 
 /** Another command holds the lock: the message says which and since when. */
-class StoreBusyError extends Error {
+class StoreBusyError extends StoreRefusal {
   /** @param {string} message */
   constructor(message) {
     super(message);

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { LRUCache } = require('lru-cache');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 
-/** @typedef {import('./storeLayout').StoreLayout} StoreLayout */
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
 
 /** The file whose presence makes a folder of the store a release: the remote's federation manifest. */
 const RELEASE_MANIFEST = 'mf-manifest.json';

@@ -2,7 +2,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
+const { storeLayout } = require('./layout');
 const { publishRelease } = require('./publish');
 const { listReleases } = require('./records');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');

@@ -6,10 +6,10 @@ const path = require('node:path');
 const { createRemoteServer } = require('@nativegtm/server/remoteServer');
 const { captureLogs } = require('@nativegtm/server/observability/logCapture');
 const { listen, close } = require('@nativegtm/server/httpServer');
-const { storeLayout } = require('@nativegtm/server/releases/storeLayout');
-const { publishRelease } = require('./publish');
-const { writeLivePointer } = require('@nativegtm/server/releases/livePointer');
-const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { publishRelease } = require('@nativegtm/store/publish');
+const { writeLivePointer } = require('@nativegtm/store/livePointer');
+const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 
 const source = { commit: null, dirty: false };
 /** @type {string} */
@@ -18,7 +18,7 @@ let store;
 let server;
 /** @type {string} */
 let origin;
-/** @type {import('@nativegtm/server/releases/storeLayout').StoreLayout} */
+/** @type {import('@nativegtm/store/layout').StoreLayout} */
 let layout;
 /** @type {ReturnType<typeof captureLogs>} */
 let logs;

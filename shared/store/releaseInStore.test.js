@@ -1,7 +1,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { storeLayout } = require('./storeLayout');
+const { storeLayout } = require('./layout');
 const { RELEASE_MANIFEST, hasRelease, rememberedReleases } = require('./releaseInStore');
 
 const ID = '0123456789abcdef';

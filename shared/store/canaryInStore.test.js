@@ -2,7 +2,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { sideOf } = require('@nativegtm/contract/canaryBuckets');
-const { storeLayout } = require('./storeLayout');
+const { storeLayout } = require('./layout');
 const {
   canaryKey,
   endCanary,
@@ -17,7 +17,7 @@ const {
 
 /** @type {string} */
 let store;
-/** @type {import('./storeLayout').StoreLayout} */
+/** @type {import('./layout').StoreLayout} */
 let layout;
 beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-canary-store-'));
