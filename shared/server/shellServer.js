@@ -147,6 +147,8 @@ function createShellHandler({
     metrics,
     canaries: canaries && (() => canaries.shares()),
     ...composing,
+    // A site that takes no field data asks browsers for none: their beacons would each be refused with a 405.
+    sampleRate: fieldData ? compose.sampleRate : 0,
   });
   const secure = compose.origin.startsWith('https:');
   const previews =

@@ -5,7 +5,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { remoteFailureReport } = require('@nativegtm/contract/reports');
-const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
+const { FIELD_DATA_PATH, SAMPLE_RATE_META } = require('@nativegtm/contract/fieldData');
 const { readRecords } = require('./fieldData/recordStore');
 const { createShellHandler } = require('./shellServer');
 
@@ -137,6 +137,36 @@ describe("the composing shell's field data", () => {
       ['view', build],
       ['vital', build],
     ]);
+  });
+});
+
+describe("the composing shell's documents", () => {
+  const measuring = path.join(root, 'measuring');
+  fs.mkdirSync(measuring);
+  fs.writeFileSync(
+    path.join(measuring, 'index.html'),
+    '<!doctype html><head><!--# include virtual="/_compose/site-head/jobs" --></head>',
+  );
+  const compose = { routes: [{ route: '/featured-jobs', remote: 'jobs' }], origin: 'https://nativegtm.example' };
+  /** @param {Partial<import('./shellServer').ShellServerOptions>} options */
+  async function documentOf(options) {
+    const handler = createShellHandler({ root: measuring, remotesFile, compose, ...options });
+    const origin = await serve(handler);
+    servers[servers.length - 1]?.once('close', () => handler.close?.());
+    return (await fetch(`${origin}/featured-jobs`)).text();
+  }
+  const sampleRateTag = new RegExp(`<meta name="${SAMPLE_RATE_META}" content="([^"]*)"`);
+
+  it('ask browsers for no field data when the site takes none (a beacon would get a 405)', async () => {
+    expect(sampleRateTag.exec(await documentOf({}))?.[1]).toBe('0');
+  });
+
+  it('ask for every page view, or the configured share, when the site takes field data', async () => {
+    const fieldData = { dir: path.join(root, 'measured'), secret: 's'.repeat(32) };
+    expect(await documentOf({ fieldData })).not.toMatch(sampleRateTag);
+    expect(sampleRateTag.exec(await documentOf({ fieldData, compose: { ...compose, sampleRate: 0.25 } }))?.[1]).toBe(
+      '0.25',
+    );
   });
 });
 
