@@ -3,13 +3,12 @@
 // views waits up to maxWaitMs more, then the canary ends without a verdict; one whose window lost records to the
 // field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read at every look, so an
 // abort (or a resume elsewhere) stops this loop without it changing anything.
-const { canaryKey, readCanary } = require('@nativegtm/store/canaryInStore');
+const { canaryKey } = require('@nativegtm/store/canaryInStore');
+const { CanaryGone } = require('@nativegtm/store/canaryChanges');
 const { sidesInStore } = require('./sides');
 const { judgeStep, signalText, thresholdsOf } = require('./verdict');
-const { CanaryGone } = require('@nativegtm/store/canaryChanges');
-const { advanceCanary, finishCanary } = require('./lifecycle');
 
-/** @typedef {import('@nativegtm/store/layout').StoreLayout} StoreLayout */
+/** @typedef {import('@nativegtm/store/folderStore').RemoteStore} RemoteStore */
 /** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
 /** @typedef {import('@nativegtm/store/canaryInStore').StepRecord} StepRecord */
 /** @typedef {import('@nativegtm/store/canaryChanges').EndedCanary} EndedCanary */
@@ -36,12 +35,13 @@ function stepLine(share, { canary, control }, verdict) {
 }
 
 /**
- * @param {{ layout: StoreLayout, remote: string, fieldDataDir: string, state: CanaryState,
+ * @param {{ store: RemoteStore, fieldDataDir: string, state: CanaryState,
  *   now?: () => number, sleep?: (ms: number) => Promise<unknown>, print?: (line: string) => void }} options
  *   state: the canary as this process last wrote it (started or took over); its settings say the thresholds
  * @returns {Promise<EndedCanary>}
  */
-async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now, sleep = wait, print = () => {} }) {
+async function driveCanary({ store, fieldDataDir, state, now = Date.now, sleep = wait, print = () => {} }) {
+  const { remote } = store;
   let mine = state;
   const { stepTimeMs, maxWaitMs } = mine.settings;
   const judging = thresholdsOf(mine.settings);
@@ -49,7 +49,7 @@ async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now
   const counting = { canary: canaryKey(mine), maxNetworkShare: judging.maxNetworkShare };
   const look = Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
   for (;;) {
-    const { canary } = readCanary(layout);
+    const { canary } = await store.canary();
     if (!canary || canary.startedAt !== mine.startedAt || canary.command.pid !== mine.command.pid) {
       throw new CanaryGone(`the canary of release ${mine.id} was ended or taken over by another command`);
     }
@@ -75,18 +75,18 @@ async function driveCanary({ layout, remote, fieldDataDir, state, now = Date.now
       views: { canary: sides.canary.views, control: sides.control.views },
     };
     if (verdict.verdict === 'fail') {
-      return finishCanary(layout, remote, mine, { outcome: 'rolled back', reason: verdict.reason, last: record, at });
+      return store.finishCanary(mine, { outcome: 'rolled back', reason: verdict.reason, last: record, at });
     }
     if (verdict.verdict === 'no-verdict') {
-      return finishCanary(layout, remote, mine, { outcome: 'no verdict', reason: verdict.reason, last: record, at });
+      return store.finishCanary(mine, { outcome: 'no verdict', reason: verdict.reason, last: record, at });
     }
     const next = mine.steps[mine.steps.indexOf(mine.share) + 1] ?? 100;
     if (next >= 100) {
       print(`100 %  promoted`);
       const reason = `every step passed (${[...mine.verdicts, record].map((step) => `${step.share} %`).join(', ')})`;
-      return finishCanary(layout, remote, mine, { outcome: 'promoted', reason, last: record, at });
+      return store.finishCanary(mine, { outcome: 'promoted', reason, last: record, at });
     }
-    mine = await advanceCanary(layout, remote, mine, record, next, at);
+    mine = await store.advanceCanary(mine, record, next, at);
   }
 }
 

@@ -9,10 +9,10 @@ const { createStoreBudget } = require('@nativegtm/server/fieldData/storeBudget')
 const { canaryKey, readCanary, writeCanary } = require('@nativegtm/store/canaryInStore');
 const { readLivePointer } = require('@nativegtm/store/livePointer');
 const { storeLayout } = require('@nativegtm/store/layout');
-const { publish, promote, rollback, prune, ReleaseError } = require('@nativegtm/store/operations');
+const { ReleaseError } = require('@nativegtm/store/operations');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
-const { endedCanaries, takeOverCanary, CanaryGone } = require('@nativegtm/store/canaryChanges');
-const { abortCanary, startCanary } = require('./lifecycle');
+const { CanaryGone } = require('@nativegtm/store/canaryChanges');
 const { driveCanary } = require('./driveCanary');
 const { DROPPED_REASON } = require('./verdict');
 
@@ -23,6 +23,8 @@ const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
 let dir;
 /** @type {import('@nativegtm/store/layout').StoreLayout} */
 let layout;
+/** @type {import('@nativegtm/store/folderStore').RemoteStore} */
+let store;
 /** @type {string} */
 let records;
 let clock = START;
@@ -37,13 +39,14 @@ let ids;
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-canary-'));
   layout = storeLayout(path.join(dir, 'store'), 'jobs');
+  store = openFolderStore(path.join(dir, 'store')).remote('jobs');
   records = path.join(dir, 'field-data');
   clock = START;
   const source = { commit: 'abc', dirty: false };
   const publishBuild = async (/** @type {string} */ buildId) =>
-    (await publish(layout, 'jobs', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` }), source)).id;
+    (await store.publish(fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` }), source)).id;
   ids = { live: await publishBuild('a'), next: await publishBuild('b') };
-  await promote(layout, 'jobs', ids.live, { gate: null });
+  await store.promote(ids.live, { gate: null });
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -77,10 +80,10 @@ function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 
   writer.flush();
 }
 
-const start = (steps = [50, 100]) => startCanary(layout, 'jobs', ids.next, { steps, settings, gate: null, now });
+const start = (steps = [50, 100]) => store.startCanary(ids.next, { steps, settings, gate: null, now });
 /** @param {import('@nativegtm/store/canaryInStore').CanaryState} state */
 const drive = (state, lines = /** @type {string[]} */ ([])) =>
-  driveCanary({ layout, remote: 'jobs', fieldDataDir: records, state, now, sleep, print: (line) => lines.push(line) });
+  driveCanary({ store, fieldDataDir: records, state, now, sleep, print: (line) => lines.push(line) });
 
 describe('a canary, step by step', () => {
   it('goes through its steps while each side does as well as the other, and ends live', async () => {
@@ -98,9 +101,9 @@ describe('a canary, step by step', () => {
     expect(readCanary(layout)).toEqual({});
     expect(lines[0]).toMatch(/^ 25 % {2}50 views vs 50 on live · errors 0\.0 vs 0\.0 per 1,000 · INP \d+ ms vs \d+ ms/);
     expect(lines[lines.length - 1]).toBe('100 %  promoted');
-    expect(endedCanaries(layout)).toEqual([expect.objectContaining({ outcome: 'promoted' })]);
+    expect(await store.endedCanaries()).toEqual([expect.objectContaining({ outcome: 'promoted' })]);
     // The promote is an ordinary one: a rollback undoes it.
-    await expect(rollback(layout, 'jobs')).resolves.toMatchObject({ id: ids.live });
+    await expect(store.rollback()).resolves.toMatchObject({ id: ids.live });
   });
 
   it('rolls back at the first step whose canary throws, naming the signal', async () => {
@@ -114,7 +117,7 @@ describe('a canary, step by step', () => {
 
   it('judges with the margins its settings give', async () => {
     // 400 errors per 1,000 views more than live is within a margin of 500; INP twice live's within one of 150 %.
-    const state = await startCanary(layout, 'jobs', ids.next, {
+    const state = await store.startCanary(ids.next, {
       steps: [50, 100],
       settings: { ...settings, errorMargin: 500, p75Margin: 1.5 },
       gate: null,
@@ -208,23 +211,23 @@ describe("a canary's controls", () => {
   it('refuses promote, rollback, prune of its release and a second canary while it runs', async () => {
     await start();
     const refused = /a canary of jobs is running \(release .+ is at 50 %\): no (promote|rollback|second canary)/;
-    await expect(promote(layout, 'jobs', ids.next, { gate: null })).rejects.toThrow(refused);
-    await expect(rollback(layout, 'jobs')).rejects.toThrow(refused);
+    await expect(store.promote(ids.next, { gate: null })).rejects.toThrow(refused);
+    await expect(store.rollback()).rejects.toThrow(refused);
     await expect(start()).rejects.toThrow(refused);
     await expect(start()).rejects.toBeInstanceOf(ReleaseError);
-    await prune(layout, 'jobs', { keep: 0 });
+    await store.prune({ keep: 0 });
     expect(fs.existsSync(layout.release(ids.next))).toBe(true);
   });
 
   it('refuses a canary of the live release, or with nothing live to compare with', async () => {
-    await expect(
-      startCanary(layout, 'jobs', ids.live, { steps: [50, 100], settings, gate: null, now }),
-    ).rejects.toThrow('is already live');
+    await expect(store.startCanary(ids.live, { steps: [50, 100], settings, gate: null, now })).rejects.toThrow(
+      'is already live',
+    );
   });
 
   it('starts nothing when the gate fails', async () => {
     const gate = async () => ({ at: '', passed: false, checks: [{ name: 'hydration', ok: false, detail: 'threw' }] });
-    await expect(startCanary(layout, 'jobs', ids.next, { steps: [50, 100], settings, gate, now })).rejects.toThrow(
+    await expect(store.startCanary(ids.next, { steps: [50, 100], settings, gate, now })).rejects.toThrow(
       /failed the gate; no canary started\.\n {2}✗ hydration: threw/,
     );
     expect(readCanary(layout)).toEqual({});
@@ -234,31 +237,30 @@ describe("a canary's controls", () => {
     const state = await start();
     let looks = 0;
     const run = driveCanary({
-      layout,
-      remote: 'jobs',
+      store,
       fieldDataDir: records,
       state,
       now,
       sleep: async (ms) => {
         clock += ms;
         looks += 1;
-        if (looks === 3) await abortCanary(layout, 'jobs', { now });
+        if (looks === 3) await store.abortCanary({ now });
       },
     });
     await expect(run).rejects.toBeInstanceOf(CanaryGone);
     expect(readCanary(layout)).toEqual({});
     expect(readLivePointer(layout)).toEqual({ id: ids.live });
-    expect(endedCanaries(layout)).toEqual([expect.objectContaining({ outcome: 'aborted', id: ids.next })]);
-    await expect(abortCanary(layout, 'jobs', { now })).rejects.toThrow('no canary of jobs is running');
+    expect(await store.endedCanaries()).toEqual([expect.objectContaining({ outcome: 'aborted', id: ids.next })]);
+    await expect(store.abortCanary({ now })).rejects.toThrow('no canary of jobs is running');
   });
 
   it('aborts a canary state that cannot be read, which nothing else can end', async () => {
     await start();
     fs.writeFileSync(path.join(fs.realpathSync(layout.canary), 'canary.json'), '{ broken');
-    await expect(promote(layout, 'jobs', ids.next, { gate: null })).rejects.toThrow(/cannot be read|not JSON/);
-    await expect(abortCanary(layout, 'jobs', { now })).resolves.toEqual({ problem: "the canary's state is not JSON" });
+    await expect(store.promote(ids.next, { gate: null })).rejects.toThrow(/cannot be read|not JSON/);
+    await expect(store.abortCanary({ now })).resolves.toEqual({ problem: "the canary's state is not JSON" });
     expect(readCanary(layout)).toEqual({});
-    await expect(promote(layout, 'jobs', ids.next, { gate: null })).resolves.toMatchObject({ changed: true });
+    await expect(store.promote(ids.next, { gate: null })).resolves.toMatchObject({ changed: true });
   });
 
   it('resumes a canary whose command died, at the share it was left at', async () => {
@@ -266,10 +268,10 @@ describe("a canary's controls", () => {
     // The command that started it died: its pid is one no process has any more.
     const dead = /** @type {number} */ (spawnSync('true').pid);
     writeCanary(layout, 'jobs', { ...state, share: 50, command: { ...state.command, pid: dead } });
-    const resumed = await takeOverCanary(layout, 'jobs');
+    const resumed = await store.takeOverCanary();
     expect(resumed).toMatchObject({ share: 50, command: { pid: process.pid } });
     // It is alive now: a second resume is refused.
-    await expect(takeOverCanary(layout, 'jobs')).rejects.toThrow('is alive');
+    await expect(store.takeOverCanary()).rejects.toThrow('is alive');
     visitors(START);
     const ended = await drive(resumed);
     expect(ended.outcome).toBe('promoted');

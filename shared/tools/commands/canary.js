@@ -7,11 +7,10 @@ const { remoteNames } = require('@nativegtm/contract/remotes');
 const { controlShare } = require('@nativegtm/contract/canaryBuckets');
 const { UsageError, Refusal, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
-const { canaryKey, readCanary } = require('@nativegtm/store/canaryInStore');
+const { canaryKey } = require('@nativegtm/store/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
-const { DEFAULT_STEPS, commandAlive, endedCanaries, takeOverCanary } = require('@nativegtm/store/canaryChanges');
-const { abortCanary, startCanary } = require('../canary/lifecycle');
+const { DEFAULT_STEPS, commandAlive } = require('@nativegtm/store/canaryChanges');
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
 const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../canary/verdict');
@@ -103,7 +102,7 @@ function settingsFrom(options) {
 }
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, args, options, layout, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, args, options, store, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: DESCRIPTION,
     min: 1,
@@ -132,9 +131,9 @@ runReleaseCommand(USAGE, async () => {
   const records = fieldDataDir(config.FIELD_DATA_DIR);
   const print = (/** @type {string} */ line) => console.log(line);
 
-  if (options.status) return printStatus(layout, remote, records);
+  if (options.status) return printStatus(store, records);
   if (options.abort) {
-    const ended = await abortCanary(layout, remote, { now: Date.now });
+    const ended = await store.abortCanary({ now: Date.now });
     console.log(
       'id' in ended
         ? `${remote}: canary of release ${ended.id} aborted; everyone is on live.`
@@ -144,8 +143,8 @@ runReleaseCommand(USAGE, async () => {
   }
 
   const state = options.resume
-    ? await takeOverCanary(layout, remote)
-    : await startCanary(layout, remote, /** @type {string} */ (id), {
+    ? await store.takeOverCanary()
+    : await store.startCanary(/** @type {string} */ (id), {
         steps: parseSteps(options.steps),
         settings: settingsFrom(options),
         gate: options['skip-gate']
@@ -162,7 +161,7 @@ runReleaseCommand(USAGE, async () => {
     `${remote}: canary of release ${state.id} ${options.resume ? 'resumed' : 'started'} at ${state.share} % ` +
       `(steps ${state.steps.join(', ')}; ${durationText(stepTimeMs)} each; a control group of the same share on live)`,
   );
-  const ended = await driveCanary({ layout, remote, fieldDataDir: records, state, print });
+  const ended = await driveCanary({ store, fieldDataDir: records, state, print });
   if (ended.outcome === 'promoted') {
     console.log(`${remote}: release ${ended.id} is live (${ended.reason}; npm run rollback -- ${remote} undoes it).`);
     return;
@@ -177,15 +176,15 @@ runReleaseCommand(USAGE, async () => {
 
 /**
  * --status: the running canary (or the last one that ended).
- * @param {import('@nativegtm/store/layout').StoreLayout} layout
- * @param {string} remote
+ * @param {import('@nativegtm/store/folderStore').RemoteStore} store
  * @param {string} records
  */
-async function printStatus(layout, remote, records) {
-  const { canary, problem } = readCanary(layout);
+async function printStatus(store, records) {
+  const { remote } = store;
+  const { canary, problem } = await store.canary();
   if (problem) throw new Refusal(`${remote}'s canary cannot be read: ${problem}`);
   if (!canary) {
-    const last = endedCanaries(layout).at(-1);
+    const last = (await store.endedCanaries()).at(-1);
     console.log(
       `${remote}: no canary is running.` +
         (last ? ` The last one, of release ${last.id}, ended ${last.endedAt}: ${last.outcome} (${last.reason}).` : ''),

@@ -2,16 +2,13 @@
 // of the live one, in the browser that opens it only (a cookie; /_preview/end ends it). The last line printed is the
 // URL. A release whose gate failed is refused by both servers unless the link carries a mark, which --allow-failed
 // writes into the store.
-const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
 const { previewPath, PREVIEW_END_PATH } = require('@nativegtm/contract/releases');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { ReleaseError, usableRelease } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run preview -- <remote> <release id> [--allow-failed]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, args, options, layout, config } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, args, options, store, config } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description:
       'Prints the URL that shows the running site with this release, in the browser that opens it only. ' +
@@ -20,23 +17,8 @@ runReleaseCommand(USAGE, async () => {
     options: { 'allow-failed': { type: 'boolean' } },
   });
   const id = /** @type {string} */ (args[0]);
-  usableRelease(layout, remote, id);
-  const failed = fs.existsSync(layout.gateFailed(id));
-  if (failed && options['allow-failed'] !== true) {
-    throw new ReleaseError(
-      `release ${id} of ${remote} failed the gate, and the servers refuse to preview it; ` +
-        `npm run preview -- ${remote} ${id} --allow-failed prints a URL that shows it anyway`,
-    );
-  }
-  /** @type {string | undefined} */
-  let mark;
-  if (failed) {
-    // Random, so that only the links this command prints open it: the servers look for the mark's file.
-    mark = randomBytes(16).toString('hex');
-    fs.mkdirSync(layout.previewMarks, { recursive: true });
-    fs.writeFileSync(layout.previewMark(id, mark), '');
-    console.error(`WARNING: release ${id} of ${remote} FAILED the gate; its preview says so.`);
-  }
+  const { failed, mark } = await store.preview(id, { allowFailed: options['allow-failed'] === true });
+  if (failed) console.error(`WARNING: release ${id} of ${remote} FAILED the gate; its preview says so.`);
   // The site as visitors reach it (SITE_ORIGIN), or npm start's shell on this machine.
   const origin = config.SITE_ORIGIN ?? `http://localhost:${config.PORT_BASE}`;
   console.log(

@@ -1,12 +1,11 @@
 // `npm run promote -- <remote> <id> [--skip-gate]`: the gate (the release composed with the live site, checked in
 // headless Chromium), then the release is live on every server reading this store within a second.
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { promote } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, args, options, layout, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, args, options, store, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Gates the release (composed with the live site, in headless Chromium), then makes it live.',
     min: 2,
@@ -24,7 +23,7 @@ runReleaseCommand(USAGE, async () => {
   } else {
     console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
   }
-  const result = await promote(layout, remote, id, {
+  const result = await store.promote(id, {
     // Required only when it runs: it loads Playwright, half a second of a command that is otherwise instant.
     gate: skip
       ? null

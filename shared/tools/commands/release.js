@@ -7,12 +7,12 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { parseReleaseCommandLine, gitSource, runReleaseCommand } = require('../releases/commandLine');
-const { ReleaseError, publish } = require('@nativegtm/store/operations');
+const { ReleaseError } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run release -- <remote> [--from <built dir>]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, options, layout } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, options, store } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Builds the remote for production and publishes it as a release; nothing goes live.',
     min: 1,
@@ -35,14 +35,14 @@ runReleaseCommand(USAGE, async () => {
     if (build.status !== 0) throw new ReleaseError(`the build of ${deployable?.name} failed (see above)`);
   }
   try {
-    const { id, existed } = await publish(layout, remote, buildDir, source);
+    const { id, existed } = await store.publish(buildDir, source);
     const from = source.commit
       ? `commit ${source.commit.slice(0, 12)}${source.dirty ? ' (with changes not committed)' : ''}`
       : 'no git commit';
     console.log(
       existed
         ? `${remote}: these files are already release ${id} (nothing published).`
-        : `${remote}: published release ${id} from ${from} in ${layout.dir}. Nothing is live yet: ` +
+        : `${remote}: published release ${id} from ${from} in ${store.where}. Nothing is live yet: ` +
             `npm run preview -- ${remote} ${id}, then npm run promote -- ${remote} ${id}.`,
     );
     console.log(id);

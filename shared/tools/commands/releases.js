@@ -3,14 +3,12 @@
 // --prune removes all but the newest n (10), never the live or the previous one.
 const { wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { readCanary } = require('@nativegtm/store/canaryInStore');
-const { DEFAULT_KEEP, describeReleases, prune } = require('@nativegtm/store/operations');
-const { endedCanaries } = require('@nativegtm/store/canaryChanges');
+const { DEFAULT_KEEP } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run releases -- <remote> [--prune [--keep <n>]]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, options, layout } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, options, store } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: "Lists the remote's releases; --prune removes all but the newest (never the live or previous one).",
     min: 1,
@@ -18,15 +16,15 @@ runReleaseCommand(USAGE, async () => {
   });
   const keep = wholeNumberOption(options.keep, '--keep') ?? DEFAULT_KEEP;
   if (options.prune) {
-    const { removed, kept } = await prune(layout, remote, { keep });
+    const { removed, kept } = await store.prune({ keep });
     console.log(
       `${remote}: removed ${removed.length} release(s)${removed.length ? ` (${removed.join(', ')})` : ''}; kept ${kept.length}.`,
     );
   }
-  const { releases, problem } = describeReleases(layout);
+  const { releases, problem } = await store.releases();
   if (problem) console.log(`warning: ${problem}; servers keep the last good release`);
   if (releases.length === 0) {
-    console.log(`${remote}: no releases in ${layout.dir} (its server serves dist/).`);
+    console.log(`${remote}: no releases in ${store.where} (its server serves dist/).`);
     return;
   }
   const rows = releases.map((release) => [
@@ -47,16 +45,16 @@ runReleaseCommand(USAGE, async () => {
         .join('  ')
         .trimEnd(),
     );
-  printCanaries(layout);
+  await printCanaries(store);
 });
 
 /**
  * The running canary and the ones that ended (newest first): each step's share and verdict, and how it ended.
- * @param {import('@nativegtm/store/layout').StoreLayout} layout
+ * @param {import('@nativegtm/store/folderStore').RemoteStore} store
  */
-function printCanaries(layout) {
-  const { canary, problem } = readCanary(layout);
-  const ended = endedCanaries(layout).reverse();
+async function printCanaries(store) {
+  const { canary, problem } = await store.canary();
+  const ended = (await store.endedCanaries()).reverse();
   if (!canary && !problem && ended.length === 0) return;
   /** @param {import('@nativegtm/store/canaryInStore').StepRecord[]} verdicts */
   const steps = (verdicts) => verdicts.map((step) => `${step.share} % ${step.verdict}`).join(', ') || 'none judged';

@@ -1,16 +1,15 @@
 // `npm run rollback -- <remote>`: the release that was live before the current one is live again, within a second,
 // with no build and no gate (it was live already).
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
-const { rollback } = require('@nativegtm/store/operations');
 
 const USAGE = 'npm run rollback -- <remote>';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, layout } = parseReleaseCommandLine(process.argv.slice(2), {
+  const { remote, store } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Makes the release that was live before the current one live again (no build, no gate).',
     min: 1,
   });
-  const { id, from } = await rollback(layout, remote);
+  const { id, from } = await store.rollback();
   console.log(`${remote}: release ${id} is live again (was ${from}).`);
 });

@@ -10,14 +10,18 @@ const path = require('node:path');
 const { isRemoteName } = require('@nativegtm/contract/remotes');
 const { writeNginxCanaryMaps } = require('@nativegtm/store/canaryInStore');
 const { storeLayout } = require('@nativegtm/store/layout');
+const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
 
 /** The store's folder of registered nginx servers: one file per server, holding its pid file's path. */
 const REGISTRY = '.nginx-servers';
 /** How long a reload may take before it is called failed: nginx loads this configuration in milliseconds. */
 const RELOAD_TIMEOUT_MS = 5000;
 
-/** An nginx serving the store could not be made to read the canaries: the one line says which and why. */
-class NginxReloadError extends Error {
+/**
+ * An nginx serving the store could not be made to read the canaries: the one line says which and why. The store's
+ * change it followed stands (or, for a canary's start, is withdrawn): a refusal of the command.
+ */
+class NginxReloadError extends StoreRefusal {
   /** @param {string} message */
   constructor(message) {
     super(message);

@@ -1,15 +1,16 @@
 // What the release commands share: `<remote>` and the options read by the repository's one command-line convention
 // (@nativegtm/server/commandLine: --help, exit 0 done / 1 refused / 2 wrong usage), the store they work on
-// (RELEASES_DIR), and the git commit a build comes from.
+// (RELEASES_DIR; every nginx serving it is reloaded after a canary's change), and the git commit a build comes from.
 const { spawnSync } = require('node:child_process');
 const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
 const { readCommandLine, runCommand, UsageError } = require('@nativegtm/server/commandLine');
 const { configOrExit } = require('@nativegtm/server/config');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { storeDir } = require('@nativegtm/server/storeDir');
-const { storeLayout } = require('@nativegtm/store/layout');
-const { toolsConfig } = require('../config');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
+const { toolsConfig } = require('../config');
+const { reloadNginx } = require('../nginx/reload');
 
 /**
  * The remote, the other positional arguments and the options; the store from the configuration.
@@ -25,13 +26,14 @@ function parseReleaseCommandLine(argv, spec) {
   }
   const config = configOrExit(toolsConfig);
   const dir = storeDir(config.RELEASES_DIR);
+  const store = openFolderStore(dir, { onCanaryChange: async () => void (await reloadNginx(dir)) });
   return {
     remote,
     args: positionals.slice(1),
     options: values,
     config,
     storeDir: dir,
-    layout: storeLayout(dir, remote),
+    store: store.remote(remote),
   };
 }
 
