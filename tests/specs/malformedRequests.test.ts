@@ -38,6 +38,8 @@ const malformed: [string, string | Buffer][] = [
   ['encoded traversal', get('/%2e%2e/%2e%2e/etc/passwd')],
   ['an absolute-form target', get('http://evil.example/employers')],
   ['an asterisk target', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n'],
+  // The nginx here runs with no collector beside it: the beacon is lost, which is no fault of the visitor's.
+  ['a beacon no collector answers', `POST /_field-data HTTP/1.1\r\n${HOST}Content-Length: 7\r\n\r\n{"v":1}`],
   [
     'invalid UTF-8 in the target',
     Buffer.concat([

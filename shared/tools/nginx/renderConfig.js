@@ -470,8 +470,12 @@ function shellLocations({
       '# Nothing about the visitor goes further but its address, which is never kept: no cookie, no user agent.',
       ...['Cookie', 'User-Agent', 'Referer'].map((header) => `proxy_set_header ${header} "";`),
       ...CLIENT_ADDRESS_HEADERS,
+      "# A collector that does not answer (stopped, restarting) loses the beacon, not a line in the visitor's console:",
+      "# nginx's error log says so.",
+      'error_page 502 504 = @field_data_lost;',
       `proxy_pass http://${COLLECTOR_UPSTREAM};`,
     ]),
+    block('location @field_data_lost', ['add_header Cache-Control "no-store" always;', 'return 204;']),
     '',
     textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
     ...(releasesDir === undefined
