@@ -32,11 +32,15 @@ const { createLogger } = require('@nativegtm/server/observability/logger');
 
 /**
  * @param {{ base?: number, log?: (line: string) => void, logger?: import('@nativegtm/server/observability/logger').Logger,
- *   metrics?: import('@nativegtm/server/observability/metrics').Metrics }} [options]  base: the shell's port, the
- *   remotes' after it; logger, metrics: where the site's servers log and count, for a test that waits on what they say
+ *   metrics?: import('@nativegtm/server/observability/metrics').Metrics, fragmentTimeoutMs?: number }} [options]
+ *   base: the shell's port, the remotes' after it; logger, metrics: where the site's servers log and count, for a test
+ *   that waits on what they say; fragmentTimeoutMs: how long a document waits for a page's HTML
  */
 async function startTestSite({
   base = Number(process.env.TEST_PORT_BASE || 4100),
+  // Not the composer's 400 ms: no spec on this site is about the timeout (serverRenderingHttp's own servers are), and
+  // on a busy 2-core machine a first document could miss it and come without its page's HTML.
+  fragmentTimeoutMs = 3000,
   log = console.log,
   logger: given,
   metrics,
@@ -55,7 +59,14 @@ async function startTestSite({
   try {
     // Quiet unless asked: LOG_LEVEL=info npm test shows the test site's request and fragment lines.
     const logger = given ?? (process.env.LOG_LEVEL ? createLogger({ level: process.env.LOG_LEVEL }) : undefined);
-    site = await startSite(deployables, { ports, remotesFile, logger, metrics, fieldData: { dir: fieldDataDir } });
+    site = await startSite(deployables, {
+      ports,
+      remotesFile,
+      logger,
+      metrics,
+      fragmentTimeoutMs,
+      fieldData: { dir: fieldDataDir },
+    });
   } catch (error) {
     remove();
     throw error;
