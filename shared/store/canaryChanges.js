@@ -2,6 +2,13 @@
 // never interleaves with a promote, a rollback, an abort or another canary: start one (after the gate), move it to its
 // next share, end it (promoted, rolled back, without a verdict, aborted) and take over one whose command died. The
 // state itself is canaryInStore.js, which both servers read; telling nginx is the command's (@nativegtm/tools).
+//
+// The command running a canary holds a lease (CanaryLease): each of its changes checks, under the lock, that no other
+// command took the canary over (the lease's epoch), and renews it. Another command takes it over only once the lease
+// ran out (or, on the same machine, once its process is gone); then the first one's next change is refused and it
+// stops, whatever it was doing meanwhile (stopped, swapped out, cut off). The lease runs out by the clock of the
+// machine that looks at it: machines sharing a store folder must keep their clocks in step (NTP), to well within the
+// lease's time.
 const os = require('node:os');
 const { readJsonLines, liveAndPrevious } = require('./liveHistory');
 const { appendLinesDurably } = require('./durableFiles');
@@ -24,6 +31,9 @@ const { StoreBusyError, withStoreLock } = require('./storeLock');
 
 /** The shares a canary goes through unless told: 100 is the promote. */
 const DEFAULT_STEPS = [5, 25, 50, 100];
+
+/** How long a canary command's lease lasts unless told: it renews it well before, at every look at the store. */
+const LEASE_TTL_MS = 15_000;
 
 /** A canary was ended under the command's feet (aborted, or taken over by a resume): it stops, changing nothing. */
 class CanaryGone extends ReleaseError {
@@ -68,10 +78,10 @@ function runningOrRefuse(layout, remote) {
  * @param {string} remote
  * @param {string} id
  * @param {{ steps: number[], settings: CanaryState['settings'], gate: ((releaseDir: string) => Promise<GateResult>)
- *   | null, now: () => number }} options
+ *   | null, now: () => number, leaseTtlMs?: number }} options
  * @returns {Promise<CanaryState>}
  */
-async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
+async function startCanary(layout, remote, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS }) {
   ensureWritable(layout);
   return withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
     refuseWhileCanary(layout, remote, 'second canary');
@@ -103,6 +113,7 @@ async function startCanary(layout, remote, id, { steps, settings, gate, now }) {
       settings,
       verdicts: [],
       command: thisCommand(),
+      lease: { epoch: 1, ttlMs: leaseTtlMs, expiresAt: new Date(now() + leaseTtlMs).toISOString() },
     };
     writeCanary(layout, remote, state);
     return state;
@@ -120,7 +131,41 @@ function withdrawCanary(layout, remote, id) {
 }
 
 /**
- * Changes the canary the command runs, under the lock, once it has checked the canary is still the one it runs.
+ * The lease a state holds; a state written before leases holds one that ran out.
+ * @param {CanaryState} state
+ * @returns {import('./canaryInStore').CanaryLease}
+ */
+const leaseOf = (state) => state.lease ?? { epoch: 0, ttlMs: LEASE_TTL_MS, expiresAt: state.stepStartedAt };
+
+/**
+ * The state with its lease renewed from `at`.
+ * @param {CanaryState} state
+ * @param {number} at ms since 1970
+ * @returns {CanaryState}
+ */
+function renewed(state, at) {
+  const lease = leaseOf(state);
+  return {
+    ...state,
+    lease: { ...lease, epoch: Math.max(lease.epoch, 1), expiresAt: new Date(at + lease.ttlMs).toISOString() },
+  };
+}
+
+/**
+ * Whether the store's state is the canary `mine` runs, under the lease `mine` holds: the same canary, not taken over.
+ * @param {CanaryState} current
+ * @param {CanaryState} mine
+ */
+const sameHolder = (current, mine) =>
+  current.id === mine.id &&
+  current.startedAt === mine.startedAt &&
+  leaseOf(current).epoch === leaseOf(mine).epoch &&
+  current.command.host === mine.command.host &&
+  current.command.pid === mine.command.pid;
+
+/**
+ * Changes the canary the command runs, under the lock, once it has checked that the canary is still the one it runs
+ * and that its lease was not taken over; the change renews the lease.
  * @template T
  * @param {StoreLayout} layout
  * @param {string} remote
@@ -134,12 +179,37 @@ function changeMine(layout, remote, mine, change) {
     if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
       throw new CanaryGone(`the canary of release ${mine.id} was ended by another command (npm run releases says how)`);
     }
-    const { host, pid } = canary.command;
-    if (host !== mine.command.host || pid !== mine.command.pid) {
+    if (!sameHolder(canary, mine)) {
+      const { host, pid } = canary.command;
       throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
     }
     return change(canary);
   });
+}
+
+/**
+ * Renews the command's lease on its canary (refused, as any change, once another command took it over).
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {CanaryState} mine
+ * @param {number} at ms since 1970
+ * @returns {Promise<CanaryState>}
+ */
+function renewLease(layout, remote, mine, at) {
+  return changeMine(layout, remote, mine, (current) => {
+    const changed = renewed(current, at);
+    writeCanary(layout, remote, changed);
+    return changed;
+  });
+}
+
+/**
+ * When the command should renew its lease: a third of the way in, so that two looks can be missed.
+ * @param {CanaryState} mine
+ */
+function renewalDue(mine) {
+  const lease = leaseOf(mine);
+  return Date.parse(lease.expiresAt) - (lease.ttlMs * 2) / 3;
 }
 
 /**
@@ -155,7 +225,7 @@ function changeMine(layout, remote, mine, change) {
 function advanceCanary(layout, remote, mine, passed, share, at) {
   return changeMine(layout, remote, mine, (current) => {
     const changed = {
-      ...current,
+      ...renewed(current, at),
       share,
       stepStartedAt: new Date(at).toISOString(),
       verdicts: [...current.verdicts, passed],
@@ -267,21 +337,28 @@ function abortable(layout, remote) {
 }
 
 /**
- * Makes this process the one running a canary whose command died, keeping its share and its step's start.
+ * Makes this process the one running a canary whose command's lease ran out (or whose process is gone, on this
+ * machine), keeping its share and its step's start: a new lease, whose epoch refuses every later change of the other.
  * @param {StoreLayout} layout
  * @param {string} remote
+ * @param {{ now?: () => number }} [options]
  * @returns {Promise<CanaryState>}
  */
-function takeOverCanary(layout, remote) {
+function takeOverCanary(layout, remote, { now = Date.now } = {}) {
   runningOrRefuse(layout, remote);
   return withStoreLock(layout.lock, `canary ${remote} --resume`, async () => {
     const state = runningOrRefuse(layout, remote);
-    if (commandAlive(state.command)) {
+    const lease = leaseOf(state);
+    const at = now();
+    const runOut = at >= Date.parse(lease.expiresAt);
+    if (!runOut && commandAlive(state.command) !== false) {
+      const { host, pid } = state.command;
       throw new ReleaseError(
-        `the command running ${remote}'s canary is alive (pid ${state.command.pid}): nothing to resume`,
+        `the command running ${remote}'s canary is alive (pid ${pid} on ${host}; its lease runs until ` +
+          `${lease.expiresAt}): nothing to resume`,
       );
     }
-    const next = { ...state, command: thisCommand() };
+    const next = renewed({ ...state, command: thisCommand(), lease: { ...lease, epoch: lease.epoch + 1 } }, at);
     writeCanary(layout, remote, next);
     return next;
   });
@@ -307,6 +384,11 @@ const endedCanaries = (layout) => readJsonLines(layout.canaryHistory).filter(isE
 
 module.exports = {
   DEFAULT_STEPS,
+  LEASE_TTL_MS,
+  leaseOf,
+  renewalDue,
+  renewLease,
+  sameHolder,
   CanaryGone,
   commandAlive,
   startCanary,

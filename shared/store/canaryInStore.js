@@ -45,6 +45,14 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
  *   networkShare, errorMargin, p75Margin, alpha: the verdict's thresholds where they are not its defaults)
  * @property {StepRecord[]} verdicts the steps judged so far, in order
  * @property {{ host: string, pid: number }} command the process running it
+ * @property {CanaryLease} [lease] that process's lease (canaryChanges.js); a state written before leases has none, and
+ *   counts as one that ran out
+ */
+
+/**
+ * The lease of the command running a canary: it may change the canary while no other command took it over (epoch
+ * grows with each take-over), and another may take it over once it ran out (expiresAt, renewed by each change).
+ * @typedef {{ epoch: number, ttlMs: number, expiresAt: string }} CanaryLease
  */
 
 const STATE_FILE = 'canary.json';
@@ -84,6 +92,13 @@ function problemOf(state) {
   if (!margins.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'no thresholds';
   if (!Array.isArray(state.verdicts)) return 'no verdicts';
   if (typeof state.command?.host !== 'string' || !Number.isInteger(state.command?.pid)) return 'no command';
+  const lease = state.lease;
+  if (
+    lease !== undefined &&
+    !(Number.isInteger(lease?.epoch) && lease.epoch >= 1 && Number.isInteger(lease.ttlMs) && isTime(lease.expiresAt))
+  ) {
+    return 'no lease';
+  }
   return undefined;
 }
 

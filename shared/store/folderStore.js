@@ -41,12 +41,16 @@ const changes = require('./canaryChanges');
  * @property {() => Promise<{ canary?: CanaryState, problem?: string }>} canary the running canary
  * @property {() => Promise<EndedCanary[]>} endedCanaries oldest first
  * @property {(id: string, options: { steps: number[], settings: CanaryState['settings'], gate: Gate | null,
- *   now: () => number }) => Promise<CanaryState>} startCanary
+ *   now: () => number, leaseTtlMs?: number }) => Promise<CanaryState>} startCanary its command holds the canary's
+ *   lease (canaryChanges.js) from then on
+ * @property {(mine: CanaryState, at: number) => Promise<CanaryState>} renewLease refused once another command took it
+ *   over, as every change of `mine` is
  * @property {(mine: CanaryState, passed: StepRecord, share: number, at: number) => Promise<CanaryState>} advanceCanary
  * @property {(mine: CanaryState, end: { outcome: Exclude<Outcome, 'aborted'>, reason: string,
  *   last: StepRecord | undefined, at: number }) => Promise<EndedCanary>} finishCanary
  * @property {(options: { now: () => number }) => Promise<EndedCanary | { problem: string }>} abortCanary
- * @property {() => Promise<CanaryState>} takeOverCanary
+ * @property {(options?: { now?: () => number }) => Promise<CanaryState>} takeOverCanary once the other command's
+ *   lease ran out, or its process is gone
  */
 
 /**
@@ -110,12 +114,13 @@ function openFolderStore(dir, { onCanaryChange = async () => {} } = {}) {
         }
         return state;
       },
+      renewLease: (mine, at) => changes.renewLease(layout, remote, mine, at),
       advanceCanary: thenTold((mine, passed, share, at) =>
         changes.advanceCanary(layout, remote, mine, passed, share, at),
       ),
       finishCanary: thenTold((mine, end) => changes.finishCanary(layout, remote, mine, end)),
       abortCanary: thenTold((options) => changes.abortCanary(layout, remote, options)),
-      takeOverCanary: () => changes.takeOverCanary(layout, remote),
+      takeOverCanary: (options) => changes.takeOverCanary(layout, remote, options),
     };
   }
   return { dir, where: dir, remote: remoteStore };

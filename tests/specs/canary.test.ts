@@ -538,6 +538,44 @@ describe('nginx reloaded by the canary command', () => {
   });
 });
 
+describe('a canary command stopped past its lease', () => {
+  it('is taken over by --resume, then stops with one line once it runs again, changing nothing more', async () => {
+    const first = canaryCommand([ids.good, '--steps', '25,100', '--step-time', '10m', '--lease', '2s', '--skip-gate']);
+    let resumed: RunningCommand | undefined;
+    try {
+      await runningAt(25);
+      const started = readCanary(layout()).canary!;
+      first.child.kill('SIGSTOP');
+      // The lease is the signal: another command may take over once the store says it ran out.
+      const { expiresAt } = readCanary(layout()).canary!.lease!;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 100));
+      resumed = canaryCommand(['--resume']);
+      await eventually(
+        async () => resumed!.output(),
+        (text) => /resumed at 25 %/.test(text),
+        { timeoutMs: 30_000, what: 'the resumed command' },
+      );
+      const taken = readCanary(layout()).canary!;
+      expect(taken.lease?.epoch).toBe((started.lease?.epoch ?? 0) + 1);
+      expect(taken.command.pid).toBe(resumed.child.pid);
+
+      first.child.kill('SIGCONT');
+      const ended = await first.done;
+      expect(ended.status).toBe(1);
+      expect(ended.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: .*taken over/)]);
+      // Still the resumed command's canary, as it was: the first one wrote nothing after it woke.
+      const after = readCanary(layout()).canary!;
+      expect(after).toEqual({ ...taken, lease: { ...taken.lease, expiresAt: after.lease?.expiresAt } });
+      expect(after.command.pid).toBe(resumed.child.pid);
+    } finally {
+      first.child.kill('SIGCONT');
+      first.child.kill('SIGKILL');
+      expect(await npmRun('canary', ['jobs', '--abort'], env)).toMatchObject({ status: 0 });
+      resumed?.child.kill('SIGKILL');
+    }
+  });
+});
+
 describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of nginx)', () => {
   it("keeps everyone else on the cached live documents, and passes the canary's visitors to the origin", async () => {
     const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);

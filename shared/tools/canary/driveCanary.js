@@ -1,10 +1,11 @@
 // The canary command's loop: wait for the step to end, compare the canary with its control over the step's window
 // (sides.js, verdict.js), then advance to the next share, promote at 100, or end the canary. A step without enough
 // views waits up to maxWaitMs more, then the canary ends without a verdict; one whose window lost records to the
-// field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read at every look, so an
-// abort (or a resume elsewhere) stops this loop without it changing anything.
+// field-data store's byte budget ends without a verdict at once (waiting cannot bring them back). The state is re-read
+// at every look, so an abort (or a resume elsewhere) stops this loop without it changing anything; each look renews the
+// command's lease when a third of it is gone (@nativegtm/store/canaryChanges).
 const { canaryKey } = require('@nativegtm/store/canaryInStore');
-const { CanaryGone } = require('@nativegtm/store/canaryChanges');
+const { CanaryGone, leaseOf, renewalDue, sameHolder } = require('@nativegtm/store/canaryChanges');
 const { sidesInStore } = require('./sides');
 const { judgeStep, signalText, thresholdsOf } = require('./verdict');
 
@@ -47,14 +48,16 @@ async function driveCanary({ store, fieldDataDir, state, now = Date.now, sleep =
   const judging = thresholdsOf(mine.settings);
   // Only this canary's documents count, each network within its share.
   const counting = { canary: canaryKey(mine), maxNetworkShare: judging.maxNetworkShare };
-  const look = Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
+  // Often enough to renew the lease in time, a look or two missed.
+  const look = Math.min(MAX_LOOK_MS, leaseOf(mine).ttlMs / 3, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
   for (;;) {
     const { canary } = await store.canary();
-    if (!canary || canary.startedAt !== mine.startedAt || canary.command.pid !== mine.command.pid) {
+    if (!canary || !sameHolder(canary, mine)) {
       throw new CanaryGone(`the canary of release ${mine.id} was ended or taken over by another command`);
     }
     const since = Date.parse(mine.stepStartedAt);
     const at = now();
+    if (at >= renewalDue(mine)) mine = await store.renewLease(mine, at);
     if (at < since + stepTimeMs) {
       await sleep(Math.min(look, since + stepTimeMs - at));
       continue;

@@ -1,5 +1,5 @@
 // `npm run canary -- <remote> <id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] [--max-wait <time>]
-// [--min-networks 20] [--network-share 10] [--error-margin 5] [--p75-margin 10] [--alpha 0.01]`:
+// [--min-networks 20] [--network-share 10] [--error-margin 5] [--p75-margin 10] [--alpha 0.01] [--lease 15s]`:
 // the gate, then a growing share of visitors on the release, each step judged on their field data against a control
 // group of the same share, until the release is live (exit 0) or rolled back (exit 1, naming the signal).
 // `--status`, `--abort` and `--resume` look at, end, or carry on the remote's running canary.
@@ -10,7 +10,7 @@ const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
 const { canaryKey } = require('@nativegtm/store/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
-const { DEFAULT_STEPS, commandAlive } = require('@nativegtm/store/canaryChanges');
+const { DEFAULT_STEPS, LEASE_TTL_MS, commandAlive, leaseOf } = require('@nativegtm/store/canaryChanges');
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
 const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../canary/verdict');
@@ -18,7 +18,7 @@ const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../
 const USAGE =
   'npm run canary -- <remote> <release id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] ' +
   '[--max-wait <time>] [--min-networks 20] [--network-share 10] [--error-margin 5] [--p75-margin 10] [--alpha 0.01] ' +
-  '[--skip-gate] | ' +
+  '[--lease 15s] [--skip-gate] | ' +
   'npm run canary -- <remote> --status | --abort | --resume';
 const DESCRIPTION = `Gates the release, then gives it to a growing share of visitors (--steps, percent; the last is
 100, the promote). At the end of each step (--step-time: 20s, 10m, 1h) the canary is compared with a control group of
@@ -29,9 +29,11 @@ side's counts (${DEFAULT_THRESHOLDS.maxNetworkShare * 100}), and a side needs vi
 A signal fails when the canary is worse than the control by more than its margin, and its one-sided test says so
 below --alpha: --error-margin more errors per 1,000 views (${DEFAULT_THRESHOLDS.errorsPerThousand}), a p75 of INP, LCP or CLS higher by
 --p75-margin percent (${DEFAULT_THRESHOLDS.p75.INP.share * 100}) and by at least 50 ms, 250 ms or 0.05.
+The command holds the canary's lease (--lease, ${LEASE_TTL_MS / 1000}s), renewed as it runs: no other command changes the canary until it
+runs out, and once another has taken it over this one changes nothing more and stops.
   --status  the running canary: share, views and signals on each side, time left, whether its command is alive
   --abort   everyone on live now
-  --resume  carry on a canary whose command died
+  --resume  carry on a canary whose command died (its process gone, or its lease run out)
 The remotes: ${remoteNames.join(', ')}.`;
 
 const DEFAULT_STEP_TIME = '10m';
@@ -117,6 +119,7 @@ runReleaseCommand(USAGE, async () => {
       'error-margin': { type: 'string' },
       'p75-margin': { type: 'string' },
       alpha: { type: 'string' },
+      lease: { type: 'string' },
       'skip-gate': { type: 'boolean' },
       status: { type: 'boolean' },
       abort: { type: 'boolean' },
@@ -155,6 +158,11 @@ runReleaseCommand(USAGE, async () => {
               return runGate({ storeDir, remote, releaseDir, chromiumPath: config.CHROME_PATH });
             },
         now: Date.now,
+        leaseTtlMs: durationOption(
+          /** @type {string | undefined} */ (options.lease),
+          '--lease',
+          `${LEASE_TTL_MS / 1000}s`,
+        ),
       });
   const { stepTimeMs } = state.settings;
   console.log(
@@ -203,6 +211,8 @@ async function printStatus(store, records) {
   );
   const verdict = judgeStep(sides, thresholds);
   const alive = commandAlive(canary.command);
+  const lease = leaseOf(canary);
+  const leaseLeft = Date.parse(lease.expiresAt) - now;
   const left = since + stepTimeMs - now;
   const step = canary.steps.indexOf(canary.share) + 1;
   console.log(
@@ -220,6 +230,9 @@ async function printStatus(store, records) {
       alive === false
         ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; carry on with npm run canary -- ${remote} --resume`
         : `  its command: pid ${canary.command.pid} on ${canary.command.host}${alive ? ', running' : ' (another machine: cannot tell whether it runs)'}`,
+      leaseLeft > 0
+        ? `  its lease runs ${durationText(leaseLeft)} more`
+        : `  its lease ran out ${durationText(-leaseLeft)} ago: npm run canary -- ${remote} --resume takes it over`,
     ].join('\n'),
   );
 }

@@ -1,0 +1,115 @@
+/** @jest-environment node */
+// The canary command's lease: who may change a running canary, and when another command may take it over.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { openFolderStore } = require('./folderStore');
+const { storeLayout } = require('./layout');
+const { readCanary, writeCanary } = require('./canaryInStore');
+const { LEASE_TTL_MS } = require('./canaryChanges');
+const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+
+const START = Date.UTC(2026, 10, 28, 9, 0);
+const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+const passed = /** @type {const} */ ({ share: 25, verdict: 'pass', reason: 'ok', at: new Date(START).toISOString() });
+
+/** @type {string} */
+let dir;
+/** @type {import('./folderStore').RemoteStore} */
+let store;
+/** @type {import('./layout').StoreLayout} */
+let layout;
+/** @type {string} */
+let next;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-lease-'));
+  store = openFolderStore(dir).remote('jobs');
+  layout = storeLayout(dir, 'jobs');
+  const source = { commit: 'abc', dirty: false };
+  const publish = async (/** @type {string} */ id) =>
+    (await store.publish(fakeBuild({ buildId: id, chunk: `${id}.0123456789.js` }), source)).id;
+  const live = await publish('a');
+  next = await publish('b');
+  await store.promote(live, { gate: null });
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+/** @param {number} [leaseTtlMs] */
+const start = (leaseTtlMs) =>
+  store.startCanary(next, { steps: [25, 100], settings, gate: null, now: () => START, leaseTtlMs });
+
+/**
+ * The running canary as if another machine's command ran it, under the same lease.
+ * @param {import('./canaryInStore').CanaryState} state
+ */
+function runByAnotherMachine(state) {
+  const elsewhere = { ...state, command: { host: `not-${os.hostname()}`, pid: 4242 } };
+  writeCanary(layout, 'jobs', elsewhere);
+  return elsewhere;
+}
+
+describe("a canary command's lease", () => {
+  it('is taken when the canary starts, for 15 s unless told', async () => {
+    expect((await start()).lease).toEqual({
+      epoch: 1,
+      ttlMs: LEASE_TTL_MS,
+      expiresAt: new Date(START + 15_000).toISOString(),
+    });
+  });
+
+  it('keeps another command from taking the canary over while it runs, from any machine', async () => {
+    runByAnotherMachine(await start());
+    await expect(store.takeOverCanary({ now: () => START + 14_999 })).rejects.toThrow(
+      /the command running jobs's canary is alive \(pid 4242 on not-.*; its lease runs until 2026-11-28T09:00:15\.000Z\)/,
+    );
+    expect(readCanary(layout).canary?.lease?.epoch).toBe(1);
+  });
+
+  it('once it ran out, lets another take over; the first one can then change nothing', async () => {
+    const first = runByAnotherMachine(await start());
+    const taken = await store.takeOverCanary({ now: () => START + 15_000 });
+    expect(taken.lease).toEqual({ epoch: 2, ttlMs: LEASE_TTL_MS, expiresAt: new Date(START + 30_000).toISOString() });
+    expect(taken.command).toEqual({ host: os.hostname(), pid: process.pid });
+
+    const before = fs.readFileSync(path.join(layout.canary, 'canary.json'), 'utf8');
+    const refused = /the canary of release \w+ was taken over by pid \d+ on /;
+    await expect(store.advanceCanary(first, passed, 100, START + 16_000)).rejects.toThrow(refused);
+    await expect(store.renewLease(first, START + 16_000)).rejects.toThrow(refused);
+    await expect(
+      store.finishCanary(first, { outcome: 'rolled back', reason: 'worse', last: passed, at: START + 16_000 }),
+    ).rejects.toThrow(refused);
+    expect(fs.readFileSync(path.join(layout.canary, 'canary.json'), 'utf8')).toBe(before);
+    expect(await store.endedCanaries()).toEqual([]);
+
+    // The one that took it over carries on.
+    await expect(store.advanceCanary(taken, passed, 100, START + 17_000)).resolves.toMatchObject({ share: 100 });
+  });
+
+  it('is renewed by each change and by itself, from the time of the change', async () => {
+    const state = await start(3000);
+    const renewed = await store.renewLease(state, START + 2000);
+    expect(renewed.lease).toEqual({ epoch: 1, ttlMs: 3000, expiresAt: new Date(START + 5000).toISOString() });
+    const advanced = await store.advanceCanary(renewed, passed, 100, START + 4000);
+    expect(advanced.lease?.expiresAt).toBe(new Date(START + 7000).toISOString());
+    // Renewed in time, it is never taken over.
+    await expect(store.takeOverCanary({ now: () => START + 6999 })).rejects.toThrow(/is alive/);
+  });
+
+  it('of a canary started before leases counts as run out', async () => {
+    const { lease, ...withoutLease } = runByAnotherMachine(await start());
+    expect(lease).toBeDefined();
+    writeCanary(layout, 'jobs', withoutLease);
+    await expect(store.takeOverCanary({ now: () => START })).resolves.toMatchObject({ lease: { epoch: 1 } });
+  });
+
+  it('makes a state whose lease is not one unusable, as any malformed state', async () => {
+    const state = await start();
+    const file = path.join(fs.realpathSync(layout.canary), 'canary.json');
+    fs.writeFileSync(file, JSON.stringify({ ...state, lease: { epoch: 'one', ttlMs: 15_000, expiresAt: 'soon' } }));
+    expect(readCanary(layout)).toEqual({ problem: "the canary's state has no lease" });
+  });
+});
