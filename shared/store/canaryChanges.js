@@ -16,6 +16,7 @@ const { endCanary, readCanary, thisCommand, writeCanary } = require('./canaryInS
 const { ReleaseError, changeLive, ensureWritable, refuseWhileCanary, usableRelease } = require('./operations');
 const { writeGate } = require('./records');
 const { StoreBusyError, withStoreLock } = require('./storeLock');
+const { thisActor } = require('./actor');
 
 /** @typedef {import('@nativegtm/store/layout').StoreLayout} StoreLayout */
 /** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
@@ -26,7 +27,8 @@ const { StoreBusyError, withStoreLock } = require('./storeLock');
  * How a canary ended.
  * @typedef {'promoted' | 'rolled back' | 'no verdict' | 'aborted'} Outcome
  * @typedef {{ id: string, startedAt: string, endedAt: string, outcome: Outcome, reason: string, steps: number[],
- *   verdicts: StepRecord[] }} EndedCanary
+ *   verdicts: StepRecord[], by?: string }} EndedCanary
+ *   by: who ended it (actor.js): the command that ran it, or the one that aborted it
  */
 
 /** The shares a canary goes through unless told: 100 is the promote. */
@@ -255,6 +257,7 @@ function recordEnd(layout, state, outcome, reason, verdicts, at) {
     reason,
     steps: state.steps,
     verdicts,
+    by: thisActor(),
   };
   return { ended, undo: appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`) };
 }
@@ -276,7 +279,8 @@ function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
     if (outcome === 'promoted') {
       const { live } = liveAndPrevious(layout);
       try {
-        changeLive(layout, { at: new Date(at).toISOString(), action: 'promote', id: current.id, from: live ?? null });
+        const change = { at: new Date(at).toISOString(), action: /** @type {const} */ ('promote'), id: current.id };
+        changeLive(layout, { ...change, from: live ?? null, by: thisActor() });
       } catch (error) {
         undo();
         throw error;

@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const { randomBytes } = require('node:crypto');
 const { storeLayout } = require('./layout');
 const { readCanary } = require('./canaryInStore');
+const { readHistory } = require('./liveHistory');
 const operations = require('./operations');
 const changes = require('./canaryChanges');
 
@@ -19,6 +20,7 @@ const changes = require('./canaryChanges');
 /** @typedef {import('./canaryInStore').StepRecord} StepRecord */
 /** @typedef {import('./canaryChanges').EndedCanary} EndedCanary */
 /** @typedef {import('./canaryChanges').Outcome} Outcome */
+/** @typedef {import('./liveHistory').LiveChange} LiveChange */
 /** @typedef {(releaseDir: string) => Promise<GateResult>} Gate runs on the release's files, in a folder */
 
 /**
@@ -35,6 +37,7 @@ const changes = require('./canaryChanges');
  * @property {(options: { keep: number }) => Promise<{ removed: string[], kept: string[] }>} prune
  * @property {() => Promise<ReturnType<typeof operations.describeReleases>>} releases every release, oldest first,
  *   with its gate's result and whether it is live or previous
+ * @property {() => Promise<LiveChange[]>} changes every change of what is live, oldest first, with who made it
  * @property {(id: string, options: { allowFailed: boolean }) => Promise<{ failed: boolean, mark?: string }>} preview
  *   what a preview link of the release needs: refused when its gate failed, unless allowed (then a mark the link
  *   carries)
@@ -85,6 +88,7 @@ function openFolderStore(dir, { onCanaryChange = async () => {} } = {}) {
       rollback: () => operations.rollback(layout, remote),
       prune: ({ keep }) => operations.prune(layout, remote, { keep }),
       releases: async () => operations.describeReleases(layout),
+      changes: async () => readHistory(layout),
       preview: async (id, { allowFailed }) => {
         operations.usableRelease(layout, remote, id);
         const failed = fs.existsSync(layout.gateFailed(id));

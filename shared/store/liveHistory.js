@@ -6,7 +6,10 @@ const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { readLivePointer } = require('./livePointer');
 
 /** @typedef {import('./layout').StoreLayout} StoreLayout */
-/** @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null }} LiveChange */
+/**
+ * One change of the live pointer; by: who made it (actor.js), on lines written since changes name it.
+ * @typedef {{ at: string, action: 'promote' | 'rollback', id: string, from: string | null, by?: string }} LiveChange
+ */
 
 /**
  * A JSON-lines file's values, oldest first (none when it is missing). A line that does not parse (cut short by a
@@ -46,7 +49,8 @@ const isLiveChange = (change) =>
   (change?.action === 'promote' || change?.action === 'rollback') &&
   typeof change.at === 'string' &&
   isReleaseId(change.id) &&
-  (change.from === null || isReleaseId(change.from));
+  (change.from === null || isReleaseId(change.from)) &&
+  (change.by === undefined || typeof change.by === 'string');
 
 /**
  * Every change of the live pointer, oldest first.

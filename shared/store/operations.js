@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { StoreRefusal } = require('./storeRefusal');
+const { thisActor } = require('./actor');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { liveAndPrevious } = require('./liveHistory');
 const { readCanary } = require('./canaryInStore');
@@ -127,7 +128,7 @@ async function promote(layout, remote, id, { gate, now = () => new Date() }) {
     }
     const { live } = liveAndPrevious(layout);
     if (live === id) return { gate: result, from: live, changed: false };
-    changeLive(layout, { at: now().toISOString(), action: 'promote', id, from: live ?? null });
+    changeLive(layout, { at: now().toISOString(), action: 'promote', id, from: live ?? null, by: thisActor() });
     return { gate: result, from: live, changed: true };
   });
 }
@@ -147,7 +148,7 @@ async function rollback(layout, remote, { now = () => new Date() } = {}) {
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
     if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
     usableRelease(layout, remote, previous);
-    changeLive(layout, { at: now().toISOString(), action: 'rollback', id: previous, from: live });
+    changeLive(layout, { at: now().toISOString(), action: 'rollback', id: previous, from: live, by: thisActor() });
     return { id: previous, from: live };
   });
 }

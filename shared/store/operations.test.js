@@ -6,7 +6,7 @@ const { storeLayout } = require('./layout');
 const { publish, promote, rollback, prune, describeReleases, ReleaseError } = require('./operations');
 const { readLivePointer } = require('./livePointer');
 const { readHistory } = require('./liveHistory');
-const { readGate } = require('./records');
+const { listReleases, readGate } = require('./records');
 const { StoreBusyError, STALE_MS } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
@@ -32,13 +32,15 @@ const release = async (buildId) =>
 const passing = async () => ({ at: now().toISOString(), passed: true, checks: [{ name: 'hydration', ok: true }] });
 
 describe('promote', () => {
-  it('makes a release live after its gate, and records both', async () => {
+  it('makes a release live after its gate, and records both, and who made each change', async () => {
     const a = await release('a');
     const result = await promote(layout, 'jobs', a, { gate: passing, now });
     expect(result).toMatchObject({ changed: true, from: undefined });
     expect(readLivePointer(layout)).toEqual({ id: a });
     expect(readGate(layout, a)).toMatchObject({ passed: true });
-    expect(readHistory(layout)).toEqual([expect.objectContaining({ action: 'promote', id: a, from: null })]);
+    const by = `${os.userInfo().username}@${os.hostname()}`;
+    expect(readHistory(layout)).toEqual([expect.objectContaining({ action: 'promote', id: a, from: null, by })]);
+    expect(listReleases(layout)).toEqual([expect.objectContaining({ id: a, by })]);
   });
 
   it('changes nothing when the gate fails, names the failure and records the release as failed', async () => {

@@ -9,6 +9,7 @@ const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
 const { syncDirectory, syncTree } = require('./durableFiles');
 const { writeJsonAtomically } = require('./records');
+const { thisActor } = require('./actor');
 
 /** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {import('./records').ReleaseRecord} ReleaseRecord */
@@ -130,7 +131,7 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
     for (const file of hashedFiles) shareFile(path.join(incoming, file), path.join(layout.assets, file));
     syncDirectory(layout.assets);
     /** @type {ReleaseRecord} */
-    const record = { id, remote, created: now().toISOString(), buildId, commit, dirty, hashedFiles };
+    const record = { id, remote, created: now().toISOString(), by: thisActor(), buildId, commit, dirty, hashedFiles };
     writeJsonAtomically(layout.record(id), record);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
     fs.chmodSync(incoming, 0o755);

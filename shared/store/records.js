@@ -11,9 +11,10 @@ const { hasRelease } = require('./releaseInStore');
 
 /** @typedef {import('./layout').StoreLayout} StoreLayout */
 /**
- * @typedef {{ id: string, remote: string, created: string, buildId: string, commit: string | null, dirty: boolean,
- *   hashedFiles: string[] }} ReleaseRecord
- *   hashedFiles: the content-hashed files it shares through assets/ (prune keeps those of the releases it keeps)
+ * @typedef {{ id: string, remote: string, created: string, by?: string, buildId: string, commit: string | null,
+ *   dirty: boolean, hashedFiles: string[] }} ReleaseRecord
+ *   by: who published it (actor.js); hashedFiles: the content-hashed files it shares through assets/ (prune keeps
+ *   those of the releases it keeps)
  * @typedef {{ at: string, passed: boolean, skipped?: boolean, checks: { name: string, ok: boolean,
  *   detail?: string }[] }} GateResult
  */

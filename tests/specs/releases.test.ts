@@ -1,4 +1,5 @@
 import { cpSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { portsFrom } from '@nativegtm/contract/ports';
@@ -129,6 +130,15 @@ describe('releases', () => {
     expect(listed.stdout).toMatch(new RegExp(`^live\\s+${ids.a}\\s+\\S+\\s+(\\S+|-)\\s+.*SKIPPED$`, 'm'));
     // Rolled back from: no longer live, and the gate's pass recorded.
     expect(listed.stdout).toMatch(new RegExp(`^\\s+${ids.b}\\s.*passed$`, 'm'));
+    // Who published each release and made each change: the user and host the commands ran as, newest change first.
+    const by = `${userInfo().username}@${hostname()}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(listed.stdout).toMatch(new RegExp(`^live\\s+${ids.a}\\s+\\S+\\s+${by}\\s`, 'm'));
+    const changes = listed.stdout.slice(listed.stdout.indexOf('changes of what is live (newest first):'));
+    expect(changes.split('\n').slice(1, 4)).toEqual([
+      expect.stringMatching(new RegExp(`^ {2}\\S+ {2}rollback {2}${ids.a} \\(was ${ids.b}\\) {2}by ${by}$`)),
+      expect.stringMatching(new RegExp(`^ {2}\\S+ {2}promote {3}${ids.b} \\(was ${ids.a}\\) {2}by ${by}$`)),
+      expect.stringMatching(new RegExp(`^ {2}\\S+ {2}promote {3}${ids.a}( \\(was \\w+\\))? {2}by ${by}$`)),
+    ]);
   });
 
   it.each([

@@ -1,5 +1,6 @@
-// `npm run releases -- <remote> [--prune [--keep <n>]]`: the remote's releases, oldest first: id, when, from which
-// commit, the gate's result, which is live; then its canaries, the running one first, with their steps and verdicts.
+// `npm run releases -- <remote> [--prune [--keep <n>]]`: the remote's releases, oldest first: id, when, who published
+// it, from which commit, the gate's result, which is live; then the changes of what is live and who made each, newest
+// first; then its canaries, the running one first, with their steps and verdicts and who ended each.
 // --prune removes all but the newest n (10), never the live or the previous one.
 const { wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
@@ -31,10 +32,11 @@ runReleaseCommand(USAGE, async () => {
     release.live ? 'live' : release.previous ? 'previous' : '',
     release.id,
     release.created,
+    release.by ?? '-',
     release.commit ? `${release.commit.slice(0, 12)}${release.dirty ? ' +changes' : ''}` : '-',
     !release.gate ? 'not run' : release.gate.skipped ? 'SKIPPED' : release.gate.passed ? 'passed' : 'FAILED',
   ]);
-  const header = ['', 'id', 'created', 'commit', 'gate'];
+  const header = ['', 'id', 'created', 'by', 'commit', 'gate'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => String(row[column]).length)),
   );
@@ -45,8 +47,27 @@ runReleaseCommand(USAGE, async () => {
         .join('  ')
         .trimEnd(),
     );
+  await printChanges(store);
   await printCanaries(store);
 });
+
+/** How many changes of what is live the listing shows: the latest, which are the ones anyone asks about. */
+const CHANGES_SHOWN = 10;
+
+/**
+ * The changes of what is live, newest first: when, which, from which, and who made each.
+ * @param {import('@nativegtm/store/folderStore').RemoteStore} store
+ */
+async function printChanges(store) {
+  const changes = (await store.changes()).reverse();
+  if (changes.length === 0) return;
+  console.log('\nchanges of what is live (newest first):');
+  for (const change of changes.slice(0, CHANGES_SHOWN)) {
+    const from = change.from ? ` (was ${change.from})` : '';
+    console.log(`  ${change.at}  ${change.action.padEnd(8)}  ${change.id}${from}  by ${change.by ?? 'unknown'}`);
+  }
+  if (changes.length > CHANGES_SHOWN) console.log(`  … and ${changes.length - CHANGES_SHOWN} earlier`);
+}
 
 /**
  * The running canary and the ones that ended (newest first): each step's share and verdict, and how it ended.
@@ -67,6 +88,9 @@ async function printCanaries(store) {
     );
   }
   for (const past of ended) {
-    console.log(`  ${past.outcome}  ${past.id}  ${past.endedAt}: ${past.reason}; steps: ${steps(past.verdicts)}`);
+    console.log(
+      `  ${past.outcome}  ${past.id}  ${past.endedAt}: ${past.reason}; steps: ${steps(past.verdicts)}` +
+        (past.by ? `; by ${past.by}` : ''),
+    );
   }
 }
