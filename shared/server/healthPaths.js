@@ -3,7 +3,9 @@
 
 /** The process serves: answers 200 "ok" while it accepts requests. */
 const HEALTH_PATH = '/healthz';
-/** The shell can compose every page: remotes.json readable and each remote's manifest answering (readiness.js). */
+/** The node can serve every page, for a balancer: its remotes.json readable and complete (readiness.js). */
 const READINESS_PATH = '/readyz';
+/** That, and every page's remote answering its manifest, for a rollout of the shell (readiness.js). */
+const REMOTES_READINESS_PATH = '/readyz/remotes';
 
-module.exports = { HEALTH_PATH, READINESS_PATH };
+module.exports = { HEALTH_PATH, READINESS_PATH, REMOTES_READINESS_PATH };

@@ -1,11 +1,14 @@
-// The shell's /readyz: whether this node can compose every page now. remotes.json must be readable and each page's
-// remote must answer its mf-manifest.json (the file every visitor's browser loads first). Each probe is bounded by
-// `timeoutMs`, and one answer serves every probe for `maxAgeMs`, so a public /readyz cannot be used to make the node
-// fetch from the remotes at the rate of the requests.
+// The shell's readiness, in two answers. `ready`, for a balancer (/readyz): this node can serve, as any other node
+// could: its remotes.json is readable and names every page's remote. A remote that does not answer does not make it
+// unready: were that remote down everywhere, every node would leave the balancer's rotation, while each still answers
+// every page (that page renders in the browser, or shows the error screen). `remotesReady`, for a rollout
+// (/readyz/remotes): each page's remote also answers its mf-manifest.json (the file every visitor's browser loads
+// first). Each probe is bounded by `timeoutMs`, and one answer serves every probe for `maxAgeMs`, so a public /readyz
+// cannot be used to make the node fetch from the remotes at the rate of the requests.
 /**
  * @typedef {{ ready: boolean, ms?: number, build?: string, error?: string }} RemoteReadiness
- * @typedef {{ ready: boolean, remotesJson: 'ok' | 'unreadable', remotes: Record<string, RemoteReadiness> }}
- *   Readiness
+ * @typedef {{ ready: boolean, remotesReady: boolean, remotesJson: 'ok' | 'unreadable',
+ *   remotes: Record<string, RemoteReadiness> }} Readiness
  */
 
 /**
@@ -55,7 +58,7 @@ function createReadiness({
   /** @returns {Promise<Readiness>} */
   async function check() {
     const entries = remotes.entries();
-    if (!entries) return { ready: false, remotesJson: 'unreadable', remotes: {} };
+    if (!entries) return { ready: false, remotesReady: false, remotesJson: 'unreadable', remotes: {} };
     const live = builds();
     const results = await Promise.all(
       remoteNames.map(async (name) => {
@@ -67,7 +70,8 @@ function createReadiness({
       }),
     );
     return {
-      ready: results.every(([, result]) => result.ready),
+      ready: remoteNames.every((name) => entries[name] !== undefined),
+      remotesReady: results.every(([, result]) => result.ready),
       remotesJson: 'ok',
       remotes: Object.fromEntries(results),
     };

@@ -54,6 +54,7 @@ describe('the readiness of the shell', () => {
     });
     expect(await readiness()).toEqual({
       ready: true,
+      remotesReady: true,
       remotesJson: 'ok',
       remotes: {
         jobs: { ready: true, ms: expect.any(Number), build: '0123abcd' },
@@ -62,25 +63,33 @@ describe('the readiness of the shell', () => {
     });
   });
 
-  it('is not ready, saying why for each remote, when one fails, hangs, answers junk or is missing', async () => {
+  it("stays ready for a balancer when remotes fail, hang or answer junk; says each remote's why", async () => {
     const readiness = createReadiness({
       remotes: remotesFile({
         jobs: `${origin}/broken/mf-manifest.json`,
         employers: `${origin}/hang/mf-manifest.json`,
         candidates: `${origin}/junk/mf-manifest.json`,
-        comingSoon: 'ftp://nowhere/mf-manifest.json',
       }),
-      remoteNames: ['jobs', 'employers', 'candidates', 'comingSoon'],
+      remoteNames: ['jobs', 'employers', 'candidates'],
       timeoutMs: 200,
     });
     const answer = await readiness();
-    expect(answer.ready).toBe(false);
+    expect([answer.ready, answer.remotesReady]).toEqual([true, false]);
     expect(answer.remotes).toEqual({
       jobs: { ready: false, ms: expect.any(Number), error: 'answered 502' },
       employers: { ready: false, error: 'no answer within 200 ms' },
       candidates: { ready: false, error: 'not JSON' },
-      comingSoon: { ready: false, error: 'no valid entry in remotes.json' },
     });
+  });
+
+  it('is not ready when remotes.json names no valid address for a page: this node cannot serve it', async () => {
+    const readiness = createReadiness({
+      remotes: remotesFile({ jobs: `${origin}/up/mf-manifest.json`, comingSoon: 'ftp://nowhere/mf-manifest.json' }),
+      remoteNames: ['jobs', 'comingSoon'],
+    });
+    const answer = await readiness();
+    expect([answer.ready, answer.remotesReady]).toEqual([false, false]);
+    expect(answer.remotes.comingSoon).toEqual({ ready: false, error: 'no valid entry in remotes.json' });
   });
 
   it('is not ready without a readable remotes.json, and takes junk in it for no remotes', async () => {
@@ -88,10 +97,11 @@ describe('the readiness of the shell', () => {
       remotes: createRemotesFile(path.join(folder, 'none.json')),
       remoteNames: ['jobs'],
     });
-    expect(await missing()).toEqual({ ready: false, remotesJson: 'unreadable', remotes: {} });
+    expect(await missing()).toEqual({ ready: false, remotesReady: false, remotesJson: 'unreadable', remotes: {} });
     const junk = createReadiness({ remotes: remotesFile('{not json'), remoteNames: ['jobs'] });
     expect(await junk()).toEqual({
       ready: false,
+      remotesReady: false,
       remotesJson: 'ok',
       remotes: { jobs: { ready: false, error: 'no valid entry in remotes.json' } },
     });

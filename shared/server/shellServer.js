@@ -21,7 +21,7 @@ const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
 const { pollLiveBuilds } = require('./fieldData/liveBuildsPoller');
 const { renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
-const { HEALTH_PATH, READINESS_PATH } = require('./healthPaths');
+const { HEALTH_PATH, READINESS_PATH, REMOTES_READINESS_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
@@ -307,15 +307,17 @@ function createShellHandler({
         ]
       : []),
     remotesJson(personalOf),
-    {
-      label: 'readyz',
-      path: is(READINESS_PATH),
+    ...[READINESS_PATH, REMOTES_READINESS_PATH].map((readinessPath) => ({
+      label: readinessPath === READINESS_PATH ? 'readyz' : 'readyz-remotes',
+      path: is(readinessPath),
+      /** @type {Route['handle']} */
       async handle(req, res) {
         const answer = await readiness();
-        res.statusCode = answer.ready ? 200 : 503;
+        const ready = answer.ready && (readinessPath === READINESS_PATH || answer.remotesReady);
+        res.statusCode = ready ? 200 : 503;
         return sendText(req, res, 'application/json', `${JSON.stringify(answer, null, 2)}\n`, 'no-store');
       },
-    },
+    })),
     {
       label: 'robots.txt',
       path: is('/robots.txt'),

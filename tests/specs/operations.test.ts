@@ -56,14 +56,18 @@ describe('the built-in server, for its operators', () => {
     }
   });
 
-  it('is not ready while a remote is down, and says which and why', async () => {
+  it('stays ready for a balancer while a remote is down, says which and why, and is not ready for a rollout', async () => {
     await rawGet(base, '/employers');
     const response = await rawGet(base, '/readyz');
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
+    const forRollout = await rawGet(base, '/readyz/remotes');
+    expect(forRollout.status).toBe(503);
+    expect(JSON.parse(forRollout.body)).toEqual(JSON.parse(response.body));
     const body = JSON.parse(response.body);
     expect(body).toMatchObject({
-      ready: false,
+      ready: true,
+      remotesReady: false,
       remotesJson: 'ok',
       remotes: {
         jobs: { ready: false, error: 'unreachable' },
