@@ -491,9 +491,10 @@ describe('independent deployment', () => {
     writeFileSync(manifestFile, JSON.stringify({ ...manifest, buildId: nextBuild }));
 
     await documentsUntil('/coming-soon', async () => (await liveBuildOf('comingSoon')) === nextBuild);
-    // Then a composed document without the older build's HTML. (Read until one is: in about one run in eight on a
-    // loaded machine, a document composed just after the server read the new manifest still carried the older
-    // build's head and HTML whole; why is not known yet, and what is asserted is that the mixed build never shows.)
+    // Then a composed document without the older build's HTML. Read until one is: the metric is the live-builds
+    // poller's reading of the manifest, and the composer keeps its own copy for up to 500 ms (its fragment cache), so
+    // a document composed just after the metric changed may still carry the older build's head and HTML, whole. What
+    // is asserted is that a mixed build never shows. (This wait once took one run in eight past a fixed bound.)
     let response = await composedDocument('/coming-soon');
     let html = await response.text();
     while (html.includes('data-remote="comingSoon"') && html.includes(`data-build="${bodyBuild}"`)) {
