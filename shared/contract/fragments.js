@@ -24,6 +24,20 @@ const FRAGMENT_DIR = 'ssr';
 const REMOTE_BASE_VARIABLE = 'nativegtm_remote_base';
 const REMOTE_BASE = `<!--# echo var="${REMOTE_BASE_VARIABLE}" -->`;
 
+/**
+ * The SSI directives in a fragment that its build does not write: a head may hold only REMOTE_BASE, the page's HTML
+ * none. The servers run SSI over both (nginx for every include, the built-in server over the head), so any other
+ * directive in a team's files would run on the site's origin: echo another cookie, include the field-data token of
+ * another cohort. An opening `<!--#` without its `-->` counts too.
+ * @param {string} text
+ * @param {'head' | 'body'} part
+ * @returns {string[]} each one as it is written
+ */
+function foreignDirectives(text, part) {
+  const found = text.match(/<!--#[\s\S]*?(?:-->|$)/g) ?? [];
+  return found.filter((directive) => !(part === 'head' && directive === REMOTE_BASE));
+}
+
 const fragmentPaths = {
   manifest: `${FRAGMENT_DIR}/manifest.json`,
   head: `${FRAGMENT_DIR}/head.html`,
@@ -85,6 +99,7 @@ module.exports = {
   FRAGMENT_DIR,
   REMOTE_BASE,
   REMOTE_BASE_VARIABLE,
+  foreignDirectives,
   fragmentPaths,
   escapeHtml,
 };

@@ -6,7 +6,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
-const { parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
+const { FRAGMENT_DIR, foreignDirectives, parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
 const { syncDirectory, syncTree } = require('./durableFiles');
 const { writeJsonAtomically } = require('./records');
 const { thisActor } = require('./actor');
@@ -48,9 +48,56 @@ function releaseId(dir, files) {
  */
 const isHashedFile = (file) => !file.includes('/') && HASHED_ASSET.test(file.replace(/\.(br|gz|map)$/, ''));
 
+/** How many foreign directives a refusal quotes, and how much of each: enough to find them in the files. */
+const QUOTED_DIRECTIVES = 5;
+const QUOTED_LENGTH = 80;
+
+/**
+ * Refuses a build whose server-rendered files hold SSI directives the build does not write (foreignDirectives):
+ * the servers would run them on the site's origin. Says which, in which file.
+ * @param {string} dir
+ */
+function checkDirectives(dir) {
+  const ssr = path.join(dir, FRAGMENT_DIR);
+  const files = [
+    { file: fragmentPaths.head, part: /** @type {const} */ ('head') },
+    ...listed(path.join(ssr, 'body')).map((name) => ({
+      file: `${FRAGMENT_DIR}/body/${name}`,
+      part: /** @type {const} */ ('body'),
+    })),
+  ];
+  const found = files.flatMap(({ file, part }) => {
+    let text;
+    try {
+      text = fs.readFileSync(path.join(dir, file), 'utf8');
+    } catch {
+      return [];
+    }
+    return foreignDirectives(text, part).map((directive) => `${file}: ${directive.slice(0, QUOTED_LENGTH)}`);
+  });
+  if (found.length === 0) return;
+  const more = found.length > QUOTED_DIRECTIVES ? ` (and ${found.length - QUOTED_DIRECTIVES} more)` : '';
+  throw new Error(
+    `${dir} has SSI directives its build does not write, which the servers would run: ` +
+      `${found.slice(0, QUOTED_DIRECTIVES).join('; ')}${more}`,
+  );
+}
+
+/**
+ * The names in a folder, none when it cannot be read.
+ * @param {string} dir
+ */
+function listed(dir) {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
 /**
  * What makes a folder a build of this remote: an mf-manifest.json, and the ssr/manifest.json the shell's servers
- * read, both naming this remote.
+ * read, both naming this remote, and server-rendered files with no SSI directive but the ones the build writes.
  * @param {string} dir
  * @param {string} remote
  * @returns {string} the build id
@@ -66,11 +113,14 @@ function checkBuild(dir, remote) {
   if (federation.name !== remote) {
     throw new Error(`${dir} is a build of "${federation.name}", not of "${remote}"`);
   }
+  let buildId;
   try {
-    return parsePageManifest(fs.readFileSync(path.join(dir, fragmentPaths.manifest), 'utf8'), remote).buildId;
+    buildId = parsePageManifest(fs.readFileSync(path.join(dir, fragmentPaths.manifest), 'utf8'), remote).buildId;
   } catch (error) {
     throw new Error(`${dir} has no server-rendered page for "${remote}": ${fragmentPaths.manifest} ${describe(error)}`);
   }
+  checkDirectives(dir);
+  return buildId;
 }
 
 /** @param {unknown} error */

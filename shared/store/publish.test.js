@@ -4,6 +4,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { storeLayout } = require('./layout');
 const { publishRelease } = require('./publish');
+const { metadataCheck } = require('./releaseFiles');
 const { listReleases } = require('./records');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
@@ -57,6 +58,26 @@ describe('publishing a release', () => {
     const layout = storeLayout(store, 'jobs');
     expect(() => publishRelease(layout, 'jobs', build(), source)).toThrow(message);
     expect(listReleases(layout)).toEqual([]);
+  });
+
+  it('refuses a build whose server-rendered files hold SSI directives it does not write, naming each', () => {
+    const layout = storeLayout(store, 'jobs');
+    const build = fakeBuild();
+    fs.writeFileSync(path.join(build, 'ssr/head.html'), '<title>Jobs</title><!--# echo var="cookie_session" -->');
+    fs.writeFileSync(
+      path.join(build, 'ssr/body/index.html'),
+      '<div><!--#include virtual="/_field-data/token" --></div>',
+    );
+    expect(() => publishRelease(layout, 'jobs', build, source)).toThrow(
+      'has SSI directives its build does not write, which the servers would run: ' +
+        'ssr/head.html: <!--# echo var="cookie_session" -->; ssr/body/index.html: <!--#include virtual="/_field-data/token" -->',
+    );
+    expect(listReleases(layout)).toEqual([]);
+    // The gate's first check is the same.
+    expect(metadataCheck(build, 'jobs')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('cookie_session'),
+    });
   });
 
   it('leaves no release behind when it stops half-way (a hashed name reused with other bytes)', () => {
