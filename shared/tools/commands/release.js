@@ -1,27 +1,46 @@
-// `npm run release -- <remote> [--from <dir>]`: a production build of the remote, published as an immutable release
-// in the store (docs/releasing.md). Visitors see no change. The last line printed is the release id.
-// --from publishes a build that is already made (a CI artifact) instead of building.
+// `npm run release -- <remote> [--from <dir | .tar.gz> [--sha256 <hex>]]`: a production build of the remote,
+// published as an immutable release in the store (docs/releasing.md). Visitors see no change. The last line printed
+// is the release id. --from publishes a build that is already made (a CI artifact, as a folder or a .tar.gz of one,
+// whose sha256 --sha256 checks) instead of building.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
+const { UsageError } = require('@nativegtm/server/commandLine');
 const { parseReleaseCommandLine, gitSource, runReleaseCommand } = require('../releases/commandLine');
 const { ReleaseError } = require('@nativegtm/store/operations');
+const { unpackRelease } = require('@nativegtm/store/releaseArchive');
 
-const USAGE = 'npm run release -- <remote> [--from <built dir>]';
+const USAGE = 'npm run release -- <remote> [--from <built dir | .tar.gz> [--sha256 <hex>]]';
 
 runReleaseCommand(USAGE, async () => {
   const { remote, options, store } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Builds the remote for production and publishes it as a release; nothing goes live.',
     min: 1,
-    options: { from: { type: 'string' } },
+    options: { from: { type: 'string' }, sha256: { type: 'string' } },
   });
   const source = gitSource();
   let buildDir = typeof options.from === 'string' ? path.resolve(options.from) : undefined;
+  if (options.sha256 !== undefined && !buildDir?.match(/\.(tar\.gz|tgz)$/)) {
+    throw new UsageError('--sha256 checks an archive: give --from a .tar.gz');
+  }
+  /** @type {string | undefined} */
   let scratch;
-  if (!buildDir) {
+  if (buildDir && fs.statSync(buildDir, { throwIfNoEntry: false })?.isFile()) {
+    // A CI artifact: unpacked into a folder of its own, bounded, every entry checked (releaseArchive.js).
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`));
+    const archive = buildDir;
+    buildDir = path.join(scratch, 'dist');
+    const { entries, sha256 } = await unpackRelease(fs.createReadStream(archive), buildDir, {
+      sha256: /** @type {string | undefined} */ (options.sha256),
+    }).catch((error) => {
+      fs.rmSync(/** @type {string} */ (scratch), { recursive: true, force: true });
+      throw error;
+    });
+    console.error(`Unpacked ${entries} entries of ${archive} (sha256 ${sha256}).`);
+  } else if (!buildDir) {
     const deployable = deployables.find((candidate) => candidate.remote === remote);
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`));
     buildDir = path.join(scratch, 'dist');
