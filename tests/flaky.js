@@ -5,7 +5,8 @@
 //
 // --load build (the default): the jobs remote is built over and over into a scratch folder all along, as CI's builds
 // keep the machine busy; --load none: nothing beside. Arguments after the options go to jest (a spec's path, say).
-// Each run's jest report is kept in tests/.artifacts/flaky/. Exit code 1 when any test failed in any run.
+// Each run's jest report is kept in tests/.artifacts/flaky/. Exit code 1 when any test failed in any run. Stopped
+// early (Ctrl-C, SIGTERM), it ends the run under way and prints the tally of the runs it finished.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -92,8 +93,17 @@ async function main() {
   /** @type {Map<string, { count: number, reason: string, runs: number[] }>} */
   const tally = new Map();
   const durations = [];
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let current;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    current?.kill('SIGTERM');
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    for (let index = 1; index <= runs; index += 1) {
+    for (let index = 1; index <= runs && !stopped; index += 1) {
       const report = path.join(artifacts, `run-${index}.json`);
       const started = Date.now();
       console.log(`\n== run ${index} of ${runs} (load: ${load})`);
@@ -105,7 +115,9 @@ async function main() {
         `--outputFile=${report}`,
         ...positionals,
       ]);
+      current = jest.child;
       const status = await jest.done;
+      if (stopped) break;
       durations.push((Date.now() - started) / 1000);
       const failures = fs.existsSync(report)
         ? failuresIn(report)
@@ -122,14 +134,16 @@ async function main() {
     await stopLoad();
   }
   const minutes = (durations.reduce((sum, seconds) => sum + seconds, 0) / 60).toFixed(1);
-  console.log(`\n${runs} runs of the integration tests (load: ${load}), ${minutes} min in all`);
+  const finished = durations.length;
+  const stoppedEarly = finished < runs ? ` (stopped: ${finished} of the ${runs} asked for)` : '';
+  console.log(`\n${finished} runs of the integration tests (load: ${load}), ${minutes} min in all${stoppedEarly}`);
   if (tally.size === 0) {
     console.log('Every test passed in every run.');
     return;
   }
   console.log('Tests that failed at least once: failed runs / runs, which runs, the first failure line');
   for (const [name, { count, runs: which, reason }] of [...tally].sort((a, b) => b[1].count - a[1].count)) {
-    console.log(`  ${count}/${runs}  (runs ${which.join(', ')})  ${name}\n        ${reason}`);
+    console.log(`  ${count}/${finished}  (runs ${which.join(', ')})  ${name}\n        ${reason}`);
   }
   process.exitCode = 1;
 }
