@@ -127,9 +127,7 @@ function openFolderStore(dir, { onCanaryChange = async () => {} } = {}) {
       takeOverCanary: (options) => changes.takeOverCanary(layout, remote, options),
     };
   }
-  return { dir, where: dir, remote: remoteStore };
+  return { where: dir, remote: remoteStore };
 }
-
-/** @typedef {ReturnType<typeof openFolderStore>} ReleaseStore */
 
 module.exports = { openFolderStore };

@@ -26,34 +26,30 @@ runReleaseCommand(USAGE, async () => {
   if (options.sha256 !== undefined && !buildDir?.match(/\.(tar\.gz|tgz)$/)) {
     throw new UsageError('--sha256 checks an archive: give --from a .tar.gz');
   }
-  /** @type {string | undefined} */
-  let scratch;
-  if (buildDir && fs.statSync(buildDir, { throwIfNoEntry: false })?.isFile()) {
-    // A CI artifact: unpacked into a folder of its own, bounded, every entry checked (releaseArchive.js).
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`));
-    const archive = buildDir;
-    buildDir = path.join(scratch, 'dist');
-    const { entries, sha256 } = await unpackRelease(fs.createReadStream(archive), buildDir, {
-      sha256: /** @type {string | undefined} */ (options.sha256),
-    }).catch((error) => {
-      fs.rmSync(/** @type {string} */ (scratch), { recursive: true, force: true });
-      throw error;
-    });
-    console.error(`Unpacked ${entries} entries of ${archive} (sha256 ${sha256}).`);
-  } else if (!buildDir) {
-    const deployable = deployables.find((candidate) => candidate.remote === remote);
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`));
-    buildDir = path.join(scratch, 'dist');
-    console.error(`Building ${deployable?.name} (production) into ${buildDir}…`);
-    // Never into dist/: without releases, dist/ is what visitors get.
-    const build = spawnSync(
-      'npm',
-      ['run', 'build', '--workspace', String(deployable?.name), '--', '--env', `outputPath=${buildDir}`],
-      { cwd: repoRoot, stdio: ['ignore', 2, 2] },
-    );
-    if (build.status !== 0) throw new ReleaseError(`the build of ${deployable?.name} failed (see above)`);
-  }
+  const archive = buildDir && fs.statSync(buildDir, { throwIfNoEntry: false })?.isFile() ? buildDir : undefined;
+  // An archive is unpacked, and a build made, into a folder of its own: removed at the end, whatever happens.
+  const scratch =
+    archive || !buildDir ? fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-release-${remote}-`)) : undefined;
   try {
+    if (archive) {
+      // A CI artifact: bounded, every entry checked (@nativegtm/store/releaseArchive).
+      buildDir = path.join(/** @type {string} */ (scratch), 'dist');
+      const { entries, sha256 } = await unpackRelease(fs.createReadStream(archive), buildDir, {
+        sha256: /** @type {string | undefined} */ (options.sha256),
+      });
+      console.error(`Unpacked ${entries} entries of ${archive} (sha256 ${sha256}).`);
+    } else if (!buildDir) {
+      const deployable = deployables.find((candidate) => candidate.remote === remote);
+      buildDir = path.join(/** @type {string} */ (scratch), 'dist');
+      console.error(`Building ${deployable?.name} (production) into ${buildDir}…`);
+      // Never into dist/: without releases, dist/ is what visitors get.
+      const build = spawnSync(
+        'npm',
+        ['run', 'build', '--workspace', String(deployable?.name), '--', '--env', `outputPath=${buildDir}`],
+        { cwd: repoRoot, stdio: ['ignore', 2, 2] },
+      );
+      if (build.status !== 0) throw new ReleaseError(`the build of ${deployable?.name} failed (see above)`);
+    }
     const { id, existed } = await store.publish(buildDir, source);
     const from = source.commit
       ? `commit ${source.commit.slice(0, 12)}${source.dirty ? ' (with changes not committed)' : ''}`
