@@ -1,27 +1,33 @@
-// What the canary command does to a remote's store, each change under the store's lock (storeLock.js), so that it
+// What the canary command does to a remote's store, on any backend (storeBackend.js), each one change, so that it
 // never interleaves with a promote, a rollback, an abort or another canary: start one (after the gate), move it to its
 // next share, end it (promoted, rolled back, without a verdict, aborted) and take over one whose command died. The
-// state itself is canaryInStore.js, which both servers read; telling nginx is the command's (@nativegtm/tools).
+// state itself is canaryInStore.js on a folder, which both servers read.
 //
-// The command running a canary holds a lease (CanaryLease): each of its changes checks, under the lock, that no other
+// The command running a canary holds a lease (CanaryLease): each of its changes checks, in the change, that no other
 // command took the canary over (the lease's epoch), and renews it. Another command takes it over only once the lease
 // ran out (or, on the same machine, once its process is gone); then the first one's next change is refused and it
 // stops, whatever it was doing meanwhile (stopped, swapped out, cut off). The lease runs out by the clock of the
-// machine that looks at it: machines sharing a store folder must keep their clocks in step (NTP), to well within the
+// machine that looks at it: machines sharing a store must keep their clocks in step (NTP), to well within the
 // lease's time.
 const os = require('node:os');
-const { readJsonLines, liveAndPrevious } = require('./liveHistory');
-const { appendLinesDurably } = require('./durableFiles');
-const { endCanary, readCanary, thisCommand, writeCanary } = require('./canaryInStore');
-const { ReleaseError, changeLive, ensureWritable, refuseWhileCanary, usableRelease } = require('./operations');
-const { writeGate } = require('./records');
-const { StoreBusyError, withStoreLock } = require('./storeLock');
+const { thisCommand } = require('./canaryInStore');
+const {
+  ReleaseError,
+  gateFailed,
+  gateRelease,
+  liveAndPrevious,
+  refuseWhileCanary,
+  usableRelease,
+} = require('./operations');
+const { StoreBusyError } = require('./storeLock');
+const { StoreConflict } = require('./storeRefusal');
 const { thisActor } = require('./actor');
 
-/** @typedef {import('@nativegtm/store/layout').StoreLayout} StoreLayout */
-/** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
-/** @typedef {import('@nativegtm/store/canaryInStore').StepRecord} StepRecord */
-/** @typedef {import('@nativegtm/store/records').GateResult} GateResult */
+/** @typedef {import('./storeBackend').StoreBackend} StoreBackend */
+/** @typedef {import('./storeBackend').RemoteState} RemoteState */
+/** @typedef {import('./canaryInStore').CanaryState} CanaryState */
+/** @typedef {import('./canaryInStore').StepRecord} StepRecord */
+/** @typedef {import('./operations').Gate} Gate */
 
 /**
  * How a canary ended.
@@ -64,11 +70,11 @@ function commandAlive(command) {
 
 /**
  * The running canary, or a refusal naming what to do instead.
- * @param {StoreLayout} layout
+ * @param {RemoteState} state
  * @param {string} remote
  */
-function runningOrRefuse(layout, remote) {
-  const { canary, problem } = readCanary(layout);
+function runningOrRefuse(state, remote) {
+  const { canary, problem } = state.canary();
   if (problem) throw new ReleaseError(`${remote}'s canary cannot be read: ${problem}`);
   if (!canary) throw new ReleaseError(`no canary of ${remote} is running`);
   return canary;
@@ -76,36 +82,25 @@ function runningOrRefuse(layout, remote) {
 
 /**
  * Gates the release, then starts its canary at the first step's share.
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {string} id
- * @param {{ steps: number[], settings: CanaryState['settings'], gate: ((releaseDir: string) => Promise<GateResult>)
- *   | null, now: () => number, leaseTtlMs?: number }} options
+ * @param {{ steps: number[], settings: CanaryState['settings'], gate: Gate | null, now: () => number,
+ *   leaseTtlMs?: number }} options
  * @returns {Promise<CanaryState>}
  */
-async function startCanary(layout, remote, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS }) {
-  ensureWritable(layout);
-  return withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => {
-    refuseWhileCanary(layout, remote, 'second canary');
-    const releaseDir = usableRelease(layout, remote, id);
-    const { live } = liveAndPrevious(layout);
+async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS }) {
+  const { remote } = backend;
+  const started = await backend.change(`canary ${remote} ${id}`, async (state) => {
+    refuseWhileCanary(state, remote, 'second canary');
+    usableRelease(state, backend, id);
+    const { live } = liveAndPrevious(state);
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to compare a canary with`);
     if (live === id) throw new ReleaseError(`release ${id} of ${remote} is already live`);
-    /** @type {GateResult} */
-    const result = gate
-      ? await gate(releaseDir)
-      : { at: new Date(now()).toISOString(), passed: true, skipped: true, checks: [] };
-    writeGate(layout, id, result);
-    if (!result.passed) {
-      const failed = result.checks.filter((check) => !check.ok);
-      throw new ReleaseError(
-        `release ${id} of ${remote} failed the gate; no canary started.\n` +
-          failed.map((check) => `  ✗ ${check.name}: ${check.detail ?? 'failed'}`).join('\n'),
-      );
-    }
+    const result = await gateRelease(state, backend, id, gate, new Date(now()).toISOString());
+    if (!result.passed) return { failed: result };
     const at = new Date(now()).toISOString();
     /** @type {CanaryState} */
-    const state = {
+    const canary = {
       v: 1,
       id,
       share: /** @type {number} */ (steps[0]),
@@ -117,19 +112,22 @@ async function startCanary(layout, remote, id, { steps, settings, gate, now, lea
       command: thisCommand(),
       lease: { epoch: 1, ttlMs: leaseTtlMs, expiresAt: new Date(now() + leaseTtlMs).toISOString() },
     };
-    writeCanary(layout, remote, state);
-    return state;
+    state.writeCanary(canary);
+    return canary;
   });
+  // The gate's result is recorded, failed or not.
+  if ('failed' in started) throw gateFailed(remote, id, started.failed, 'no canary started');
+  return started;
 }
 
 /**
- * Ends a canary just started, before anyone was judged on it (nginx could not be told of it): nothing is recorded.
- * @param {StoreLayout} layout
- * @param {string} remote
+ * Ends a canary just started, before anyone was judged on it (what serves the store could not be told of it):
+ * nothing is recorded.
+ * @param {StoreBackend} backend
  * @param {string} id
  */
-function withdrawCanary(layout, remote, id) {
-  return withStoreLock(layout.lock, `canary ${remote} ${id}`, async () => endCanary(layout));
+function withdrawCanary(backend, id) {
+  return backend.change(`canary ${backend.remote} ${id}`, async (state) => state.endCanary());
 }
 
 /**
@@ -165,42 +163,52 @@ const sameHolder = (current, mine) =>
   current.command.host === mine.command.host &&
   current.command.pid === mine.command.pid;
 
+/** How often a change of the command's own canary is tried again when another change committed first. */
+const CONFLICT_TRIES = 3;
+
 /**
- * Changes the canary the command runs, under the lock, once it has checked that the canary is still the one it runs
- * and that its lease was not taken over; the change renews the lease.
+ * Changes the canary the command runs, once it has checked, in the change, that the canary is still the one it runs
+ * and that its lease was not taken over; the change renews the lease. Another change committed meanwhile (an abort,
+ * a take-over) makes it look again, and so refuse.
  * @template T
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {CanaryState} mine the state as the command last wrote it
- * @param {(current: CanaryState) => T} change
+ * @param {(current: CanaryState, state: RemoteState) => T} change
  * @returns {Promise<T>}
  */
-function changeMine(layout, remote, mine, change) {
-  return withStoreLock(layout.lock, `canary ${remote} ${mine.id}`, async () => {
-    const { canary } = readCanary(layout);
-    if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
-      throw new CanaryGone(`the canary of release ${mine.id} was ended by another command (npm run releases says how)`);
+async function changeMine(backend, mine, change) {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await backend.change(`canary ${backend.remote} ${mine.id}`, async (state) => {
+        const { canary } = state.canary();
+        if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
+          throw new CanaryGone(
+            `the canary of release ${mine.id} was ended by another command (npm run releases says how)`,
+          );
+        }
+        if (!sameHolder(canary, mine)) {
+          const { host, pid } = canary.command;
+          throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
+        }
+        return change(canary, state);
+      });
+    } catch (error) {
+      if (!(error instanceof StoreConflict) || tries >= CONFLICT_TRIES) throw error;
     }
-    if (!sameHolder(canary, mine)) {
-      const { host, pid } = canary.command;
-      throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
-    }
-    return change(canary);
-  });
+  }
 }
 
 /**
  * Renews the command's lease on its canary (refused, as any change, once another command took it over).
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {CanaryState} mine
  * @param {number} at ms since 1970
  * @returns {Promise<CanaryState>}
  */
-function renewLease(layout, remote, mine, at) {
-  return changeMine(layout, remote, mine, (current) => {
+function renewLease(backend, mine, at) {
+  return changeMine(backend, mine, (current, state) => {
     const changed = renewed(current, at);
-    writeCanary(layout, remote, changed);
+    state.writeCanary(changed);
     return changed;
   });
 }
@@ -216,114 +224,107 @@ function renewalDue(mine) {
 
 /**
  * Moves a canary whose step passed to its next share.
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {CanaryState} mine
  * @param {StepRecord} passed
  * @param {number} share
  * @param {number} at ms since 1970
  * @returns {Promise<CanaryState>}
  */
-function advanceCanary(layout, remote, mine, passed, share, at) {
-  return changeMine(layout, remote, mine, (current) => {
+function advanceCanary(backend, mine, passed, share, at) {
+  return changeMine(backend, mine, (current, state) => {
     const changed = {
       ...renewed(current, at),
       share,
       stepStartedAt: new Date(at).toISOString(),
       verdicts: [...current.verdicts, passed],
     };
-    writeCanary(layout, remote, changed);
+    state.writeCanary(changed);
     return changed;
   });
 }
 
 /**
- * Appends how the canary ended to the canary history, on disk.
- * @param {StoreLayout} layout
+ * How the canary ended, as the canary history records it.
  * @param {CanaryState} state
  * @param {Outcome} outcome
  * @param {string} reason
  * @param {StepRecord[]} verdicts
  * @param {number} at
- * @returns {{ ended: EndedCanary, undo: () => void }} undo: takes the line out again
+ * @returns {EndedCanary}
  */
-function recordEnd(layout, state, outcome, reason, verdicts, at) {
-  /** @type {EndedCanary} */
-  const ended = {
-    id: state.id,
-    startedAt: state.startedAt,
-    endedAt: new Date(at).toISOString(),
-    outcome,
-    reason,
-    steps: state.steps,
-    verdicts,
-    by: thisActor(),
-  };
-  return { ended, undo: appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`) };
-}
+const endOf = (state, outcome, reason, verdicts, at) => ({
+  id: state.id,
+  startedAt: state.startedAt,
+  endedAt: new Date(at).toISOString(),
+  outcome,
+  reason,
+  steps: state.steps,
+  verdicts,
+  by: thisActor(),
+});
 
 /**
  * Ends the canary the command runs: promoted (the release is made live first, so that its visitors never go back to
  * the old one for a moment), or rolled back / without a verdict (everyone goes back to live at once).
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {CanaryState} mine
  * @param {{ outcome: Exclude<Outcome, 'aborted'>, reason: string, last: StepRecord | undefined, at: number }} end
+ * @returns {Promise<EndedCanary>}
  */
-function finishCanary(layout, remote, mine, { outcome, reason, last, at }) {
-  return changeMine(layout, remote, mine, (current) => {
+function finishCanary(backend, mine, { outcome, reason, last, at }) {
+  return changeMine(backend, mine, (current, state) => {
     const verdicts = last ? [...current.verdicts, last] : current.verdicts;
-    // The end recorded first: should the promote fail (a full disk), its line is taken out again and the canary
-    // still runs, as the store had it.
-    const { ended: record, undo } = recordEnd(layout, current, outcome, reason, verdicts, at);
+    const record = endOf(current, outcome, reason, verdicts, at);
+    // The end recorded first: should the promote fail (a full disk), the change is undone and the canary still
+    // runs, as the store had it.
+    state.recordEnd(record);
     if (outcome === 'promoted') {
-      const { live } = liveAndPrevious(layout);
-      try {
-        const change = { at: new Date(at).toISOString(), action: /** @type {const} */ ('promote'), id: current.id };
-        changeLive(layout, { ...change, from: live ?? null, by: thisActor() });
-      } catch (error) {
-        undo();
-        throw error;
-      }
+      const { live } = liveAndPrevious(state);
+      const change = { at: new Date(at).toISOString(), action: /** @type {const} */ ('promote'), id: current.id };
+      state.changeLive({ ...change, from: live ?? null, by: thisActor() });
     }
-    endCanary(layout);
+    state.endCanary();
     return record;
   });
 }
 
-/** How long an abort waits for the command running the canary to let go of the lock (it holds it for moments). */
-const ABORT_LOCK_WAIT_MS = 800;
+/** How long an abort waits for the command running the canary to let go of the store (it holds it for moments). */
+const ABORT_WAIT_MS = 800;
 
 /**
- * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone under the
- * lock at its next change, and stops.
- * @param {StoreLayout} layout
- * @param {string} remote
+ * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone at its next
+ * change, and stops.
+ * @param {StoreBackend} backend
  * @param {{ now: () => number }} options
  * @returns {Promise<EndedCanary | { problem: string }>} the canary ended, or what was wrong with a state that was not one
  */
-async function abortCanary(layout, remote, { now }) {
-  abortable(layout, remote);
-  const until = Date.now() + ABORT_LOCK_WAIT_MS;
+async function abortCanary(backend, { now }) {
+  const { remote } = backend;
+  await backend.read((state) => abortable(state, remote));
+  const until = Date.now() + ABORT_WAIT_MS;
   for (;;) {
     try {
-      return await withStoreLock(layout.lock, `canary ${remote} --abort`, async () => {
-        const { canary, problem } = abortable(layout, remote);
-        // Ended first, whatever the disk can still take: an abort is what puts everyone back on live.
-        endCanary(layout);
+      return await backend.change(`canary ${remote} --abort`, async (state) => {
+        const { canary, problem } = abortable(state, remote);
+        // Ended first, whatever the store can still take: an abort is what puts everyone back on live.
+        state.endCanary();
         // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
         if (!canary) return { problem: /** @type {string} */ (problem) };
+        const ended = endOf(canary, 'aborted', 'aborted by an operator', canary.verdicts, now());
         try {
-          return recordEnd(layout, canary, 'aborted', 'aborted by an operator', canary.verdicts, now()).ended;
+          state.recordEnd(ended);
         } catch (error) {
           throw new ReleaseError(
             `${remote}'s canary is ended (everyone is on live), but its end could not be recorded in ` +
-              `${layout.canaryHistory}: ${/** @type {Error} */ (error).message}`,
+              `${backend.where}: ${/** @type {Error} */ (error).message}`,
           );
         }
+        return ended;
       });
     } catch (error) {
-      if (!(error instanceof StoreBusyError) || Date.now() >= until) throw error;
+      const busy = error instanceof StoreBusyError || error instanceof StoreConflict;
+      if (!busy || Date.now() >= until) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -331,11 +332,11 @@ async function abortCanary(layout, remote, { now }) {
 
 /**
  * The canary an abort ends: one that runs, or a state that cannot be read; a refusal when there is neither.
- * @param {StoreLayout} layout
+ * @param {RemoteState} state
  * @param {string} remote
  */
-function abortable(layout, remote) {
-  const read = readCanary(layout);
+function abortable(state, remote) {
+  const read = state.canary();
   if (!read.canary && !read.problem) throw new ReleaseError(`no canary of ${remote} is running`);
   return read;
 }
@@ -343,27 +344,27 @@ function abortable(layout, remote) {
 /**
  * Makes this process the one running a canary whose command's lease ran out (or whose process is gone, on this
  * machine), keeping its share and its step's start: a new lease, whose epoch refuses every later change of the other.
- * @param {StoreLayout} layout
- * @param {string} remote
+ * @param {StoreBackend} backend
  * @param {{ now?: () => number }} [options]
  * @returns {Promise<CanaryState>}
  */
-function takeOverCanary(layout, remote, { now = Date.now } = {}) {
-  runningOrRefuse(layout, remote);
-  return withStoreLock(layout.lock, `canary ${remote} --resume`, async () => {
-    const state = runningOrRefuse(layout, remote);
-    const lease = leaseOf(state);
+async function takeOverCanary(backend, { now = Date.now } = {}) {
+  const { remote } = backend;
+  await backend.read((state) => runningOrRefuse(state, remote));
+  return backend.change(`canary ${remote} --resume`, async (state) => {
+    const canary = runningOrRefuse(state, remote);
+    const lease = leaseOf(canary);
     const at = now();
     const runOut = at >= Date.parse(lease.expiresAt);
-    if (!runOut && commandAlive(state.command) !== false) {
-      const { host, pid } = state.command;
+    if (!runOut && commandAlive(canary.command) !== false) {
+      const { host, pid } = canary.command;
       throw new ReleaseError(
         `the command running ${remote}'s canary is alive (pid ${pid} on ${host}; its lease runs until ` +
           `${lease.expiresAt}): nothing to resume`,
       );
     }
-    const next = renewed({ ...state, command: thisCommand(), lease: { ...lease, epoch: lease.epoch + 1 } }, at);
-    writeCanary(layout, remote, next);
+    const next = renewed({ ...canary, command: thisCommand(), lease: { ...lease, epoch: lease.epoch + 1 } }, at);
+    state.writeCanary(next);
     return next;
   });
 }
@@ -379,13 +380,6 @@ const isEndedCanary = (ended) =>
   Array.isArray(ended.steps) &&
   Array.isArray(ended.verdicts);
 
-/**
- * The canaries of the remote that ended, oldest first.
- * @param {StoreLayout} layout
- * @returns {EndedCanary[]}
- */
-const endedCanaries = (layout) => readJsonLines(layout.canaryHistory).filter(isEndedCanary);
-
 module.exports = {
   DEFAULT_STEPS,
   LEASE_TTL_MS,
@@ -395,11 +389,11 @@ module.exports = {
   sameHolder,
   CanaryGone,
   commandAlive,
+  isEndedCanary,
   startCanary,
   withdrawCanary,
   advanceCanary,
   finishCanary,
   abortCanary,
   takeOverCanary,
-  endedCanaries,
 };

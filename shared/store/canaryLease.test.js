@@ -15,7 +15,7 @@ const passed = /** @type {const} */ ({ share: 25, verdict: 'pass', reason: 'ok',
 
 /** @type {string} */
 let dir;
-/** @type {import('./folderStore').RemoteStore} */
+/** @type {import('./remoteStore').RemoteStore} */
 let store;
 /** @type {import('./layout').StoreLayout} */
 let layout;

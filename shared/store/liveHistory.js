@@ -83,12 +83,11 @@ function liveStack(history) {
 
 /**
  * The live release, the previous one (what a rollback would make live), and the one the last change replaced (after
- * a rollback, the release rolled back from: someone may want it again).
- * @param {StoreLayout} layout
+ * a rollback, the release rolled back from: someone may want it again), from the pointer and the history.
+ * @param {{ id?: string, problem?: string }} pointer
+ * @param {LiveChange[]} history
  */
-function liveAndPrevious(layout) {
-  const pointer = readLivePointer(layout);
-  const history = readHistory(layout);
+function liveAndPreviousOf(pointer, history) {
   const stack = liveStack(history);
   // The pointer is the truth; the history says what came before it.
   const at = pointer.id ? stack.lastIndexOf(pointer.id) : -1;
@@ -97,4 +96,10 @@ function liveAndPrevious(layout) {
   return { live: pointer.id, problem: pointer.problem, previous, replaced };
 }
 
-module.exports = { readJsonLines, readHistory, liveAndPrevious };
+/**
+ * The same, of a store folder.
+ * @param {StoreLayout} layout
+ */
+const liveAndPrevious = (layout) => liveAndPreviousOf(readLivePointer(layout), readHistory(layout));
+
+module.exports = { readJsonLines, readHistory, isLiveChange, liveAndPrevious, liveAndPreviousOf };

@@ -8,4 +8,22 @@ class StoreRefusal extends Error {
   }
 }
 
-module.exports = { StoreRefusal };
+/** Another change of the same remote was made while this one ran (a database's revision check): it won. */
+class StoreConflict extends StoreRefusal {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}
+
+/** The store cannot be reached (its database is down): nothing was changed. */
+class StoreUnavailable extends StoreRefusal {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+module.exports = { StoreRefusal, StoreConflict, StoreUnavailable };

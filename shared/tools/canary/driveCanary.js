@@ -9,7 +9,7 @@ const { CanaryGone, leaseOf, renewalDue, sameHolder } = require('@nativegtm/stor
 const { sidesInStore } = require('./sides');
 const { judgeStep, signalText, thresholdsOf } = require('./verdict');
 
-/** @typedef {import('@nativegtm/store/folderStore').RemoteStore} RemoteStore */
+/** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
 /** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
 /** @typedef {import('@nativegtm/store/canaryInStore').StepRecord} StepRecord */
 /** @typedef {import('@nativegtm/store/canaryChanges').EndedCanary} EndedCanary */

@@ -23,7 +23,7 @@ const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
 let dir;
 /** @type {import('@nativegtm/store/layout').StoreLayout} */
 let layout;
-/** @type {import('@nativegtm/store/folderStore').RemoteStore} */
+/** @type {import('@nativegtm/store/remoteStore').RemoteStore} */
 let store;
 /** @type {string} */
 let records;

@@ -184,7 +184,7 @@ runReleaseCommand(USAGE, async () => {
 
 /**
  * --status: the running canary (or the last one that ended).
- * @param {import('@nativegtm/store/folderStore').RemoteStore} store
+ * @param {import('@nativegtm/store/remoteStore').RemoteStore} store
  * @param {string} records
  */
 async function printStatus(store, records) {

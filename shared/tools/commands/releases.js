@@ -56,7 +56,7 @@ const CHANGES_SHOWN = 10;
 
 /**
  * The changes of what is live, newest first: when, which, from which, and who made each.
- * @param {import('@nativegtm/store/folderStore').RemoteStore} store
+ * @param {import('@nativegtm/store/remoteStore').RemoteStore} store
  */
 async function printChanges(store) {
   const changes = (await store.changes()).reverse();
@@ -71,7 +71,7 @@ async function printChanges(store) {
 
 /**
  * The running canary and the ones that ended (newest first): each step's share and verdict, and how it ended.
- * @param {import('@nativegtm/store/folderStore').RemoteStore} store
+ * @param {import('@nativegtm/store/remoteStore').RemoteStore} store
  */
 async function printCanaries(store) {
   const { canary, problem } = await store.canary();

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { itOnSmallDisk, mountSmallDisk } = require('@nativegtm/store/testing/smallDisk');
 const { readCanary } = require('@nativegtm/store/canaryInStore');
 const { storeLayout } = require('@nativegtm/store/layout');
-const { startCanary } = require('@nativegtm/store/canaryChanges');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 
 const COMMANDS = path.join(__dirname, '..', 'commands');
@@ -157,7 +157,9 @@ onSmallDisk(
     const { store, ids, refusal } = storeOn(disk);
     const layout = storeLayout(store, 'jobs');
     const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
-    await startCanary(layout, 'jobs', ids.c, { steps: [50, 100], settings, gate: null, now: Date.now });
+    await openFolderStore(store)
+      .remote('jobs')
+      .startCanary(ids.c, { steps: [50, 100], settings, gate: null, now: Date.now });
 
     disk.fill();
     expectRefusal(run(store, 'canary', ['jobs', '--abort']), 'canary --abort', refusal);

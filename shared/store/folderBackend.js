@@ -1,0 +1,153 @@
+// The folder backend of the store (storeBackend.js): one remote's releases in the folder layout (layout.js), which
+// both servers read as it is. A change runs under the remote's lock (storeLock.js), writes as it goes, each write
+// whole and on disk (durableFiles.js), and undoes what can be undone when it fails: the ended canary's line, and the
+// history line of a live pointer that could not be turned.
+const fs = require('node:fs');
+const path = require('node:path');
+const { storeLayout } = require('./layout');
+const { readCanary, writeCanary, endCanary } = require('./canaryInStore');
+const { isEndedCanary } = require('./canaryChanges');
+const { appendLinesDurably } = require('./durableFiles');
+const { readHistory, readJsonLines } = require('./liveHistory');
+const { readLivePointer, writeLivePointer } = require('./livePointer');
+const { publishRelease } = require('./publish');
+const { appendHistory, listReleases, readGate, readRecord, writeGate } = require('./records');
+const { metadataCheck } = require('./releaseFiles');
+const { withStoreLock } = require('./storeLock');
+const { StoreRefusal } = require('./storeRefusal');
+
+/** @typedef {import('./layout').StoreLayout} StoreLayout */
+/** @typedef {import('./storeBackend').RemoteState} RemoteState */
+/** @typedef {import('./storeBackend').StoreBackend} StoreBackend */
+
+/**
+ * The store's remote folder exists and can be written: otherwise one clear refusal before anything is done.
+ * @param {StoreLayout} layout
+ */
+function ensureWritable(layout) {
+  try {
+    fs.mkdirSync(layout.dir, { recursive: true });
+    fs.accessSync(layout.dir, fs.constants.W_OK);
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    throw new StoreRefusal(`the release store cannot be written at ${layout.dir} (${code})`);
+  }
+}
+
+/**
+ * Makes `change.id` live: the history line first (should the command stop between the two, the pointer still names
+ * what was live), then the pointer; a pointer that cannot be turned takes the line out again.
+ * @param {StoreLayout} layout
+ * @param {import('./liveHistory').LiveChange} change
+ */
+function changeLive(layout, change) {
+  const undo = appendHistory(layout, change);
+  try {
+    writeLivePointer(layout, change.id);
+  } catch (error) {
+    undo();
+    throw error;
+  }
+}
+
+/**
+ * Removes a release: out of sight in one rename (a server never sees half of it), then deleted, with its record, its
+ * gate and the marks of its previews.
+ * @param {StoreLayout} layout
+ * @param {string} id
+ */
+function removeRelease(layout, id) {
+  fs.mkdirSync(layout.incoming, { recursive: true });
+  const doomed = path.join(layout.incoming, `pruned-${id}`);
+  fs.renameSync(layout.release(id), doomed);
+  fs.rmSync(layout.record(id), { force: true });
+  fs.rmSync(layout.gate(id), { force: true });
+  fs.rmSync(layout.gateFailed(id), { force: true });
+  for (const file of fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : []) {
+    if (file.startsWith(`${id}.`)) fs.rmSync(path.join(layout.previewMarks, file));
+  }
+}
+
+/**
+ * Removes the shared files no kept release names, and what interrupted publishes left (nothing else writes there
+ * while the lock is held).
+ * @param {StoreLayout} layout
+ * @param {import('./records').ReleaseRecord[]} kept
+ */
+function removeUnusedFiles(layout, kept) {
+  const named = new Set(kept.flatMap((release) => release.hashedFiles));
+  for (const file of fs.existsSync(layout.assets) ? fs.readdirSync(layout.assets) : []) {
+    if (!named.has(file)) fs.rmSync(path.join(layout.assets, file), { force: true });
+  }
+  fs.rmSync(layout.incoming, { recursive: true, force: true });
+}
+
+/**
+ * The remote's folder as a change sees it; `undos` collects what the change can take back.
+ * @param {StoreLayout} layout
+ * @param {string} remote
+ * @param {(() => void)[]} undos
+ * @returns {RemoteState}
+ */
+function folderState(layout, remote, undos) {
+  return {
+    record: (id) => readRecord(layout, id),
+    releases: () => listReleases(layout),
+    gate: (id) => readGate(layout, id),
+    history: () => readHistory(layout),
+    pointer: () => readLivePointer(layout),
+    canary: () => readCanary(layout),
+    endedCanaries: () => readJsonLines(layout.canaryHistory).filter(isEndedCanary),
+    unusable: (id) => {
+      const files = metadataCheck(layout.release(id), remote);
+      return files.ok ? undefined : files.detail;
+    },
+    writeGate: (id, result) => writeGate(layout, id, result),
+    changeLive: (change) => changeLive(layout, change),
+    writeCanary: (state) => writeCanary(layout, remote, state),
+    endCanary: () => void endCanary(layout),
+    recordEnd: (ended) => undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`)),
+    addPreviewMark: (id, mark) => {
+      fs.mkdirSync(layout.previewMarks, { recursive: true });
+      fs.writeFileSync(layout.previewMark(id, mark), '');
+    },
+    removeRelease: (id) => removeRelease(layout, id),
+    removeUnusedFiles: (kept) => removeUnusedFiles(layout, kept),
+  };
+}
+
+/**
+ * @param {string} dir the store's folder
+ * @param {string} remote
+ * @param {{ onCanaryChange?: () => Promise<void> }} [options] onCanaryChange: after each change of a canary
+ * @returns {StoreBackend}
+ */
+function folderBackend(dir, remote, { onCanaryChange = async () => {} } = {}) {
+  const layout = storeLayout(dir, remote);
+  /** @type {StoreBackend['change']} */
+  const change = async (label, work) => {
+    ensureWritable(layout);
+    return withStoreLock(layout.lock, label, async () => {
+      /** @type {(() => void)[]} */
+      const undos = [];
+      try {
+        return await work(folderState(layout, remote, undos));
+      } catch (error) {
+        for (const undo of undos.reverse()) undo();
+        throw error;
+      }
+    });
+  };
+  return {
+    remote,
+    where: layout.dir,
+    change,
+    read: async (read) => read(folderState(layout, remote, [])),
+    publish: (buildDir, source) =>
+      change(`release ${remote}`, async () => publishRelease(layout, remote, buildDir, source)),
+    releaseFiles: async (id) => ({ dir: layout.release(id), done: async () => {} }),
+    told: onCanaryChange,
+  };
+}
+
+module.exports = { folderBackend };
