@@ -12,6 +12,7 @@ const { DEFAULT_HOUR_BYTES, DEFAULT_TOTAL_BYTES } = require('./fieldData/storeBu
 const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
 const { secretProblem } = require('./fieldData/fieldTokens');
 const { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } = require('./fieldData/clientNetwork');
+const { parseBucketUrl } = require('@nativegtm/store/postgres/objectStore');
 
 /** A whole number of at least `min`. */
 const wholeNumber = (/** @type {number} */ min) =>
@@ -75,7 +76,26 @@ const secret = envalid.makeValidator((input) => {
 });
 
 /** Variables whose value a problem's line never shows (it would end up in logs). */
-const SECRETS = new Set(['FIELD_DATA_SECRET']);
+const SECRETS = new Set(['FIELD_DATA_SECRET', 'DATABASE_URL']);
+
+/** A PostgreSQL connection URL (its password is never shown). */
+const databaseUrl = envalid.makeValidator((input) => {
+  let url;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error('must be a URL, like postgresql://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new Error('must be a postgresql:// URL, like postgresql://user:password@host:5432/database');
+  return input;
+});
+
+/** Where a store on PostgreSQL keeps its releases' files: s3://bucket/prefix. */
+const bucketUrl = envalid.makeValidator((input) => {
+  parseBucketUrl(input);
+  return input;
+});
 
 /** The proxies whose X-Forwarded-For is believed (fieldData/clientNetwork.js): checked here, kept as written. */
 const trustedProxies = envalid.makeValidator((input) => {
@@ -94,6 +114,14 @@ const SERVER_SPECS = {
   SITE_ORIGIN: origin({ default: DEFAULT_ORIGIN, desc: 'the public origin of canonical URLs and link previews' }),
   REMOTES_FILE: envalid.str({ default: undefined, desc: "the shell's /remotes.json, instead of dist/remotes.json" }),
   RELEASES_DIR: envalid.str({ default: undefined, desc: 'the release store (releases/ at the root by default)' }),
+  DATABASE_URL: databaseUrl({
+    default: undefined,
+    desc: 'the release store on PostgreSQL, with RELEASES_BUCKET (the folder RELEASES_DIR by default)',
+  }),
+  RELEASES_BUCKET: bucketUrl({
+    default: undefined,
+    desc: "where a store on PostgreSQL keeps its releases' files: s3://bucket/prefix, with DATABASE_URL",
+  }),
   FIELD_DATA_DIR: envalid.str({
     default: undefined,
     desc: 'where field data is kept (field-data/ at the root by default)',
@@ -159,11 +187,34 @@ function readEnv(specs, env) {
 }
 
 /**
+ * Refuses a store half on a database: DATABASE_URL and RELEASES_BUCKET come together or not at all. With a database,
+ * many nodes serve the site, and each must check the tokens the others sign: FIELD_DATA_SECRET too, where `signs`.
+ * @param {{ DATABASE_URL?: string, RELEASES_BUCKET?: string, FIELD_DATA_SECRET?: string }} read
+ * @param {{ signs: boolean }} options
+ */
+function checkStoreBackend(read, { signs }) {
+  if (Boolean(read.DATABASE_URL) !== Boolean(read.RELEASES_BUCKET)) {
+    const [given, missing] = read.DATABASE_URL
+      ? ['DATABASE_URL', 'RELEASES_BUCKET']
+      : ['RELEASES_BUCKET', 'DATABASE_URL'];
+    throw new ConfigError([
+      `  ${missing}: must be set with ${given} (a store on PostgreSQL keeps its files in a bucket)`,
+    ]);
+  }
+  if (signs && read.DATABASE_URL && !read.FIELD_DATA_SECRET) {
+    throw new ConfigError([
+      '  FIELD_DATA_SECRET: must be set with DATABASE_URL (every node must check the tokens the others sign)',
+    ]);
+  }
+}
+
+/**
  * The servers' configuration from `env`; throws a ConfigError naming every bad variable.
  * @param {NodeJS.ProcessEnv} [env]
  */
 function serverConfig(env = process.env) {
   const read = readEnv(SERVER_SPECS, env);
+  checkStoreBackend(read, { signs: true });
   return { ...read, WEB_CONCURRENCY: read.WEB_CONCURRENCY ?? os.availableParallelism() };
 }
 
@@ -185,4 +236,4 @@ function configOrExit(read) {
   }
 }
 
-module.exports = { ConfigError, SERVER_SPECS, configOrExit, readEnv, serverConfig };
+module.exports = { ConfigError, SERVER_SPECS, checkStoreBackend, configOrExit, readEnv, serverConfig };

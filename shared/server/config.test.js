@@ -18,6 +18,48 @@ function problems(env) {
   }
 }
 
+describe('the store on PostgreSQL', () => {
+  const database = 'postgresql://site:hunter2hunter2@db:5432/site';
+  const secret = 'a'.repeat(32);
+
+  it('takes DATABASE_URL and RELEASES_BUCKET together, with FIELD_DATA_SECRET', () => {
+    const config = serverConfig({
+      DATABASE_URL: database,
+      RELEASES_BUCKET: 's3://releases/site',
+      FIELD_DATA_SECRET: secret,
+    });
+    expect(config).toMatchObject({ DATABASE_URL: database, RELEASES_BUCKET: 's3://releases/site' });
+  });
+
+  it.each([
+    [{ DATABASE_URL: database, FIELD_DATA_SECRET: secret }, /^ {2}RELEASES_BUCKET: must be set with DATABASE_URL/],
+    [
+      { RELEASES_BUCKET: 's3://releases', FIELD_DATA_SECRET: secret },
+      /^ {2}DATABASE_URL: must be set with RELEASES_BUCKET/,
+    ],
+    [
+      { DATABASE_URL: database, RELEASES_BUCKET: 's3://releases' },
+      /^ {2}FIELD_DATA_SECRET: must be set with DATABASE_URL/,
+    ],
+  ])('refuses one without the other, in one line: %o', (env, line) => {
+    const found = problems(env);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(line);
+  });
+
+  it('refuses a URL that is not one, without showing it (it may hold a password)', () => {
+    const found = problems({ DATABASE_URL: 'mysql://site:hunter2hunter2@db/site', RELEASES_BUCKET: 's3://releases' });
+    expect(found).toEqual([expect.stringMatching(/^ {2}DATABASE_URL=\(not shown\): must be a postgresql:\/\/ URL/)]);
+    expect(found.join('\n')).not.toContain('hunter2');
+  });
+
+  it.each(['releases', 's3://', 's3://Bad_Bucket/x', 's3://releases/../x'])('refuses the bucket %s', (bucket) => {
+    expect(problems({ DATABASE_URL: database, RELEASES_BUCKET: bucket, FIELD_DATA_SECRET: secret })).toEqual([
+      expect.stringMatching(/^ {2}RELEASES_BUCKET=.*: must /),
+    ]);
+  });
+});
+
 describe('the servers’ configuration', () => {
   it('has the defaults npm start runs with', () => {
     expect(serverConfig({})).toEqual({
@@ -30,6 +72,8 @@ describe('the servers’ configuration', () => {
       SITE_ORIGIN: 'http://localhost:3000',
       REMOTES_FILE: undefined,
       RELEASES_DIR: undefined,
+      DATABASE_URL: undefined,
+      RELEASES_BUCKET: undefined,
       FIELD_DATA_DIR: undefined,
       FIELD_DATA_SECRET: undefined,
       FIELD_DATA_MAX_HOUR: 256 * 1024 * 1024,

@@ -273,4 +273,5 @@ module.exports = {
   endCanary,
   runningCanary,
   thisCommand,
+  canaryStateProblem: problemOf,
 };

@@ -198,4 +198,4 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
   return { id, existed: false };
 }
 
-module.exports = { publishRelease, checkBuild };
+module.exports = { publishRelease, checkBuild, filesUnder, releaseId, isHashedFile };

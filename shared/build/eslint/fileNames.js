@@ -1,7 +1,8 @@
 // ESLint rule: one file-naming convention. File and folder names are camelCase (`pageVariant.js`, `newPage/`);
 // a React component, its CSS Module and its test are PascalCase (`SiteHeader.tsx`, `SiteHeader.module.css`), and so
 // is a component's folder. Exempt: a package's own folder (named like its npm package, `coming-soon-mfe`), names
-// that tools or URLs fix (package.json, tsconfig.json, README.md, files under public/ and docs/), dotfiles.
+// that tools or URLs fix (package.json, tsconfig.json, README.md, files under public/, docs/ and migrations/),
+// dotfiles.
 // The name is the part before the first dot: `webpack.config.js` is "webpack", `Button.test.tsx` is "Button".
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,8 +14,9 @@ const PASCAL = /^[A-Z][a-zA-Z0-9]*$/;
 /** What a PascalCase file may be: a component, its test or its CSS Module. */
 const COMPONENT_FILE = /\.(tsx|test\.tsx|module\.css)$/;
 const FIXED_NAMES = new Set(['package.json', 'package-lock.json', 'README.md', 'CONTRIBUTING.md', 'LICENSE']);
-/** Folders whose files are named by something else: URLs (public/), prose (docs/). */
-const FREE_FOLDERS = new Set(['public', 'docs']);
+/** Folders whose files are named by something else: URLs (public/), prose (docs/), a schema migration tool, which runs
+ * them in the order of the timestamp their names start with (migrations/). */
+const FREE_FOLDERS = new Set(['public', 'docs', 'migrations']);
 
 /**
  * Why a repository file's name breaks the convention, or null.

@@ -24,6 +24,7 @@ describe('the file-naming convention', () => {
     'shell/tsconfig.json',
     'tsconfig.node.json',
     'docs/server-composition.md',
+    'shared/store/postgres/migrations/1764300000000_release-store.js',
     '.ci/run',
   ])('accepts %s', (file) => {
     expect(nameProblem(file, isPackageFolder)).toBeNull();

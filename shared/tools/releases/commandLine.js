@@ -1,6 +1,8 @@
 // What the release commands share: `<remote>` and the options read by the repository's one command-line convention
-// (@nativegtm/server/commandLine: --help, exit 0 done / 1 refused / 2 wrong usage), the store they work on
-// (RELEASES_DIR; every nginx serving it is reloaded after a canary's change), and the git commit a build comes from.
+// (@nativegtm/server/commandLine: --help, exit 0 done / 1 refused / 2 wrong usage), the store they work on, and the
+// git commit a build comes from. The store is PostgreSQL with its files in a bucket when DATABASE_URL and
+// RELEASES_BUCKET are set (the nodes learn of each change from the database), the folder RELEASES_DIR otherwise
+// (every nginx serving it is reloaded after a canary's change).
 const { spawnSync } = require('node:child_process');
 const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
 const { readCommandLine, runCommand, UsageError } = require('@nativegtm/server/commandLine');
@@ -8,6 +10,7 @@ const { configOrExit } = require('@nativegtm/server/config');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { storeDir } = require('@nativegtm/server/storeDir');
 const { openFolderStore } = require('@nativegtm/store/folderStore');
+const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
 const { toolsConfig } = require('../config');
 const { reloadNginx } = require('../nginx/reload');
@@ -26,7 +29,10 @@ function parseReleaseCommandLine(argv, spec) {
   }
   const config = configOrExit(toolsConfig);
   const dir = storeDir(config.RELEASES_DIR);
-  const store = openFolderStore(dir, { onCanaryChange: async () => void (await reloadNginx(dir)) });
+  const store =
+    config.DATABASE_URL && config.RELEASES_BUCKET
+      ? openPostgresStore({ databaseUrl: config.DATABASE_URL, bucketUrl: config.RELEASES_BUCKET })
+      : openFolderStore(dir, { onCanaryChange: async () => void (await reloadNginx(dir)) });
   return {
     remote,
     args: positionals.slice(1),

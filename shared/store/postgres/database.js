@@ -1,0 +1,100 @@
+// The store's connection to PostgreSQL (DATABASE_URL): a small pool, transactions, and what a refusal says when the
+// database cannot be reached or is not at this version's schema.
+const { Pool } = require('pg');
+const { StoreRefusal, StoreUnavailable } = require('../storeRefusal');
+const { MIGRATIONS_TABLE, neededMigrations } = require('./migrate');
+
+/** Error codes of a database that is not there, or went away: Node's network errors, and SQLSTATE classes 08 and 57P. */
+const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|08...|57P0[1-3])$/;
+
+/**
+ * The error as a refusal when the database cannot be reached; as it is otherwise.
+ * @param {unknown} error
+ */
+function asUnavailable(error) {
+  const { code, message } = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+  const cut = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
+  if ((code && UNREACHABLE.test(code)) || (message && cut.test(message))) {
+    return new StoreUnavailable(`the store's database cannot be reached (${code ?? message}); nothing was changed`);
+  }
+  return error;
+}
+
+/**
+ * @param {string} databaseUrl
+ * @param {{ max?: number }} [options]
+ */
+function openDatabase(databaseUrl, { max = 2 } = {}) {
+  const pool = new Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server closed (a restart) is dropped; the next query opens another.
+  pool.on('error', () => {});
+  let checked = false;
+
+  /**
+   * Refuses a database the migrations of this version have not all run on (once per process).
+   * @param {import('pg').PoolClient} client
+   */
+  async function checkSchema(client) {
+    if (checked) return;
+    /** @type {Set<string>} */
+    let ran;
+    try {
+      const { rows } = await client.query(`SELECT name FROM ${MIGRATIONS_TABLE}`);
+      ran = new Set(rows.map((row) => row.name));
+    } catch (error) {
+      if (/** @type {{ code?: string }} */ (error).code !== '42P01') throw error;
+      ran = new Set();
+    }
+    const missing = neededMigrations().filter((name) => !ran.has(name));
+    if (missing.length > 0) {
+      throw new StoreRefusal(
+        `the store's database lacks this version's schema (${missing.join(', ')}): run npm run store -- migrate`,
+      );
+    }
+    checked = true;
+  }
+
+  /**
+   * Runs `work` in one transaction; it commits when `work` resolves, and changes nothing when it throws.
+   * @template T
+   * @param {(client: import('pg').PoolClient) => Promise<T>} work
+   * @param {{ readOnly?: boolean }} [options]
+   * @returns {Promise<T>}
+   */
+  async function transaction(work, { readOnly = false } = {}) {
+    let client;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    let broken = false;
+    // A connection the server ends while it is checked out (a restart) fails its query, and also emits an error that
+    // would end the process: heard here, and the connection is thrown away on release.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
+    try {
+      await checkSchema(client);
+      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw asUnavailable(error);
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  return { transaction, close: () => pool.end() };
+}
+
+/** @typedef {ReturnType<typeof openDatabase>} Database */
+
+module.exports = { openDatabase };

@@ -1,0 +1,343 @@
+// The PostgreSQL backend of the store (../storeBackend.js): one remote's state in the database's rows
+// (./migrations/), its releases' files in object storage (./objectStore.js).
+//
+// A change reads the remote's rows as they are at one revision, runs the rule on them with its writes kept aside,
+// then makes the writes in one transaction that first locks the remote's row and checks its revision is still the
+// one read: otherwise another change committed meanwhile, and this one is refused naming it (no lost update, even
+// across machines). The commit takes the next store revision, records who made the change in the audit, and notifies
+// the nodes (LISTEN nativegtm_store), which learn of it at once.
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { thisActor } = require('../actor');
+const { canaryStateProblem } = require('../canaryInStore');
+const { isEndedCanary } = require('../canaryChanges');
+const { isLiveChange } = require('../liveHistory');
+const { checkBuild, filesUnder, isHashedFile, releaseId } = require('../publish');
+const { metadataCheck } = require('../releaseFiles');
+const { StoreConflict, StoreRefusal } = require('../storeRefusal');
+
+/** @typedef {import('../storeBackend').RemoteState} RemoteState */
+/** @typedef {import('../storeBackend').StoreBackend} StoreBackend */
+/** @typedef {import('../records').ReleaseRecord} ReleaseRecord */
+/** @typedef {import('../records').GateResult} GateResult */
+/** @typedef {{ path: string, size: number, sha256: string }} ReleaseFile */
+/** @typedef {import('pg').PoolClient} Client */
+
+/** The channel a commit notifies, with the store revision it made. */
+const CHANGES_CHANNEL = 'nativegtm_store';
+
+/** How old files no release names must be before prune removes them: a publish may be uploading them now. */
+const ORPHAN_AGE_MS = 60 * 60_000;
+
+/**
+ * The remote's rows at one revision.
+ * @param {Client} client
+ * @param {string} remote
+ */
+async function readRemote(client, remote) {
+  const query = async (/** @type {string} */ sql) => (await client.query(sql, [remote])).rows;
+  const [head] = await query('SELECT revision, live FROM remotes WHERE remote = $1');
+  return {
+    revision: String(head?.revision ?? 0),
+    live: /** @type {string | null} */ (head?.live ?? null),
+    releases: new Map(
+      (await query('SELECT id, record, files FROM releases WHERE remote = $1')).map((row) => [
+        row.id,
+        { record: /** @type {ReleaseRecord} */ (row.record), files: /** @type {ReleaseFile[]} */ (row.files) },
+      ]),
+    ),
+    gates: new Map(
+      (await query('SELECT id, result FROM gates WHERE remote = $1')).map((row) => [
+        row.id,
+        /** @type {GateResult} */ (row.result),
+      ]),
+    ),
+    history: (await query('SELECT change FROM live_changes WHERE remote = $1 ORDER BY seq')).map((row) => row.change),
+    canary: /** @type {unknown} */ ((await query('SELECT state FROM canaries WHERE remote = $1'))[0]?.state),
+    ended: (await query('SELECT ended FROM ended_canaries WHERE remote = $1 ORDER BY seq')).map((row) => row.ended),
+  };
+}
+
+/** @typedef {Awaited<ReturnType<typeof readRemote>>} RemoteRows */
+/** @typedef {(client: Client) => Promise<unknown>} Write */
+/** @typedef {ReturnType<typeof databaseState>} DatabaseState */
+/**
+ * The backend, whose changes may also record a release whole (a publish, a copy) and set the live release alone.
+ * @typedef {Omit<StoreBackend, 'change' | 'read'> & {
+ *   change: <T>(label: string, work: (state: DatabaseState) => Promise<T>) => Promise<T>,
+ *   read: <T>(read: (state: DatabaseState) => T) => Promise<T>,
+ *   objects: import('./objectStore').ObjectStore }} PostgresBackend
+ */
+
+/**
+ * The remote's rows as a change sees them: reads of `rows` with the change's own writes, which are kept in `writes`
+ * to be made at commit, and the files to remove once it committed in `after`.
+ * @param {RemoteRows} rows
+ * @param {string} remote
+ * @param {{ writes: Write[], after: ((objects: import('./objectStore').ObjectStore) => Promise<void>)[],
+ *   orphanAgeMs: number }} pending
+ * @returns {RemoteState & { addRelease: (record: ReleaseRecord, files: ReleaseFile[]) => void,
+ *   setLive: (id: string) => void }}
+ */
+function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
+  /** @type {Set<string>} */
+  const removed = new Set();
+  /** @param {string} sql @param {unknown[]} values */
+  const write = (sql, values) => writes.push((client) => client.query(sql, [remote, ...values]));
+  return {
+    record: (id) => rows.releases.get(id)?.record,
+    releases: () =>
+      [...rows.releases.values()]
+        .map((release) => release.record)
+        .sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id)),
+    gate: (id) => rows.gates.get(id),
+    history: () => rows.history.filter(isLiveChange),
+    pointer: () => {
+      if (rows.live === null) return {};
+      if (!rows.releases.has(rows.live)) return { problem: `the live release ${rows.live} is not recorded` };
+      return { id: rows.live };
+    },
+    canary: () => {
+      if (rows.canary === undefined) return {};
+      const problem = canaryStateProblem(rows.canary);
+      return problem ? { problem: `the canary's state has ${problem}` } : { canary: /** @type {any} */ (rows.canary) };
+    },
+    endedCanaries: () => rows.ended.filter(isEndedCanary),
+    // Its files were checked before they went up, and each node checks each file it downloads.
+    unusable: () => undefined,
+    writeGate: (id, result) => {
+      rows.gates.set(id, result);
+      write(
+        'INSERT INTO gates (remote, id, result) VALUES ($1, $2, $3) ON CONFLICT (remote, id) DO UPDATE SET result = $3',
+        [id, JSON.stringify(result)],
+      );
+    },
+    changeLive: (change) => {
+      rows.history.push(change);
+      rows.live = change.id;
+      write('INSERT INTO live_changes (remote, change) VALUES ($1, $2)', [JSON.stringify(change)]);
+      write('UPDATE remotes SET live = $2 WHERE remote = $1', [change.id]);
+    },
+    setLive: (id) => {
+      rows.live = id;
+      write('UPDATE remotes SET live = $2 WHERE remote = $1', [id]);
+    },
+    writeCanary: (state) => {
+      const problem = canaryStateProblem(state);
+      if (problem) throw new Error(`Not a canary state: ${problem}.`);
+      rows.canary = state;
+      write('INSERT INTO canaries (remote, state) VALUES ($1, $2) ON CONFLICT (remote) DO UPDATE SET state = $2', [
+        JSON.stringify(state),
+      ]);
+    },
+    endCanary: () => {
+      rows.canary = undefined;
+      write('DELETE FROM canaries WHERE remote = $1', []);
+    },
+    recordEnd: (ended) => {
+      rows.ended.push(ended);
+      write('INSERT INTO ended_canaries (remote, ended) VALUES ($1, $2)', [JSON.stringify(ended)]);
+    },
+    addPreviewMark: (id, mark) => write('INSERT INTO preview_marks (remote, id, mark) VALUES ($1, $2, $3)', [id, mark]),
+    addRelease: (record, files) => {
+      rows.releases.set(record.id, { record, files });
+      write('INSERT INTO releases (remote, id, record, files) VALUES ($1, $2, $3, $4)', [
+        record.id,
+        JSON.stringify(record),
+        JSON.stringify(files),
+      ]);
+    },
+    removeRelease: (id) => {
+      rows.releases.delete(id);
+      rows.gates.delete(id);
+      removed.add(id);
+      for (const table of ['releases', 'gates', 'preview_marks'])
+        write(`DELETE FROM ${table} WHERE remote = $1 AND id = $2`, [id]);
+    },
+    removeUnusedFiles: (kept) => {
+      const keep = new Set(kept.map((release) => release.id));
+      after.push(async (objects) => {
+        const now = Date.now();
+        for (const object of await objects.list(`${remote}/`)) {
+          const id = object.name.split('/')[1] ?? '';
+          const recent = object.modified !== undefined && now - object.modified.getTime() < orphanAgeMs;
+          // A release removed now goes at once; files no release names only once no publish can be writing them.
+          const orphan = !keep.has(id) && !rows.releases.has(id) && !recent;
+          if (removed.has(id) || orphan) await objects.remove(object.name);
+        }
+      });
+    },
+  };
+}
+
+/**
+ * Uploads the files of a release in `dir` (a build, or a release in a folder store); resolves to what each is, as the
+ * release's row records it.
+ * @param {import('./objectStore').ObjectStore} objects
+ * @param {string} remote
+ * @param {string} id
+ * @param {string} dir
+ * @returns {Promise<ReleaseFile[]>}
+ */
+async function uploadRelease(objects, remote, id, dir) {
+  /** @type {ReleaseFile[]} */
+  const files = [];
+  for (const name of filesUnder(dir)) {
+    const body = fs.readFileSync(path.join(dir, name));
+    await objects.put(`${remote}/${id}/${name}`, body);
+    files.push({ path: name, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+  }
+  return files;
+}
+
+/**
+ * The refusal of a change another one beat: names the winner from the audit.
+ * @param {Client} client
+ * @param {string} remote
+ * @param {string} label
+ */
+async function conflict(client, remote, label) {
+  const { rows } = await client.query('SELECT action, by, at FROM audit WHERE remote = $1 ORDER BY seq DESC LIMIT 1', [
+    remote,
+  ]);
+  const last = rows[0];
+  const winner = last ? `"${last.action}" by ${last.by} at ${new Date(last.at).toISOString()}` : 'another change';
+  return new StoreConflict(
+    `${remote}'s releases changed while "${label}" ran: ${winner} came first. Nothing was changed.`,
+  );
+}
+
+/**
+ * @param {string} remote
+ * @param {{ database: import('./database').Database, objects: import('./objectStore').ObjectStore,
+ *   orphanAgeMs?: number }} options orphanAgeMs: how old files no release names must be before prune removes them
+ * @returns {PostgresBackend}
+ */
+function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_MS }) {
+  const where = `${objects.where}/${remote}`;
+
+  /**
+   * @template T
+   * @param {string} label
+   * @param {(state: ReturnType<typeof databaseState>) => Promise<T>} work
+   * @returns {Promise<T>}
+   */
+  async function change(label, work) {
+    const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+    /** @type {Write[]} */
+    const writes = [];
+    /** @type {((objects: import('./objectStore').ObjectStore) => Promise<void>)[]} */
+    const after = [];
+    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs }));
+    if (writes.length === 0 && after.length === 0) return result;
+    await database.transaction(async (client) => {
+      await client.query('INSERT INTO remotes (remote) VALUES ($1) ON CONFLICT DO NOTHING', [remote]);
+      const { rows: locked } = await client.query('SELECT revision FROM remotes WHERE remote = $1 FOR UPDATE', [
+        remote,
+      ]);
+      if (String(locked[0].revision) !== rows.revision) throw await conflict(client, remote, label);
+      for (const write of writes) await write(client);
+      const { rows: next } = await client.query(
+        "UPDATE remotes SET revision = nextval('store_revision') WHERE remote = $1 RETURNING revision",
+        [remote],
+      );
+      const revision = String(next[0].revision);
+      await client.query('INSERT INTO audit (remote, action, by, revision) VALUES ($1, $2, $3, $4)', [
+        remote,
+        label,
+        thisActor(),
+        revision,
+      ]);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, revision]);
+    });
+    for (const step of after) await step(objects);
+    return result;
+  }
+
+  return {
+    remote,
+    where,
+    objects,
+    change,
+    read: async (read) => {
+      const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs }));
+    },
+    publish: async (buildDir, { commit, dirty }) => {
+      let buildId;
+      try {
+        buildId = checkBuild(buildDir, remote);
+      } catch (error) {
+        throw new StoreRefusal(/** @type {Error} */ (error).message);
+      }
+      const check = metadataCheck(buildDir, remote);
+      if (!check.ok) throw new StoreRefusal(`${buildDir} cannot be served: ${check.detail}`);
+      const names = filesUnder(buildDir);
+      const id = releaseId(buildDir, names);
+      const known = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      if (known.releases.has(id)) return { id, existed: true };
+      // Every file up before the release is recorded: nothing can name a release whose files are not all there.
+      const files = await uploadRelease(objects, remote, id, buildDir);
+      return change(`release ${remote}`, async (state) => {
+        if (state.record(id)) return { id, existed: true };
+        /** @type {ReleaseRecord} */
+        const record = {
+          id,
+          remote,
+          created: new Date().toISOString(),
+          by: thisActor(),
+          buildId,
+          commit,
+          dirty,
+          hashedFiles: names.filter(isHashedFile),
+        };
+        state.addRelease(record, files);
+        return { id, existed: false };
+      });
+    },
+    releaseFiles: async (id) => {
+      const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      const release = rows.releases.get(id);
+      if (!release) throw new StoreRefusal(`there is no release ${id} of ${remote} in ${where}`);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-${remote}-${id}-`));
+      try {
+        await downloadRelease(objects, remote, id, release.files, dir);
+      } catch (error) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+      return { dir, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    },
+    // Nodes learn of every change from the database (LISTEN), not from the command.
+    told: async () => {},
+  };
+}
+
+/**
+ * Downloads a release's files into `dir`, each checked against its size and sha256 as recorded: a file changed in
+ * the bucket is refused, not served.
+ * @param {import('./objectStore').ObjectStore} objects
+ * @param {string} remote
+ * @param {string} id
+ * @param {ReleaseFile[]} files
+ * @param {string} dir
+ */
+async function downloadRelease(objects, remote, id, files, dir) {
+  for (const file of files) {
+    const target = path.resolve(dir, file.path);
+    if (!target.startsWith(`${path.resolve(dir)}${path.sep}`)) {
+      throw new StoreRefusal(`release ${id} of ${remote} names a file outside its folder: ${file.path}`);
+    }
+    const body = await objects.get(`${remote}/${id}/${file.path}`);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    if (body.length !== file.size || sha256 !== file.sha256) {
+      throw new StoreRefusal(`${file.path} of release ${id} of ${remote} in the bucket is not the file recorded`);
+    }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, body);
+  }
+}
+
+module.exports = { postgresBackend, uploadRelease };

@@ -1,0 +1,28 @@
+// The store on PostgreSQL (DATABASE_URL) with its releases' files in object storage (RELEASES_BUCKET), as the release
+// commands use it: a RemoteStore (../remoteStore.js) per remote on the PostgreSQL backend (./postgresBackend.js).
+// Nodes serve a copy of it on their own disk, kept in step with the database (docs/many-nodes.md).
+const { remoteStore } = require('../remoteStore');
+const { openDatabase } = require('./database');
+const { openObjectStore } = require('./objectStore');
+const { postgresBackend } = require('./postgresBackend');
+
+/**
+ * @param {{ databaseUrl: string, bucketUrl: string, env?: NodeJS.ProcessEnv, orphanAgeMs?: number }} options
+ *   orphanAgeMs: how old files no release names must be before prune removes them (an hour)
+ */
+function openPostgresStore({ databaseUrl, bucketUrl, env = process.env, orphanAgeMs }) {
+  const database = openDatabase(databaseUrl);
+  const objects = openObjectStore(bucketUrl, { env });
+  const backend = (/** @type {string} */ remote) => postgresBackend(remote, { database, objects, orphanAgeMs });
+  return {
+    where: objects.where,
+    remote: (/** @type {string} */ remote) => remoteStore(backend(remote)),
+    backend,
+    close: async () => {
+      objects.close();
+      await database.close();
+    },
+  };
+}
+
+module.exports = { openPostgresStore };
