@@ -150,4 +150,4 @@ function folderBackend(dir, remote, { onCanaryChange = async () => {} } = {}) {
   };
 }
 
-module.exports = { folderBackend };
+module.exports = { folderBackend, removeRelease, removeUnusedFiles };

@@ -157,13 +157,15 @@ function shareFile(source, target) {
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} buildDir
- * @param {{ commit: string | null, dirty: boolean, now?: () => Date }} source
+ * @param {{ commit: string | null, dirty: boolean, now?: () => Date, record?: ReleaseRecord }} source record: the
+ *   release's record as another store has it (a node's copy of the store on PostgreSQL), whose id must be the files'
  * @returns {{ id: string, existed: boolean }}
  */
-function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => new Date() }) {
+function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => new Date(), record: given }) {
   const buildId = checkBuild(buildDir, remote);
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
+  if (given && given.id !== id) throw new Error(`the files of release ${given.id} of ${remote} are release ${id}`);
   if (fs.existsSync(layout.release(id))) return { id, existed: true };
 
   for (const dir of [layout.dir, layout.assets, layout.records, layout.incoming])
@@ -181,7 +183,16 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
     for (const file of hashedFiles) shareFile(path.join(incoming, file), path.join(layout.assets, file));
     syncDirectory(layout.assets);
     /** @type {ReleaseRecord} */
-    const record = { id, remote, created: now().toISOString(), by: thisActor(), buildId, commit, dirty, hashedFiles };
+    const record = given ?? {
+      id,
+      remote,
+      created: now().toISOString(),
+      by: thisActor(),
+      buildId,
+      commit,
+      dirty,
+      hashedFiles,
+    };
     writeJsonAtomically(layout.record(id), record);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
     fs.chmodSync(incoming, 0o755);

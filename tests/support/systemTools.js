@@ -32,6 +32,13 @@ const TOOLS = [
     ],
   },
   { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
+  // The store on PostgreSQL (@nativegtm/store's tests start a server of their own in a scratch folder).
+  {
+    name: 'PostgreSQL',
+    debianPackage: 'postgresql',
+    env: 'INITDB_PATH',
+    paths: ['18', '17', '16', '15'].map((version) => `/usr/lib/postgresql/${version}/bin/initdb`),
+  },
   // The shared cache in front of the site in the canary tests (docs/cdn.vcl).
   { name: 'Varnish', debianPackage: 'varnish', env: 'VARNISHD_PATH', paths: ['/usr/sbin/varnishd'] },
   {

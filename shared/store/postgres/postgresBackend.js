@@ -57,6 +57,10 @@ async function readRemote(client, remote) {
     history: (await query('SELECT change FROM live_changes WHERE remote = $1 ORDER BY seq')).map((row) => row.change),
     canary: /** @type {unknown} */ ((await query('SELECT state FROM canaries WHERE remote = $1'))[0]?.state),
     ended: (await query('SELECT ended FROM ended_canaries WHERE remote = $1 ORDER BY seq')).map((row) => row.ended),
+    marks: (await query('SELECT id, mark FROM preview_marks WHERE remote = $1')).map((row) => ({
+      id: /** @type {string} */ (row.id),
+      mark: /** @type {string} */ (row.mark),
+    })),
   };
 }
 
@@ -140,7 +144,10 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
       rows.ended.push(ended);
       write('INSERT INTO ended_canaries (remote, ended) VALUES ($1, $2)', [JSON.stringify(ended)]);
     },
-    addPreviewMark: (id, mark) => write('INSERT INTO preview_marks (remote, id, mark) VALUES ($1, $2, $3)', [id, mark]),
+    addPreviewMark: (id, mark) => {
+      rows.marks.push({ id, mark });
+      write('INSERT INTO preview_marks (remote, id, mark) VALUES ($1, $2, $3)', [id, mark]);
+    },
     addRelease: (record, files) => {
       rows.releases.set(record.id, { record, files });
       write('INSERT INTO releases (remote, id, record, files) VALUES ($1, $2, $3, $4)', [
@@ -340,4 +347,4 @@ async function downloadRelease(objects, remote, id, files, dir) {
   }
 }
 
-module.exports = { postgresBackend, uploadRelease };
+module.exports = { postgresBackend, readRemote, uploadRelease, downloadRelease, CHANGES_CHANNEL };

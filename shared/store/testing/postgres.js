@@ -7,8 +7,9 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-/** The newest PostgreSQL installed, or undefined. */
+/** The folder of PostgreSQL's programs: INITDB_PATH's, or the newest version Debian installed; undefined if none. */
 function postgresBin() {
+  if (process.env.INITDB_PATH) return path.dirname(process.env.INITDB_PATH);
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];

@@ -1,0 +1,265 @@
+// A node's copy of the store on PostgreSQL, in the folder layout (../layout.js) both servers read as they always do:
+// no document request reads the database. One process per node keeps it (the built-in server's primary, nginx's
+// collector). It learns of each change from the database at once (LISTEN on a direct connection: a pooler in
+// transaction mode drops it; docs/many-nodes.md), and looks every 5 s besides, in case a notification was lost.
+//
+// Each sync brings every remote's folder to the database's state, under the folder's lock: releases it lacks are
+// downloaded, checked against their recorded sha256 and put in place whole before anything names them; then the
+// gates, the history, the live pointer, the canary, the ended canaries and the preview marks; releases pruned from
+// the database go last. While the database cannot be reached, the node serves what it last knew, and says how old it
+// is (./snapshotStatus.js); it catches up at the first look after the database is back.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
+const { Client } = require('pg');
+const { remoteNames } = require('@nativegtm/contract/remotes');
+const { storeLayout } = require('../layout');
+const { canaryStateProblem, readCanary, writeCanary, endCanary } = require('../canaryInStore');
+const { isEndedCanary } = require('../canaryChanges');
+const { writeFileDurably } = require('../durableFiles');
+const { removeRelease, removeUnusedFiles } = require('../folderBackend');
+const { isLiveChange, readHistory, readJsonLines } = require('../liveHistory');
+const { readLivePointer, writeLivePointer } = require('../livePointer');
+const { publishRelease } = require('../publish');
+const { listReleases, readGate, writeGate } = require('../records');
+const { withStoreLock } = require('../storeLock');
+const { openDatabase } = require('./database');
+const { openObjectStore } = require('./objectStore');
+const { CHANGES_CHANNEL, downloadRelease, readRemote } = require('./postgresBackend');
+const { readSnapshotStatus, writeSnapshotStatus } = require('./snapshotStatus');
+
+/** How often a node looks at the database besides its notifications. */
+const POLL_MS = 5_000;
+
+/**
+ * @param {unknown[]} values
+ * @returns {string} JSON lines
+ */
+const jsonLines = (values) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
+
+/**
+ * Brings one remote's folder to the database's rows.
+ * @param {string} dir the node's store folder
+ * @param {string} remote
+ * @param {import('./postgresBackend').RemoteRows} rows
+ * @param {import('./objectStore').ObjectStore} objects
+ * @returns {Promise<{ canaryChanged: boolean, refused: string[] }>} refused: why releases could not be copied (the
+ *   rest is synced, and nothing names them)
+ */
+function syncRemote(dir, remote, rows, objects) {
+  const layout = storeLayout(dir, remote);
+  fs.mkdirSync(layout.dir, { recursive: true });
+  return withStoreLock(layout.lock, `sync ${remote}`, async () => {
+    const here = new Set(listReleases(layout).map((record) => record.id));
+    /** @type {string[]} */
+    const refused = [];
+    for (const [id, { record, files }] of rows.releases) {
+      if (here.has(id)) continue;
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-sync-${remote}-`));
+      try {
+        await downloadRelease(objects, remote, id, files, scratch);
+        publishRelease(layout, remote, scratch, { commit: record.commit, dirty: record.dirty, record });
+      } catch (error) {
+        // One release refused (a file changed in the bucket) stops neither this remote's other changes nor the others.
+        refused.push(/** @type {Error} */ (error).message);
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    }
+    const present = new Set(listReleases(layout).map((record) => record.id));
+    for (const [id, result] of rows.gates) {
+      if (!isDeepStrictEqual(readGate(layout, id), result)) writeGate(layout, id, result);
+    }
+    const history = rows.history.filter(isLiveChange);
+    if (!isDeepStrictEqual(readHistory(layout), history)) writeFileDurably(layout.history, jsonLines(history));
+    if (rows.live && present.has(rows.live) && readLivePointer(layout).id !== rows.live) {
+      writeLivePointer(layout, rows.live);
+    }
+    if (!rows.live) fs.rmSync(layout.live, { force: true });
+
+    // A state this version cannot use puts no one in a canary, as on a folder.
+    const usable = rows.canary !== undefined && !canaryStateProblem(rows.canary);
+    const wanted = usable && present.has(/** @type {any} */ (rows.canary).id) ? rows.canary : undefined;
+    const canaryChanged = !isDeepStrictEqual(readCanary(layout).canary, wanted);
+    if (canaryChanged && wanted) writeCanary(layout, remote, /** @type {any} */ (wanted));
+    if (canaryChanged && !wanted) endCanary(layout);
+    const ended = rows.ended.filter(isEndedCanary);
+    if (!isDeepStrictEqual(readJsonLines(layout.canaryHistory).filter(isEndedCanary), ended)) {
+      writeFileDurably(layout.canaryHistory, jsonLines(ended));
+    }
+    for (const { id, mark } of rows.marks) {
+      if (!fs.existsSync(layout.previewMark(id, mark))) {
+        fs.mkdirSync(layout.previewMarks, { recursive: true });
+        fs.writeFileSync(layout.previewMark(id, mark), '');
+      }
+    }
+    // Pruned last: nothing this node serves names them any more.
+    const kept = listReleases(layout).filter((record) => rows.releases.has(record.id));
+    for (const id of present) if (!rows.releases.has(id)) removeRelease(layout, id);
+    if (kept.length !== present.size) removeUnusedFiles(layout, kept);
+    return { canaryChanged, refused };
+  });
+}
+
+/**
+ * Every remote's rows and the store revision, as one transaction saw them.
+ * @param {import('./database').Database} database
+ */
+function readStore(database) {
+  return database.transaction(
+    async (client) => {
+      const { rows } = await client.query('SELECT coalesce(max(revision), 0) AS revision FROM remotes');
+      /** @type {Map<string, import('./postgresBackend').RemoteRows>} */
+      const remotes = new Map();
+      for (const remote of remoteNames) remotes.set(remote, await readRemote(client, remote));
+      return { revision: String(rows[0].revision), remotes };
+    },
+    { readOnly: true },
+  );
+}
+
+/**
+ * The revision the database is at: what a look every few seconds reads.
+ * @param {import('./database').Database} database
+ */
+async function storeRevision(database) {
+  return database.transaction(
+    async (client) =>
+      String((await client.query('SELECT coalesce(max(revision), 0) AS revision FROM remotes')).rows[0].revision),
+    { readOnly: true },
+  );
+}
+
+/**
+ * Keeps the node's copy in step with the database until stopped.
+ * @param {{ databaseUrl: string, bucketUrl: string, dir: string, pollMs?: number,
+ *   onSync?: (event: { revision: string, ms: number, canaryChanged: boolean }) => void,
+ *   onProblem?: (problem: string) => void, onCanaryChange?: () => Promise<void> }} options
+ *   onSync: after each sync that changed the copy; onProblem: once per distinct problem (the database down, a file
+ *   refused); onCanaryChange: after a sync that changed a canary (nginx reads canaries when it loads its configuration)
+ */
+function startSnapshotSync({
+  databaseUrl,
+  bucketUrl,
+  dir,
+  pollMs = POLL_MS,
+  onSync = () => {},
+  onProblem = () => {},
+  onCanaryChange = async () => {},
+}) {
+  const database = openDatabase(databaseUrl, { max: 1 });
+  const objects = openObjectStore(bucketUrl);
+  let stopped = false;
+  /** @type {Promise<void> | undefined} */
+  let running;
+  let again = false;
+  /** @type {string | undefined} */
+  let lastProblem;
+
+  /** @param {string | undefined} problem */
+  function record(problem) {
+    const before = readSnapshotStatus(dir);
+    if (problem && problem !== lastProblem) onProblem(problem);
+    lastProblem = problem;
+    // A problem keeps the copy's revision and the time it last agreed with the database.
+    if (problem && before) writeSnapshotStatus(dir, { ...before, problem });
+  }
+
+  async function syncOnce() {
+    const started = performance.now();
+    try {
+      const known = readSnapshotStatus(dir);
+      if (known && !known.problem && (await storeRevision(database)) === known.revision) {
+        writeSnapshotStatus(dir, { revision: known.revision, syncedAt: new Date().toISOString() });
+        lastProblem = undefined;
+        return;
+      }
+      const { revision, remotes } = await readStore(database);
+      let canaryChanged = false;
+      /** @type {string[]} */
+      const refused = [];
+      for (const [remote, rows] of remotes) {
+        const result = await syncRemote(dir, remote, rows, objects);
+        canaryChanged ||= result.canaryChanged;
+        refused.push(...result.refused);
+      }
+      if (canaryChanged) await onCanaryChange();
+      // A copy that lacks a release is not at the revision: looked at again at the next look.
+      if (refused.length > 0) throw new Error(refused.join('; '));
+      writeSnapshotStatus(dir, { revision, syncedAt: new Date().toISOString() });
+      lastProblem = undefined;
+      onSync({ revision, ms: Math.round(performance.now() - started), canaryChanged });
+    } catch (error) {
+      record(/** @type {Error} */ (error).message);
+    }
+  }
+
+  /** Syncs now, or once more after the sync under way: a change told during one is never missed. */
+  function sync() {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await syncOnce();
+      } while (again && !stopped);
+      running = undefined;
+    })();
+    return running;
+  }
+
+  /** @type {Client | undefined} */
+  let listener;
+  /** @type {NodeJS.Timeout | undefined} */
+  let reconnect;
+  async function listen() {
+    if (stopped) return;
+    const client = new Client({ connectionString: databaseUrl });
+    listener = client;
+    const retry = () => {
+      if (listener !== client || stopped) return;
+      listener = undefined;
+      client.end().catch(() => {});
+      reconnect = setTimeout(() => void listen(), 1000);
+    };
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', () => void sync());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      // Whatever changed while it was not listening.
+      void sync();
+    } catch {
+      retry();
+    }
+  }
+
+  const poll = setInterval(() => void sync(), pollMs);
+  poll.unref();
+  void listen();
+  const first = sync();
+
+  return {
+    /** Resolves once the first sync was tried. */
+    ready: first,
+    sync,
+    stop: async () => {
+      stopped = true;
+      clearInterval(poll);
+      clearTimeout(reconnect);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => {});
+      await running;
+      objects.close();
+      await database.close();
+    },
+  };
+}
+
+module.exports = { startSnapshotSync };

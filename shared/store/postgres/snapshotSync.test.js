@@ -1,0 +1,205 @@
+/** @jest-environment node */
+// A node's copy of the store on PostgreSQL: the folder both servers read, kept in step by notifications, serving what
+// it last knew while the database is down.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const S3rver = require('s3rver');
+const { openFolderStore } = require('../folderStore');
+const { storeLayout } = require('../layout');
+const { readCanary } = require('../canaryInStore');
+const { readLivePointer } = require('../livePointer');
+const { openObjectStore } = require('./objectStore');
+const { openPostgresStore } = require('./postgresStore');
+const { startSnapshotSync } = require('./snapshotSync');
+const { readSnapshotStatus } = require('./snapshotStatus');
+const { startPostgres } = require('../testing/postgres');
+const { startObjectStorage } = require('../testing/objectStorage');
+const { fakeBuild, removeFakeBuilds } = require('../testing/fakeBuild');
+
+jest.setTimeout(60_000);
+
+/** @type {Awaited<ReturnType<typeof startPostgres>>} */
+let postgres;
+/** @type {Awaited<ReturnType<typeof startObjectStorage>>} */
+let storage;
+const savedEnv = { ...process.env };
+/** @type {string} */
+let node;
+/** @type {{ databaseUrl: string, bucketUrl: string }} */
+let where;
+/** @type {ReturnType<typeof openPostgresStore>} */
+let store;
+/** @type {ReturnType<typeof startSnapshotSync> | undefined} */
+let sync;
+/** @type {{ revision: string, ms: number, canaryChanged: boolean }[]} */
+let syncs;
+/** @type {string[]} */
+let problems;
+let prefixes = 0;
+
+beforeAll(async () => {
+  [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
+  Object.assign(process.env, storage.env);
+});
+afterAll(async () => {
+  postgres?.remove();
+  await storage?.stop();
+  process.env = savedEnv;
+});
+beforeEach(async () => {
+  node = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-node-'));
+  prefixes += 1;
+  where = { databaseUrl: await postgres.migratedDatabase(), bucketUrl: `s3://${storage.bucket}/sync${prefixes}` };
+  store = openPostgresStore(where);
+  syncs = [];
+  problems = [];
+});
+afterEach(async () => {
+  await sync?.stop();
+  sync = undefined;
+  await store.close();
+  fs.rmSync(node, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+const start = () => {
+  sync = startSnapshotSync({
+    ...where,
+    dir: node,
+    onSync: (event) => syncs.push(event),
+    onProblem: (problem) => problems.push(problem),
+  });
+  return sync.ready;
+};
+
+/**
+ * Resolves once the node synced to `revision` or past it: the sync's own event, not a clock.
+ * @param {() => boolean} done
+ */
+async function until(done) {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) throw new Error('the node did not sync');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** @param {string} name */
+const publish = async (name) =>
+  (
+    await store
+      .remote('jobs')
+      .publish(fakeBuild({ buildId: name, chunk: `${name}.0123456789.js` }), { commit: 'abc', dirty: false })
+  ).id;
+
+const jobs = () => storeLayout(node, 'jobs');
+
+it('copies the database into the folder the servers read: releases, what is live, the history and gates', async () => {
+  const a = await publish('a');
+  const b = await publish('b');
+  await store.remote('jobs').promote(a, { gate: null });
+  await store.remote('jobs').promote(b, { gate: null });
+  await start();
+  const here = openFolderStore(node).remote('jobs');
+  expect(readLivePointer(jobs())).toEqual({ id: b });
+  expect(await here.releases()).toEqual(await store.remote('jobs').releases());
+  expect(await here.changes()).toEqual(await store.remote('jobs').changes());
+  expect(fs.existsSync(path.join(jobs().release(a), 'remoteEntry.js'))).toBe(true);
+  expect(readSnapshotStatus(node)).toMatchObject({ revision: syncs.at(-1)?.revision });
+});
+
+it('learns of a promote from the database at once, and of a canary and its end', async () => {
+  const a = await publish('a');
+  const b = await publish('b');
+  await store.remote('jobs').promote(a, { gate: null });
+  await start();
+  const started = performance.now();
+  await store.remote('jobs').promote(b, { gate: null });
+  await until(() => readLivePointer(jobs()).id === b);
+  // Notified, not polled (every 5 s).
+  expect(performance.now() - started).toBeLessThan(1000);
+
+  await store.remote('jobs').rollback();
+  const c = await publish('c');
+  await store.remote('jobs').startCanary(c, {
+    steps: [25, 100],
+    settings: { stepTimeMs: 1, minViews: 1, maxWaitMs: 1 },
+    gate: null,
+    now: Date.now,
+  });
+  await until(() => readCanary(jobs()).canary?.id === c);
+  await store.remote('jobs').abortCanary({ now: Date.now });
+  await until(() => readCanary(jobs()).canary === undefined);
+  expect(syncs.some((event) => event.canaryChanged)).toBe(true);
+});
+
+it('removes what prune removed from the database', async () => {
+  /** @type {string[]} */
+  const ids = [];
+  for (const name of ['a', 'b', 'c']) ids.push(await publish(name));
+  await store.remote('jobs').promote(/** @type {string} */ (ids[2]), { gate: null });
+  await start();
+  expect(fs.existsSync(jobs().release(/** @type {string} */ (ids[0])))).toBe(true);
+  await store.remote('jobs').prune({ keep: 0 });
+  await until(() => !fs.existsSync(jobs().release(/** @type {string} */ (ids[0]))));
+  expect(readLivePointer(jobs())).toEqual({ id: ids[2] });
+});
+
+it('serves what it last knew while the database is down, says so, and catches up once it is back', async () => {
+  const a = await publish('a');
+  const b = await publish('b');
+  await store.remote('jobs').promote(a, { gate: null });
+  await start();
+  const before = /** @type {import('./snapshotStatus').SnapshotStatus} */ (readSnapshotStatus(node));
+  postgres.stop();
+  try {
+    await /** @type {NonNullable<typeof sync>} */ (sync).sync();
+    expect(readSnapshotStatus(node)).toMatchObject({
+      revision: before.revision,
+      syncedAt: before.syncedAt,
+      problem: expect.stringMatching(/database cannot be reached/),
+    });
+    expect(readLivePointer(jobs())).toEqual({ id: a });
+    expect(problems).toHaveLength(1);
+  } finally {
+    postgres.start();
+  }
+  await store.remote('jobs').promote(b, { gate: null });
+  await until(() => readLivePointer(jobs()).id === b && readSnapshotStatus(node)?.problem === undefined);
+});
+
+it('has no copy, so is not ready, when it starts with neither the database nor a copy', async () => {
+  postgres.stop();
+  try {
+    await start();
+    expect(readSnapshotStatus(node)).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(/database cannot be reached/)]);
+  } finally {
+    postgres.start();
+  }
+});
+
+it('refuses a file changed in the bucket, names no release it could not check, and syncs the rest', async () => {
+  const a = await publish('a');
+  const b = await publish('b');
+  await store.remote('jobs').promote(a, { gate: null });
+  await start();
+  const objects = openObjectStore(where.bucketUrl);
+  await objects.put(`jobs/${b}/remoteEntry.js`, Buffer.from('alert(document.cookie)'));
+  objects.close();
+  // b is in the bucket already; a node that has not copied it yet would now find it changed.
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-node-'));
+  await sync?.stop();
+  fs.rmSync(node, { recursive: true, force: true });
+  node = other;
+  await store.remote('jobs').promote(b, { gate: null });
+  const c = await publish('c');
+  await start();
+  expect(problems).toEqual([
+    expect.stringContaining(`remoteEntry.js of release ${b} of jobs in the bucket is not the file recorded`),
+  ]);
+  expect(readLivePointer(jobs())).toEqual({});
+  expect(fs.existsSync(jobs().release(b))).toBe(false);
+  expect(fs.existsSync(jobs().release(c))).toBe(true);
+  expect(readSnapshotStatus(node)).toBeUndefined();
+});
