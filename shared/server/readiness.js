@@ -5,17 +5,24 @@
 // (/readyz/remotes): each page's remote also answers its mf-manifest.json (the file every visitor's browser loads
 // first). Each probe is bounded by `timeoutMs`, and one answer serves every probe for `maxAgeMs`, so a public /readyz
 // cannot be used to make the node fetch from the remotes at the rate of the requests.
+// On a node serving a copy of the store on PostgreSQL (releases/storeCopy.js), `ready` also needs a copy; one that
+// is stale (the database down) is still ready, and says so: every node serves what it last knew.
+const { READINESS_PATH, REMOTES_READINESS_PATH } = require('./healthPaths');
+const { is, sendText } = require('./routeTable');
+
 /**
  * @typedef {{ ready: boolean, ms?: number, build?: string, error?: string }} RemoteReadiness
  * @typedef {{ ready: boolean, remotesReady: boolean, remotesJson: 'ok' | 'unreadable',
- *   remotes: Record<string, RemoteReadiness> }} Readiness
+ *   remotes: Record<string, RemoteReadiness>, store?: import('./releases/storeCopy').StoreCopy }} Readiness
  */
 
 /**
  * @param {{ remotes: import('./remotesFile').RemotesFile, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
- *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number }} options
+ *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number,
+ *   storeCopy?: () => import('./releases/storeCopy').StoreCopy }} options
  *   remotes: remotes.json's reader; remoteNames: the remotes of the site's pages; builds: the live build of each remote,
- *   as last read in the background (fieldData/liveBuildsPoller.js)
+ *   as last read in the background (fieldData/liveBuildsPoller.js); storeCopy: the node's copy of the store on
+ *   PostgreSQL, when it serves one
  * @returns {() => Promise<Readiness>}
  */
 function createReadiness({
@@ -26,6 +33,7 @@ function createReadiness({
   maxAgeMs = 1000,
   fetch: fetchImpl = fetch,
   now = Date.now,
+  storeCopy,
 }) {
   /** @type {{ at: number, answer: Promise<Readiness> } | undefined} */
   let last;
@@ -58,7 +66,9 @@ function createReadiness({
   /** @returns {Promise<Readiness>} */
   async function check() {
     const entries = remotes.entries();
-    if (!entries) return { ready: false, remotesReady: false, remotesJson: 'unreadable', remotes: {} };
+    const copy = storeCopy?.();
+    const store = copy ? { store: copy } : {};
+    if (!entries) return { ready: false, remotesReady: false, remotesJson: 'unreadable', remotes: {}, ...store };
     const live = builds();
     const results = await Promise.all(
       remoteNames.map(async (name) => {
@@ -70,10 +80,11 @@ function createReadiness({
       }),
     );
     return {
-      ready: remoteNames.every((name) => entries[name] !== undefined),
+      ready: remoteNames.every((name) => entries[name] !== undefined) && (copy?.present ?? true),
       remotesReady: results.every(([, result]) => result.ready),
       remotesJson: 'ok',
       remotes: Object.fromEntries(results),
+      ...store,
     };
   }
 
@@ -84,4 +95,23 @@ function createReadiness({
   };
 }
 
-module.exports = { createReadiness };
+/**
+ * The two answers as routes (routeTable.js): 200 when ready, 503 when not, the readiness as JSON, never cached.
+ * @param {() => Promise<Readiness>} readiness
+ * @returns {import('./routeTable').Route[]}
+ */
+function readinessRoutes(readiness) {
+  return [READINESS_PATH, REMOTES_READINESS_PATH].map((readinessPath) => ({
+    label: readinessPath === READINESS_PATH ? 'readyz' : 'readyz-remotes',
+    path: is(readinessPath),
+    /** @type {import('./routeTable').Route['handle']} */
+    async handle(req, res) {
+      const answer = await readiness();
+      const ready = answer.ready && (readinessPath === READINESS_PATH || answer.remotesReady);
+      res.statusCode = ready ? 200 : 503;
+      return sendText(req, res, 'application/json', `${JSON.stringify(answer, null, 2)}\n`, 'no-store');
+    },
+  }));
+}
+
+module.exports = { createReadiness, readinessRoutes };

@@ -124,3 +124,57 @@ describe('the readiness of the shell', () => {
     expect(requests).toBe(2);
   });
 });
+
+describe('the readiness of a node serving a copy of the store on PostgreSQL', () => {
+  const { writeSnapshotStatus } = require('@nativegtm/store/postgres/snapshotStatus');
+  const { storeCopyReader, STALE_AFTER_MS } = require('./releases/storeCopy');
+  const remotes = () => remotesFile({ jobs: `${origin}/up/mf-manifest.json` });
+
+  it('is not ready before the node holds a copy', async () => {
+    const dir = fs.mkdtempSync(path.join(folder, 'store-'));
+    const readiness = createReadiness({ remotes: remotes(), remoteNames: ['jobs'], storeCopy: storeCopyReader(dir) });
+    expect(await readiness()).toMatchObject({
+      ready: false,
+      store: { present: false, stale: true, problem: 'no copy of the store yet' },
+    });
+  });
+
+  it('is ready with a copy, and names its revision and age', async () => {
+    const dir = fs.mkdtempSync(path.join(folder, 'store-'));
+    const now = Date.parse('2026-11-28T10:00:00Z');
+    writeSnapshotStatus(dir, { revision: '42', syncedAt: new Date(now - 2500).toISOString() });
+    const readiness = createReadiness({
+      remotes: remotes(),
+      remoteNames: ['jobs'],
+      storeCopy: storeCopyReader(dir, { now: () => now }),
+    });
+    expect(await readiness()).toMatchObject({
+      ready: true,
+      store: { present: true, revision: '42', ageSeconds: 2.5, stale: false },
+    });
+  });
+
+  it('stays ready with a stale copy (the database down, or no word from it for long), and says so', async () => {
+    const dir = fs.mkdtempSync(path.join(folder, 'store-'));
+    const now = Date.parse('2026-11-28T10:00:00Z');
+    const syncedAt = new Date(now - 1000).toISOString();
+    writeSnapshotStatus(dir, { revision: '42', syncedAt, problem: "the store's database cannot be reached" });
+    const down = createReadiness({
+      remotes: remotes(),
+      remoteNames: ['jobs'],
+      storeCopy: storeCopyReader(dir, { now: () => now }),
+    });
+    expect(await down()).toMatchObject({
+      ready: true,
+      store: { stale: true, problem: expect.stringMatching(/cannot be reached/) },
+    });
+
+    writeSnapshotStatus(dir, { revision: '42', syncedAt: new Date(now - STALE_AFTER_MS - 1).toISOString() });
+    const silent = createReadiness({
+      remotes: remotes(),
+      remoteNames: ['jobs'],
+      storeCopy: storeCopyReader(dir, { now: () => now }),
+    });
+    expect(await silent()).toMatchObject({ ready: true, store: { stale: true } });
+  });
+});

@@ -16,12 +16,13 @@ const { htmlHeadersFor, overrideHtmlHeaders } = require('./securityHeaders');
 const { createDocumentComposer } = require('./documentComposer');
 const { sendDocument } = require('./documentResponse');
 const { createHttpServer } = require('./httpServer');
-const { createReadiness } = require('./readiness');
+const { createReadiness, readinessRoutes } = require('./readiness');
+const { storeCopyReader } = require('./releases/storeCopy');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
 const { pollLiveBuilds } = require('./fieldData/liveBuildsPoller');
 const { renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
-const { HEALTH_PATH, READINESS_PATH, REMOTES_READINESS_PATH } = require('./healthPaths');
+const { HEALTH_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
@@ -54,12 +55,14 @@ const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
  *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number,
  *     sampleRate?: number, overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] },
  *   logger?: import('./observability/logger').Logger, metrics?: import('./observability/metrics').Metrics,
- *   releasesDir?: string, fieldData?: import('./fieldData/fieldCollector').FieldDataOptions }} ShellServerOptions
+ *   releasesDir?: string, storeCopy?: boolean, fieldData?: import('./fieldData/fieldCollector').FieldDataOptions }}
+ *   ShellServerOptions
  *   root: its dist/; remotesFile: the remotes.json served and obeyed (REMOTES_FILE; dist/remotes.json unless given);
  *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout,
  *   the origins overrides may come from (OVERRIDE_ORIGINS; loopback unless given) (without it, dist/ as a single-page
  *   app); logger: where request and fragment lines go (nowhere unless given);
  *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from;
+ *   storeCopy: releasesDir is this node's copy of the store on PostgreSQL (ready only once it holds one);
  *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR), the key of private documents' tokens, and the
  *   proxies whose X-Forwarded-For names a visitor's network (TRUSTED_PROXIES) (without it, the site takes no field data)
  */
@@ -76,6 +79,7 @@ function createShellHandler({
   logger = silentLogger(),
   metrics,
   releasesDir,
+  storeCopy = false,
   fieldData,
 }) {
   const dist = path.resolve(root);
@@ -201,10 +205,13 @@ function createShellHandler({
   const collector =
     fieldData &&
     createFieldCollector({ ...fieldData, storeDir: releasesDir, liveBuilds: builds.liveBuilds, metrics, logger });
+  const copy = storeCopy && releasesDir !== undefined ? storeCopyReader(releasesDir) : undefined;
+  if (copy) metrics?.watchStoreCopy(copy);
   const readiness = createReadiness({
     remotes,
     remoteNames,
     builds: builds.liveBuilds,
+    storeCopy: copy,
   });
 
   /** @type {Route['handle']} */
@@ -307,17 +314,7 @@ function createShellHandler({
         ]
       : []),
     remotesJson(personalOf),
-    ...[READINESS_PATH, REMOTES_READINESS_PATH].map((readinessPath) => ({
-      label: readinessPath === READINESS_PATH ? 'readyz' : 'readyz-remotes',
-      path: is(readinessPath),
-      /** @type {Route['handle']} */
-      async handle(req, res) {
-        const answer = await readiness();
-        const ready = answer.ready && (readinessPath === READINESS_PATH || answer.remotesReady);
-        res.statusCode = ready ? 200 : 503;
-        return sendText(req, res, 'application/json', `${JSON.stringify(answer, null, 2)}\n`, 'no-store');
-      },
-    })),
+    ...readinessRoutes(readiness),
     {
       label: 'robots.txt',
       path: is('/robots.txt'),

@@ -13,14 +13,15 @@ const { storeLayout } = require('@nativegtm/store/layout');
  * @param {import('./deployables').Deployable[]} deployables
  * @param {{ ports?: Record<string, number>, host?: string, roots?: Record<string, string>, remotesFile?: string,
  *   origin?: string, fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
- *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string,
+ *   metrics?: import('./observability/metrics').Metrics, releasesDir?: string, storeCopy?: boolean,
  *   fieldData?: import('./fieldData/fieldCollector').FieldDataOptions, sampleRate?: number,
  *   overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] }} [options]
  *   host: the interface to listen on (all unless given). remotesFile: serve the shell's /remotes.json from this file
  *   instead of dist/remotes.json. origin: the site's public origin (absolute URLs in documents, robots.txt,
  *   sitemap.xml). fragmentTimeoutMs: how long a document waits for a page's server-rendered HTML before it is sent
  *   without it. logger: where request and fragment lines go (nowhere unless given). metrics: where every server counts (observability/metrics.js). releasesDir: the
- *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/.
+ *   release store (docs/releasing.md): each remote serves its live release, the shell previews; without it, dist/;
+ *   storeCopy: it is this node's copy of the store on PostgreSQL (docs/many-nodes.md).
  *   fieldData: where the shell keeps visitors' field data, and its tokens' key (none taken without it); sampleRate:
  *   the share of page views measured; overrideOrigins: OVERRIDE_ORIGINS (loopback unless given).
  */
@@ -36,6 +37,7 @@ async function startSite(
     logger,
     metrics,
     releasesDir,
+    storeCopy,
     fieldData,
     sampleRate,
     overrideOrigins,
@@ -66,6 +68,7 @@ async function startSite(
               logger,
               metrics,
               releasesDir: fromStore ? releasesDir : undefined,
+              storeCopy,
               fieldData,
             })
           : createRemoteServer({

@@ -10,7 +10,7 @@
 //   <store>/<remote>/nginx-canary/release.map       bucket, what documents list, the release's path
 //
 // nginx reads the maps when it loads its configuration (shared/tools/nginx/releaseLocations.js), not per request:
-// the canary command reloads it after each change (shared/tools/nginx/reload.js), so that a document outside any
+// the canary command reloads it after each change (@nativegtm/server/nginxReload.js), so that a document outside any
 // canary costs nginx nothing for canaries.
 //
 // Each change (a new share, a verdict) is written as a new folder, complete before the link is turned to it; a folder
@@ -145,7 +145,7 @@ function sidesMap(remote, share) {
  * Writes nginx's view of the remote's canary (the entries of its maps: the side of each bucket, what documents list,
  * the release's path) from the state as the built-in server reads it: the same readCanary, so that a state it cannot
  * use puts no one in the canary on nginx either. Empty files when no canary runs. nginx reads them when it loads its
- * configuration, so whatever reloads it writes them first (shared/tools/nginx/reload.js). Each file is replaced
+ * configuration, so whatever reloads it writes them first (@nativegtm/server/nginxReload.js). Each file is replaced
  * whole: an nginx loading at that moment reads the old one or the new one.
  * @param {StoreLayout} layout
  * @param {string} remote

@@ -8,7 +8,7 @@ import { PREVIEW_COOKIE, releaseFolder } from '@nativegtm/contract/releases';
 import { deployables } from '@nativegtm/server/deployables';
 import { thisCommand, writeCanary, endCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
-import { reloadNginx } from '@nativegtm/tools/nginx/reload';
+import { reloadNginx } from '@nativegtm/server/nginxReload';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';

@@ -4,8 +4,9 @@
 // asks it for the token of each private document it composes (/_field-data/token, an SSI include);
 // it checks, labels and keeps the records exactly as the built-in server does (fieldData/), in the same
 // FIELD_DATA_DIR, and counts them on its own metrics port (METRICS_HOST:METRICS_PORT). Run one per nginx node, beside
-// it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. SIGTERM and Ctrl+C write out what
-// is buffered, then stop.
+// it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. With the store on PostgreSQL
+// (DATABASE_URL), it also keeps the node's copy of it in RELEASES_DIR, and reloads nginx when a canary changed; and it
+// answers nginx's /readyz for the node (readiness.js). SIGTERM and Ctrl+C write out what is buffered, then stop.
 const path = require('node:path');
 const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
@@ -21,6 +22,10 @@ const { storeDir } = require('../storeDir');
 const { createFieldCollector } = require('../fieldData/fieldCollector');
 const { pollLiveBuilds } = require('../fieldData/liveBuildsPoller');
 const { fieldDataDir } = require('../fieldData/recordStore');
+const { reloadNginx } = require('../nginxReload');
+const { createReadiness, readinessRoutes } = require('../readiness');
+const { storeCopyReader } = require('../releases/storeCopy');
+const { startStoreSync } = require('../releases/storeSync');
 
 const SPECS = {
   COLLECTOR_PORT: SERVER_SPECS.COLLECTOR_PORT,
@@ -30,6 +35,8 @@ const SPECS = {
   FIELD_DATA_MAX: SERVER_SPECS.FIELD_DATA_MAX,
   TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  DATABASE_URL: SERVER_SPECS.DATABASE_URL,
+  RELEASES_BUCKET: SERVER_SPECS.RELEASES_BUCKET,
   REMOTES_FILE: SERVER_SPECS.REMOTES_FILE,
   METRICS_HOST: SERVER_SPECS.METRICS_HOST,
   METRICS_PORT: SERVER_SPECS.METRICS_PORT,
@@ -52,7 +59,8 @@ function nginxClient(req) {
 /**
  * Starts the collector; resolves once it and its metrics listen.
  * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
- *   FIELD_DATA_MAX?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, REMOTES_FILE?: string,
+ *   FIELD_DATA_MAX?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   RELEASES_BUCKET?: string, REMOTES_FILE?: string,
  *   METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
  */
 async function startCollector(config) {
@@ -62,15 +70,31 @@ async function startCollector(config) {
   const remotes = createRemotesFile(
     config.REMOTES_FILE ?? path.join(/** @type {NonNullable<typeof shell>} */ (shell).dir, 'dist', 'remotes.json'),
   );
+  const releasesDir = storeDir(config.RELEASES_DIR);
+  const storeSync = startStoreSync(config, releasesDir, logger, {
+    onCanaryChange: async () => {
+      await reloadNginx(releasesDir).catch((/** @type {Error} */ error) =>
+        logger.error({ problem: error.message }, 'nginx not reloaded after a canary changed'),
+      );
+    },
+  });
   const builds = pollLiveBuilds({ remotes });
   await builds.refresh();
+  const copy = storeSync ? storeCopyReader(releasesDir) : undefined;
+  if (copy) metrics.watchStoreCopy(copy);
+  const readiness = createReadiness({
+    remotes,
+    remoteNames: deployables.flatMap((deployable) => (deployable.remote ? [deployable.remote] : [])),
+    builds: builds.liveBuilds,
+    storeCopy: copy,
+  });
   const collector = createFieldCollector({
     dir: fieldDataDir(config.FIELD_DATA_DIR),
     secret: config.FIELD_DATA_SECRET,
     maxPerHour: config.FIELD_DATA_MAX_HOUR,
     maxTotal: config.FIELD_DATA_MAX,
     trustedProxies: config.TRUSTED_PROXIES,
-    storeDir: storeDir(config.RELEASES_DIR),
+    storeDir: releasesDir,
     liveBuilds: builds.liveBuilds,
     metrics,
     logger,
@@ -105,6 +129,8 @@ async function startCollector(config) {
         path: is(HEALTH_PATH),
         handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
       },
+      // nginx passes the node's /readyz here.
+      ...readinessRoutes(readiness),
     ],
   });
   const server = createHttpServer(Object.assign(handler, { close: () => collector.flush() }));
@@ -120,7 +146,7 @@ async function startCollector(config) {
     refreshBuilds: builds.refresh,
     async stop() {
       builds.stop();
-      await Promise.all([close(server), metricsServer.stop()]);
+      await Promise.all([close(server), metricsServer.stop(), storeSync?.stop()]);
       logger.flush();
     },
   };

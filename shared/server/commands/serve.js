@@ -15,6 +15,7 @@ const { fieldDataDir } = require('../fieldData/recordStore');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
 const { storeDir } = require('../storeDir');
+const { startStoreSync } = require('../releases/storeSync');
 
 /** @typedef {import('../config').ServerConfig} ServerConfig */
 
@@ -24,6 +25,8 @@ const { storeDir } = require('../storeDir');
  */
 async function primary(config) {
   const logger = createLogger({ level: config.LOG_LEVEL });
+  // On PostgreSQL, the node's copy of the store: the workers serve it, and are not ready until it is there.
+  const storeSync = startStoreSync(config, storeDir(config.RELEASES_DIR), logger);
   cluster.setupPrimary({ exec: __filename });
   const workers = createPrimary({ count: config.WEB_CONCURRENCY, logger });
   const pids = await workers.start();
@@ -54,7 +57,7 @@ async function primary(config) {
   /** @param {NodeJS.Signals} signal */
   const shutdown = async (signal) => {
     logger.info({ signal }, 'stopping: the workers finish the requests under way');
-    await Promise.all([workers.stop(), metricsServer.stop()]);
+    await Promise.all([workers.stop(), metricsServer.stop(), storeSync?.stop()]);
     logger.info('stopped');
     logger.flush();
     process.exit(0);
@@ -70,6 +73,7 @@ function worker(config) {
     host: config.HOST,
     remotesFile: config.REMOTES_FILE,
     releasesDir: storeDir(config.RELEASES_DIR),
+    storeCopy: Boolean(config.DATABASE_URL),
     origin: config.SITE_ORIGIN,
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
     fieldData: {

@@ -113,11 +113,51 @@ function createMetrics() {
     registers,
   });
 
+  /** @type {(() => import('../releases/storeCopy').StoreCopy) | undefined} */
+  let storeCopy;
+  new Gauge({
+    name: 'nativegtm_store_revision',
+    help: "The revision of the store on PostgreSQL the node's copy holds (absent on a folder store).",
+    aggregator: 'max',
+    registers,
+    collect() {
+      const copy = storeCopy?.();
+      if (copy?.revision !== undefined) this.set(Number(copy.revision));
+    },
+  });
+  new Gauge({
+    name: 'nativegtm_store_sync_age_seconds',
+    help: "How long ago the node's copy of the store last agreed with the database.",
+    aggregator: 'max',
+    registers,
+    collect() {
+      const copy = storeCopy?.();
+      if (copy?.ageSeconds !== undefined) this.set(copy.ageSeconds);
+    },
+  });
+  new Gauge({
+    name: 'nativegtm_store_stale',
+    help: '1 while the node serves a copy of the store it could not check with the database (it stays ready).',
+    aggregator: 'max',
+    registers,
+    collect() {
+      const copy = storeCopy?.();
+      if (copy) this.set(copy.stale ? 1 : 0);
+    },
+  });
+
   /** @type {Map<string, string>} */
   const liveBuilds = new Map();
 
   return {
     registry,
+    /**
+     * Reports the node's copy of the store on PostgreSQL (releases/storeCopy.js).
+     * @param {() => import('../releases/storeCopy').StoreCopy} read
+     */
+    watchStoreCopy(read) {
+      storeCopy = read;
+    },
     /**
      * @param {string} server
      * @param {string} route

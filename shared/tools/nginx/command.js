@@ -12,7 +12,7 @@ const { storeDir } = require('@nativegtm/server/storeDir');
 const { toolsConfig } = require('../config');
 const { generateNginxConfig } = require('./generateConfig');
 const { pidFileOf } = require('./renderConfig');
-const { registerNginx } = require('./reload');
+const { registerNginx } = require('@nativegtm/server/nginxReload');
 
 const USAGE =
   'npm run nginx:config -- [--remotes <remotes.json>] [--origin <https://…>] [--prefix <dir>] ' +
@@ -65,7 +65,7 @@ async function main() {
     overrideOrigins: options.overrideOrigins,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
-  // The canary command reloads this nginx after each change of a canary (reload.js).
+  // The canary command reloads this nginx after each change of a canary (@nativegtm/server/nginxReload.js).
   registerNginx(options.releasesDir, pidFileOf(options.prefix));
   if (options.out) fs.writeFileSync(options.out, config);
   else process.stdout.write(config);

@@ -7,7 +7,7 @@
 //
 // Canaries are read when nginx loads its configuration, not per request: each remote's map from the bucket cookie to
 // its side, and the list the documents carry, include the files the canary command writes into the canary's folder
-// (releases/canaryInStore.js), and the command reloads nginx after each change (reload.js). A document outside any
+// (releases/canaryInStore.js), and the command reloads nginx after each change (@nativegtm/server/nginxReload.js). A document outside any
 // canary therefore costs no file test and no subrequest for canaries, whether or not one runs.
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { NOT_FOUND_SCREEN } = require('@nativegtm/contract/composePaths');

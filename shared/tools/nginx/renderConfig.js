@@ -7,7 +7,7 @@ const path = require('node:path');
 const { deployables } = require('@nativegtm/server/deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('@nativegtm/server/securityHeaders');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
-const { HEALTH_PATH } = require('@nativegtm/server/healthPaths');
+const { HEALTH_PATH, READINESS_PATH } = require('@nativegtm/server/healthPaths');
 const { HEADER_TIMEOUT_MS } = require('@nativegtm/server/httpServer');
 const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FIELD_DATA_PATH, FIELD_TOKEN_PATH, MAX_BEACON_BYTES } = require('@nativegtm/contract/fieldData');
@@ -476,6 +476,20 @@ function shellLocations({
       `proxy_pass http://${COLLECTOR_UPSTREAM};`,
     ]),
     block('location @field_data_lost', ['add_header Cache-Control "no-store" always;', 'return 204;']),
+    '',
+    '# For load balancers: whether this node can serve, as the collector beside nginx judges it (remotes.json, and the',
+    '# copy of a store on PostgreSQL); a node whose collector does not answer is not ready: it would not keep up.',
+    block(`location = ${READINESS_PATH}`, [
+      'proxy_http_version 1.1;',
+      'proxy_set_header Connection "";',
+      'error_page 502 504 = @not_ready;',
+      `proxy_pass http://${COLLECTOR_UPSTREAM};`,
+    ]),
+    block('location @not_ready', [
+      'default_type text/plain;',
+      'add_header Cache-Control "no-store" always;',
+      'return 503 "not ready: the field-data collector beside nginx does not answer\\n";',
+    ]),
     '',
     textLocation('/robots.txt', 'text/plain', robotsTxt(origin), revalidate),
     ...(releasesDir === undefined

@@ -13,7 +13,7 @@ const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
 const { toolsConfig } = require('../config');
-const { reloadNginx } = require('../nginx/reload');
+const { reloadNginx } = require('@nativegtm/server/nginxReload');
 
 /**
  * The remote, the other positional arguments and the options; the store from the configuration.

@@ -1,6 +1,7 @@
-// nginx reads running canaries when it loads its configuration (releaseLocations.js), from files written from each
-// canary's state just before (canaryInStore.js), so the canary command reloads every nginx that serves the store after
-// each change of a canary. `npm run nginx:config` registers the nginx it
+// nginx reads running canaries when it loads its configuration (@nativegtm/tools' nginx/releaseLocations.js), from
+// files written from each canary's state just before (canaryInStore.js), so whatever changes a canary reloads every
+// nginx that serves the store after it: the canary command on a folder store, the collector beside each nginx when it
+// syncs its copy of a store on PostgreSQL. `npm run nginx:config` registers the nginx it
 // configures in the store (its pid file); a reload is a SIGHUP to that nginx's master, which loads the configuration
 // again, starts new workers and lets the old ones finish the requests they hold (no request is dropped). Signalling
 // it takes the user nginx runs as, or root (docs/releasing.md#nginx-reloads).

@@ -2,7 +2,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { NginxReloadError, registerNginx, reloadNginx } = require('./reload');
+const { NginxReloadError, registerNginx, reloadNginx } = require('./nginxReload');
 
 /** @type {string} */
 let store;
