@@ -31,6 +31,8 @@ const { readSnapshotStatus, writeSnapshotStatus } = require('./snapshotStatus');
 
 /** How often a node looks at the database besides its notifications. */
 const POLL_MS = 5_000;
+/** How soon a node tries to listen again once its connection is gone: it catches up as soon as the database is back. */
+const RECONNECT_MS = 250;
 
 /**
  * @param {unknown[]} values
@@ -103,17 +105,24 @@ function syncRemote(dir, remote, rows, objects) {
 }
 
 /**
- * Every remote's rows and the store revision, as one transaction saw them.
+ * The store revision, and the rows of every remote whose revision is not the one `synced` has, as one transaction saw
+ * them: a change of one remote reads and syncs that remote alone.
  * @param {import('./database').Database} database
+ * @param {Map<string, string>} synced each remote's revision as this node last synced it
  */
-function readStore(database) {
+function readChanged(database, synced) {
   return database.transaction(
     async (client) => {
-      const { rows } = await client.query('SELECT coalesce(max(revision), 0) AS revision FROM remotes');
-      /** @type {Map<string, import('./postgresBackend').RemoteRows>} */
-      const remotes = new Map();
-      for (const remote of remoteNames) remotes.set(remote, await readRemote(client, remote));
-      return { revision: String(rows[0].revision), remotes };
+      const { rows } = await client.query('SELECT remote, revision FROM remotes');
+      const revisions = new Map(rows.map((row) => [row.remote, String(row.revision)]));
+      const revision = String(Math.max(0, ...rows.map((row) => Number(row.revision))));
+      /** @type {Map<string, { revision: string, rows: import('./postgresBackend').RemoteRows }>} */
+      const changed = new Map();
+      for (const remote of remoteNames) {
+        const at = revisions.get(remote) ?? '0';
+        if (synced.get(remote) !== at) changed.set(remote, { revision: at, rows: await readRemote(client, remote) });
+      }
+      return { revision, changed };
     },
     { readOnly: true },
   );
@@ -156,6 +165,8 @@ function startSnapshotSync({
   let again = false;
   /** @type {string | undefined} */
   let lastProblem;
+  /** @type {Map<string, string>} */
+  const synced = new Map();
 
   /** @param {string | undefined} problem */
   function record(problem) {
@@ -175,14 +186,15 @@ function startSnapshotSync({
         lastProblem = undefined;
         return;
       }
-      const { revision, remotes } = await readStore(database);
+      const { revision, changed } = await readChanged(database, synced);
       let canaryChanged = false;
       /** @type {string[]} */
       const refused = [];
-      for (const [remote, rows] of remotes) {
+      for (const [remote, { revision: at, rows }] of changed) {
         const result = await syncRemote(dir, remote, rows, objects);
         canaryChanged ||= result.canaryChanged;
         refused.push(...result.refused);
+        if (result.refused.length === 0) synced.set(remote, at);
       }
       if (canaryChanged) await onCanaryChange();
       // A copy that lacks a release is not at the revision: looked at again at the next look.
@@ -224,7 +236,7 @@ function startSnapshotSync({
       if (listener !== client || stopped) return;
       listener = undefined;
       client.end().catch(() => {});
-      reconnect = setTimeout(() => void listen(), 1000);
+      reconnect = setTimeout(() => void listen(), RECONNECT_MS);
     };
     client.on('error', retry);
     client.on('end', retry);
