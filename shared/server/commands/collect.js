@@ -78,6 +78,9 @@ async function startCollector(config) {
       );
     },
   });
+  // nginx's configuration is generated from the store as the node has it (the live releases' page queries): the
+  // collector starts once its first sync was tried.
+  await storeSync?.ready;
   const builds = pollLiveBuilds({ remotes });
   await builds.refresh();
   const copy = storeSync ? storeCopyReader(releasesDir) : undefined;
