@@ -29,11 +29,12 @@ describe('the programs each browser engine needs', () => {
     toolsFor(engines).map((tool: { debianPackage: string }) => tool.debianPackage);
 
   it('are looked for only when that engine is under test', () => {
-    expect(packagesFor(['chromium'])).toEqual(['chromium', 'nginx', 'postgresql', 'varnish']);
+    expect(packagesFor(['chromium'])).toEqual(['chromium', 'nginx', 'postgresql', 'haproxy', 'varnish']);
     expect(packagesFor(['chromium', 'firefox', 'webkit'])).toEqual([
       'chromium',
       'nginx',
       'postgresql',
+      'haproxy',
       'varnish',
       'firefox-esr',
       'webkit2gtk-driver',

@@ -14,11 +14,13 @@ const { waitForPort } = require('./waitForPort');
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
  *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, collectorPort?: number,
- *   sampleRate?: number, trustedProxies?: string }} options
+ *   sampleRate?: number, trustedProxies?: string,
+ *   store?: { DATABASE_URL: string, RELEASES_BUCKET: string, FIELD_DATA_SECRET: string } }} options
  *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
  *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there;
  *   collectorPort: a collector already running (its own process), instead; trustedProxies: the collector's
- *   TRUSTED_PROXIES (loopback unless given).
+ *   TRUSTED_PROXIES (loopback unless given); store: the store on PostgreSQL, of which releasesDir is the node's copy
+ *   (the collector keeps it).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
  *   collectorMetrics?: string }>} pid: nginx's master process; collectorMetrics: the collector's /metrics URL
  */
@@ -32,9 +34,11 @@ async function startNginx(options) {
       : await startCollector({
           COLLECTOR_PORT: 0,
           FIELD_DATA_DIR: options.fieldDataDir,
-          FIELD_DATA_SECRET: undefined,
+          FIELD_DATA_SECRET: options.store?.FIELD_DATA_SECRET,
           TRUSTED_PROXIES: options.trustedProxies,
           RELEASES_DIR: options.releasesDir,
+          DATABASE_URL: options.store?.DATABASE_URL,
+          RELEASES_BUCKET: options.store?.RELEASES_BUCKET,
           REMOTES_FILE: options.remotesFile,
           METRICS_HOST: '127.0.0.1',
           METRICS_PORT: 0,

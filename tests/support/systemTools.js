@@ -39,6 +39,8 @@ const TOOLS = [
     env: 'INITDB_PATH',
     paths: ['18', '17', '16', '15'].map((version) => `/usr/lib/postgresql/${version}/bin/initdb`),
   },
+  // The load balancer in front of many nodes (topology.js).
+  { name: 'HAProxy', debianPackage: 'haproxy', env: 'HAPROXY_PATH', paths: ['/usr/sbin/haproxy'] },
   // The shared cache in front of the site in the canary tests (docs/cdn.vcl).
   { name: 'Varnish', debianPackage: 'varnish', env: 'VARNISHD_PATH', paths: ['/usr/sbin/varnishd'] },
   {

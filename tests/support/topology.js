@@ -1,0 +1,252 @@
+// Many nodes, one site, on one machine: PostgreSQL (Debian's) and s3rver as the store, three built-in nodes
+// (`npm start`, one worker each) and one nginx node with its collector, each serving its own copy of the store, and
+// HAProxy (Debian's) in front, health-checking every node's /readyz. For the many-nodes tests and the bench; `npm run
+// topology` starts it for a person to try (docs/many-nodes.md).
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { portsFrom } = require('@nativegtm/contract/ports');
+const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
+const { deployables } = require('@nativegtm/server/deployables');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { readLivePointer } = require('@nativegtm/store/livePointer');
+const { startPostgres } = require('@nativegtm/store/testing/postgres');
+const { startObjectStorage } = require('@nativegtm/store/testing/objectStorage');
+const { startNpmStart } = require('./npmStart');
+const { startNginx } = require('./nginxServer');
+const { locateTool } = require('./systemTools');
+const { waitForPort } = require('./waitForPort');
+
+/** How often HAProxy checks each node, and after how many failures it routes around it. */
+const CHECK_INTERVAL_MS = 500;
+const CHECK_FALLS = 2;
+
+/**
+ * HAProxy's configuration: one frontend per deployable (the public ports remotes.json names), each balanced over
+ * that deployable's port on every node, every node checked by its shell's /readyz.
+ * @param {{ frontends: Record<string, number>, nodes: { name: string, ports: Record<string, number> }[] }} plan
+ */
+function haproxyConfig({ frontends, nodes }) {
+  const lines = [
+    'global',
+    '  maxconn 4000',
+    'defaults',
+    '  mode http',
+    '  timeout connect 1s',
+    '  timeout client 30s',
+    '  timeout server 30s',
+    // A connection refused (a node just killed) is tried once more on another node: only requests under way fail.
+    '  retries 2',
+    '  option redispatch',
+    '  option http-keep-alive',
+  ];
+  for (const deployable of deployables) {
+    const name = deployable.name;
+    lines.push(
+      `frontend ${name}`,
+      `  bind 127.0.0.1:${frontends[name]}`,
+      `  default_backend ${name}`,
+      `backend ${name}`,
+      '  balance roundrobin',
+      '  option httpchk GET /readyz',
+      '  http-check expect status 200',
+      `  default-server inter ${CHECK_INTERVAL_MS}ms fall ${CHECK_FALLS} rise 2`,
+      ...nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.ports[name]} check port ${node.ports.shell}`),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Starts HAProxy with `config`; resolves once its frontends listen.
+ * @param {string} config
+ * @param {number[]} ports
+ */
+async function startHaproxy(config, ports) {
+  const haproxy = locateTool('HAPROXY_PATH');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-haproxy-'));
+  const file = path.join(dir, 'haproxy.cfg');
+  fs.writeFileSync(file, config);
+  const check = spawnSync(haproxy, ['-c', '-f', file], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`HAProxy rejected its configuration:\n${check.stdout}${check.stderr}`);
+  const child = spawn(haproxy, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  try {
+    await Promise.all(ports.map((port) => waitForPort(port, { what: 'HAProxy: nothing' })));
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}`);
+  }
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(undefined);
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve(undefined);
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * @typedef {object} TopologyNode
+ * @property {string} name
+ * @property {'built-in' | 'nginx'} server
+ * @property {Record<string, number>} ports each deployable's port on this node
+ * @property {string} copy its copy of the store (RELEASES_DIR)
+ * @property {() => Promise<void>} stop
+ * @property {() => void} [kill] SIGKILL, as a machine that fails (the built-in nodes)
+ */
+
+/**
+ * Starts the topology: the store, the nodes, HAProxy. Ports: the frontends on `base`, each node on the 10 after the
+ * one before it.
+ * @param {{ base: number, builtInNodes?: number, log?: (line: string) => void }} options
+ */
+async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
+  // nginx's workers read the copies as another user.
+  fs.chmodSync(scratch, 0o755);
+  const [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver: require('s3rver') })]);
+  // The collector beside nginx runs in this process: its SDK reads the storage's endpoint from here.
+  Object.assign(process.env, storage.env);
+  const store = {
+    ...storage.env,
+    DATABASE_URL: await postgres.migratedDatabase('site'),
+    RELEASES_BUCKET: `s3://${storage.bucket}/site`,
+    FIELD_DATA_SECRET: 'the-topology-field-data-secret-of-32-bytes',
+  };
+  log(`the store: ${store.DATABASE_URL} and ${store.RELEASES_BUCKET}`);
+  const frontends = portsFrom(base);
+  const remotesFile = path.join(scratch, 'remotes.json');
+  const remotes = shippedRemotes({
+    host: '127.0.0.1',
+    portOf: (page) => /** @type {number} */ (frontends[page.package]),
+  });
+  fs.writeFileSync(remotesFile, JSON.stringify(remotes));
+
+  /** @type {TopologyNode[]} */
+  const nodes = [];
+  /** @type {{ stop: () => Promise<unknown> } | undefined} */
+  let haproxy;
+  const stopAll = async () => {
+    await haproxy?.stop();
+    await Promise.all(nodes.map((node) => node.stop().catch(() => {})));
+    postgres.remove();
+    await storage.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
+  try {
+    for (let index = 0; index < builtInNodes; index += 1) {
+      const nodeBase = base + 10 * (index + 1);
+      const copy = path.join(scratch, `node-${index + 1}`);
+      const started = await startNpmStart({
+        base: nodeBase,
+        metricsPort: nodeBase + 5,
+        workers: 1,
+        remotes,
+        fieldDataDir: path.join(scratch, `field-data-${index + 1}`),
+        env: { ...store, RELEASES_DIR: copy },
+      });
+      nodes.push({
+        name: `node-${index + 1}`,
+        server: 'built-in',
+        ports: started.ports,
+        copy,
+        stop: async () => void (await started.stop()),
+        kill: () => started.child.kill('SIGKILL'),
+      });
+      log(`node-${index + 1}: npm start on ${nodeBase}`);
+    }
+    const nginxBase = base + 10 * (builtInNodes + 1);
+    const nginxCopy = path.join(scratch, 'node-nginx');
+    const nginxPorts = portsFrom(nginxBase);
+    // HAProxy before nginx: nginx's configuration reads each page's query parameters from its remote, through it.
+    const planned = [...nodes, { name: 'node-nginx', ports: nginxPorts }];
+    haproxy = await startHaproxy(haproxyConfig({ frontends, nodes: planned }), Object.values(frontends));
+    const nginx = await startNginx({
+      ports: nginxPorts,
+      remotesFile,
+      releasesDir: nginxCopy,
+      fieldDataDir: path.join(scratch, 'field-data-nginx'),
+      store,
+    });
+    nodes.push({ name: 'node-nginx', server: 'nginx', ports: nginxPorts, copy: nginxCopy, stop: nginx.stop });
+    log(`node-nginx: nginx on ${nginxBase}`);
+    log(`HAProxy: the site on http://127.0.0.1:${frontends.shell}`);
+    return {
+      store,
+      postgres,
+      nodes,
+      frontends,
+      origin: `http://127.0.0.1:${frontends.shell}`,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** @typedef {Awaited<ReturnType<typeof startTopology>>} Topology */
+
+const jobsRoute = /** @type {string} */ (deployables.find((d) => d.remote === 'jobs')?.route);
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The build of the jobs page a document from the node on `port` carries (undefined: the page's HTML is not in it),
+ * for a visitor with `bucket`.
+ * @param {number} port
+ * @param {number} [bucket]
+ */
+async function documentBuild(port, bucket) {
+  const headers = bucket === undefined ? undefined : { cookie: `${BUCKET_COOKIE}=${bucket}` };
+  const response = await fetch(`http://127.0.0.1:${port}${jobsRoute}`, { headers });
+  if (response.status !== 200) throw new Error(`port ${port} answered ${response.status}`);
+  return /data-remote="jobs" data-build="([^"]+)"/.exec(await response.text())?.[1];
+}
+
+/**
+ * How long after now each node's documents carry `build`; throws after `timeoutMs`.
+ * @param {TopologyNode[]} nodes
+ * @param {string} build
+ * @param {number} [timeoutMs]
+ */
+function untilEveryDocument(nodes, build, timeoutMs = 10_000) {
+  const started = performance.now();
+  return Promise.all(
+    nodes.map(async (node) => {
+      while ((await documentBuild(/** @type {number} */ (node.ports.shell))) !== build) {
+        if (performance.now() - started > timeoutMs) throw new Error(`${node.name} never served build ${build}`);
+        await pause(10);
+      }
+      return performance.now() - started;
+    }),
+  );
+}
+
+/**
+ * How long after now each node's copy names release `id` of jobs live; throws after `timeoutMs`.
+ * @param {TopologyNode[]} nodes
+ * @param {string} id
+ * @param {number} [timeoutMs]
+ */
+function untilEveryCopy(nodes, id, timeoutMs = 10_000) {
+  const started = performance.now();
+  return Promise.all(
+    nodes.map(async (node) => {
+      while (readLivePointer(storeLayout(node.copy, 'jobs')).id !== id) {
+        if (performance.now() - started > timeoutMs) throw new Error(`${node.name}'s copy never had ${id} live`);
+        await pause(2);
+      }
+      return performance.now() - started;
+    }),
+  );
+}
+
+module.exports = { startTopology, documentBuild, untilEveryDocument, untilEveryCopy, CHECK_INTERVAL_MS, CHECK_FALLS };
