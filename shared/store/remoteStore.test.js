@@ -10,8 +10,7 @@ const { openFolderStore } = require('./folderStore');
 const { openPostgresStore } = require('./postgres/postgresStore');
 const { CanaryGone } = require('./canaryChanges');
 const { StoreRefusal, StoreUnavailable } = require('./storeRefusal');
-const { startPostgres } = require('./testing/postgres');
-const { startObjectStorage } = require('./testing/objectStorage');
+const { startStoreServices } = require('./testing/storeServices');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 jest.setTimeout(60_000);
@@ -20,23 +19,19 @@ const source = { commit: 'abc', dirty: false };
 const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
 const by = `${os.userInfo().username}@${os.hostname()}`;
 
-/** @type {Awaited<ReturnType<typeof startPostgres>>} */
+/** @type {Awaited<ReturnType<typeof startStoreServices>>} */
+let services;
+/** @type {typeof services.postgres} */
 let postgres;
-/** @type {Awaited<ReturnType<typeof startObjectStorage>>} */
+/** @type {typeof services.storage} */
 let storage;
-const savedEnv = { ...process.env };
 let databases = 0;
 
 beforeAll(async () => {
-  [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
-  // The SDK reads its endpoint and credentials from the environment, as it would on a node.
-  Object.assign(process.env, storage.env);
+  services = await startStoreServices({ S3rver });
+  ({ postgres, storage } = services);
 });
-afterAll(async () => {
-  postgres?.remove();
-  await storage?.stop();
-  process.env = savedEnv;
-});
+afterAll(() => services?.stop());
 
 /**
  * A new, empty store on each backend, and what a test needs to look under it. Each `open` is another machine's

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import S3rver from 's3rver';
 import { deployables } from '@nativegtm/server/deployables';
-import { startPostgres } from '@nativegtm/store/testing/postgres';
-import { startObjectStorage } from '@nativegtm/store/testing/objectStorage';
+import { startStoreServices } from '@nativegtm/store/testing/storeServices';
 import { openPostgresStore } from '@nativegtm/store/postgres/postgresStore';
 import { eventually } from '../support/eventually';
 import { npmRun } from '../support/releaseCommands';
@@ -21,14 +20,16 @@ jest.setTimeout(300_000);
 const NODE_BASE = testPorts.shell! + 202;
 const jobs = deployables.find((d) => d.remote === 'jobs')!;
 
-let postgres: Awaited<ReturnType<typeof startPostgres>>;
-let storage: Awaited<ReturnType<typeof startObjectStorage>>;
+let services: Awaited<ReturnType<typeof startStoreServices>>;
+let postgres: typeof services.postgres;
+let storage: typeof services.storage;
 let scratch: string;
 let database: Record<string, string>;
 const builds = { a: '', b: '' };
 
 beforeAll(async () => {
-  [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
+  services = await startStoreServices({ S3rver });
+  ({ postgres, storage } = services);
   scratch = mkdtempSync(join(tmpdir(), 'nativegtm-store-backends-'));
   database = {
     ...storage.env,
@@ -43,8 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  postgres?.remove();
-  await storage?.stop();
+  await services?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -12,8 +12,7 @@ const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
 const { deployables } = require('@nativegtm/server/deployables');
 const { storeLayout } = require('@nativegtm/store/layout');
 const { readLivePointer } = require('@nativegtm/store/livePointer');
-const { startPostgres } = require('@nativegtm/store/testing/postgres');
-const { startObjectStorage } = require('@nativegtm/store/testing/objectStorage');
+const { startStoreServices } = require('@nativegtm/store/testing/storeServices');
 const { startNpmStart } = require('./npmStart');
 const { startNginx } = require('./nginxServer');
 const { locateTool } = require('./systemTools');
@@ -112,9 +111,9 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);
-  const [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver: require('s3rver') })]);
   // The collector beside nginx runs in this process: its SDK reads the storage's endpoint from here.
-  Object.assign(process.env, storage.env);
+  const services = await startStoreServices({ S3rver: require('s3rver') });
+  const { postgres, storage } = services;
   const store = {
     ...storage.env,
     DATABASE_URL: await postgres.migratedDatabase('site'),
@@ -137,8 +136,7 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
   const stopAll = async () => {
     await haproxy?.stop();
     await Promise.all(nodes.map((node) => node.stop().catch(() => {})));
-    postgres.remove();
-    await storage.stop();
+    await services.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {

@@ -7,29 +7,25 @@ const S3rver = require('s3rver');
 const { openFolderStore } = require('../folderStore');
 const { openPostgresStore } = require('./postgresStore');
 const { copyFolderRemote } = require('./copyFolderStore');
-const { startPostgres } = require('../testing/postgres');
-const { startObjectStorage } = require('../testing/objectStorage');
+const { startStoreServices } = require('../testing/storeServices');
 const { fakeBuild, removeFakeBuilds } = require('../testing/fakeBuild');
 
 jest.setTimeout(60_000);
 
-/** @type {Awaited<ReturnType<typeof startPostgres>>} */
+/** @type {Awaited<ReturnType<typeof startStoreServices>>} */
+let services;
+/** @type {typeof services.postgres} */
 let postgres;
-/** @type {Awaited<ReturnType<typeof startObjectStorage>>} */
+/** @type {typeof services.storage} */
 let storage;
 /** @type {string} */
 let dir;
-const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
-  Object.assign(process.env, storage.env);
+  services = await startStoreServices({ S3rver });
+  ({ postgres, storage } = services);
 });
-afterAll(async () => {
-  postgres?.remove();
-  await storage?.stop();
-  process.env = savedEnv;
-});
+afterAll(() => services?.stop());
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-copy-'));
 });

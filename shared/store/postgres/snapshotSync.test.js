@@ -13,17 +13,17 @@ const { openObjectStore } = require('./objectStore');
 const { openPostgresStore } = require('./postgresStore');
 const { startSnapshotSync } = require('./snapshotSync');
 const { readSnapshotStatus } = require('./snapshotStatus');
-const { startPostgres } = require('../testing/postgres');
-const { startObjectStorage } = require('../testing/objectStorage');
+const { startStoreServices } = require('../testing/storeServices');
 const { fakeBuild, removeFakeBuilds } = require('../testing/fakeBuild');
 
 jest.setTimeout(60_000);
 
-/** @type {Awaited<ReturnType<typeof startPostgres>>} */
+/** @type {Awaited<ReturnType<typeof startStoreServices>>} */
+let services;
+/** @type {typeof services.postgres} */
 let postgres;
-/** @type {Awaited<ReturnType<typeof startObjectStorage>>} */
+/** @type {typeof services.storage} */
 let storage;
-const savedEnv = { ...process.env };
 /** @type {string} */
 let node;
 /** @type {{ databaseUrl: string, bucketUrl: string }} */
@@ -39,14 +39,10 @@ let problems;
 let prefixes = 0;
 
 beforeAll(async () => {
-  [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
-  Object.assign(process.env, storage.env);
+  services = await startStoreServices({ S3rver });
+  ({ postgres, storage } = services);
 });
-afterAll(async () => {
-  postgres?.remove();
-  await storage?.stop();
-  process.env = savedEnv;
-});
+afterAll(() => services?.stop());
 beforeEach(async () => {
   node = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-node-'));
   prefixes += 1;

@@ -1,0 +1,25 @@
+// The services of a store on PostgreSQL, for a test: a PostgreSQL server (postgres.js) and object storage
+// (objectStorage.js), started together, with the AWS SDK's environment pointing at the storage, as it would on a
+// node; stop() stops both and puts the environment back.
+const { startPostgres } = require('./postgres');
+const { startObjectStorage } = require('./objectStorage');
+
+/**
+ * @param {{ S3rver: typeof import('s3rver') }} options the test's s3rver (objectStorage.js says why)
+ */
+async function startStoreServices({ S3rver }) {
+  const [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
+  const saved = { ...process.env };
+  Object.assign(process.env, storage.env);
+  return {
+    postgres,
+    storage,
+    stop: async () => {
+      postgres.remove();
+      await storage.stop();
+      process.env = saved;
+    },
+  };
+}
+
+module.exports = { startStoreServices };
