@@ -4,6 +4,9 @@ const v8 = require('node:v8');
 const vm = require('node:vm');
 const { createFragmentCache } = require('./fragmentCache');
 
+/** A fetch's time limit in the tests that are not about it: a loaded machine can take longer than 400 ms. */
+const SLOW_MACHINE_MS = 10_000;
+
 /** A remote whose answer each test sets; counts the requests it gets. */
 /** @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Answer */
 /** @type {import('node:http').Server} */
@@ -46,7 +49,7 @@ async function waitFor(condition) {
 describe('the fragment cache', () => {
   it('fetches once for concurrent and recent requests, and again once the copy is older than maxAge', async () => {
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, now: () => now });
     const [a, b] = await Promise.all([cache.get(`${origin}/a`), cache.get(`${origin}/a`)]);
     expect([a, b, requests]).toEqual(['fragment', 'fragment', 1]);
     now = 400;
@@ -61,7 +64,7 @@ describe('the fragment cache', () => {
 
   it('keeps a file asked for lately fresh in the background, so a visitor does not wait for the remote', async () => {
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, idleMs: 10_000, now: () => now });
     await cache.get(`${origin}/fresh`);
     now = 150;
     cache.sweep();
@@ -95,7 +98,7 @@ describe('the fragment cache', () => {
       return res.end(content);
     };
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, now: () => now });
     await expect(cache.get(`${origin}/manifest`)).resolves.toBe('build A');
     content = 'build B';
     now = 600;
@@ -106,7 +109,7 @@ describe('the fragment cache', () => {
 
   it('keeps one good copy of a file whose URL names its build for as long as it is asked for, and never refreshes it', async () => {
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, idleMs: 10_000, now: () => now });
     const url = `${origin}/body?build=a`;
     await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('fragment');
     answer = (_req, res) => ((res.statusCode = 500), res.end('Error'));
@@ -128,7 +131,7 @@ describe('the fragment cache', () => {
   it('fetches a file of a build again once its failure is older than maxAge', async () => {
     let now = 0;
     answer = (_req, res) => ((res.statusCode = 503), res.end('Unavailable'));
-    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, now: () => now });
     const url = `${origin}/body?build=b`;
     await expect(cache.get(url, undefined, { immutable: true })).resolves.toBeNull();
     now = 400;
@@ -145,7 +148,7 @@ describe('the fragment cache', () => {
     let now = 0;
     // The manifest already names build c; the remote still answers the file of build b (a deploy half-way).
     answer = (_req, res) => res.end('<div data-build="b">old</div>');
-    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 10_000, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, idleMs: 10_000, now: () => now });
     const url = `${origin}/body?build=c`;
     const options = { immutable: true, accept: (/** @type {string} */ text) => text.startsWith('<div data-build="c"') };
     await expect(cache.get(url, undefined, options)).resolves.toBeNull();
@@ -165,7 +168,7 @@ describe('the fragment cache', () => {
 
   it('keeps serving a copy that is still young enough when a background refresh fails', async () => {
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, now: () => now });
     await cache.get(`${origin}/flaky`);
     answer = (_req, res) => ((res.statusCode = 500), res.end('Error: stack trace'));
     now = 200;
@@ -186,7 +189,7 @@ describe('the fragment cache', () => {
 
   it('stops refreshing a file nobody asked for in idleMs, and fetches it afresh when asked again', async () => {
     let now = 0;
-    const cache = createFragmentCache({ maxAgeMs: 500, idleMs: 1000, now: () => now });
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 500, idleMs: 1000, now: () => now });
     await cache.get(`${origin}/idle`);
     now = 1001;
     cache.sweep();
