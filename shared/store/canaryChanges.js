@@ -289,8 +289,12 @@ function finishCanary(backend, mine, { outcome, reason, last, at }) {
   });
 }
 
-/** How long an abort waits for the command running the canary to let go of the store (it holds it for moments). */
-const ABORT_WAIT_MS = 800;
+/**
+ * How long an abort waits for the command running the canary to let go of the store: it holds it for moments, but on
+ * a loaded machine a renewal's moment (a lock, a state written to disk) can pass 800 ms, and an abort must not be
+ * refused then.
+ */
+const ABORT_WAIT_MS = 5000;
 
 /**
  * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone at its next
