@@ -6,7 +6,8 @@
 // --load build (the default): the jobs remote is built over and over into a scratch folder all along, as CI's builds
 // keep the machine busy; --load none: nothing beside. Arguments after the options go to jest (a spec's path, say).
 // Each run's jest report is kept in tests/.artifacts/flaky/. Exit code 1 when any test failed in any run. Stopped
-// early (Ctrl-C, SIGTERM), it ends the run under way and prints the tally of the runs it finished.
+// early (Ctrl-C, SIGTERM), it ends the run under way with every process it started, and prints the tally of the runs
+// it finished.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -21,12 +22,23 @@ const artifacts = path.join(repoRoot, 'tests/.artifacts/flaky');
 /**
  * @param {string} command
  * @param {string[]} args
- * @param {{ env?: NodeJS.ProcessEnv, quiet?: boolean }} [options]
- * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<number | null> }}
+ * @param {{ env?: NodeJS.ProcessEnv, quiet?: boolean, group?: boolean }} [options] group: in a process group of its
+ *   own, which stop() ends whole
+ * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<number | null>, stop: () => void }}
  */
-function run(command, args, { env = process.env, quiet = false } = {}) {
-  const child = spawn(command, args, { cwd: repoRoot, env, stdio: quiet ? 'ignore' : 'inherit' });
-  return { child, done: new Promise((resolve) => child.once('close', resolve)) };
+function run(command, args, { env = process.env, quiet = false, group = false } = {}) {
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: quiet ? 'ignore' : 'inherit', detached: group });
+  const stop = () => {
+    try {
+      // The whole group: a run stopped early must not leave the servers its tests started (nginx, Varnish, browsers)
+      // holding the ports the next run, or CI, will need.
+      if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
+  return { child, done: new Promise((resolve) => child.once('close', resolve)), stop };
 }
 
 /**
@@ -93,12 +105,12 @@ async function main() {
   /** @type {Map<string, { count: number, reason: string, runs: number[] }>} */
   const tally = new Map();
   const durations = [];
-  /** @type {import('node:child_process').ChildProcess | undefined} */
-  let current;
+  /** @type {(() => void) | undefined} */
+  let stopCurrent;
   let stopped = false;
   const stop = () => {
     stopped = true;
-    current?.kill('SIGTERM');
+    stopCurrent?.();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -107,15 +119,19 @@ async function main() {
       const report = path.join(artifacts, `run-${index}.json`);
       const started = Date.now();
       console.log(`\n== run ${index} of ${runs} (load: ${load})`);
-      const jest = run(process.execPath, [
-        require.resolve('jest/bin/jest'),
-        '--selectProjects',
-        'integration',
-        '--json',
-        `--outputFile=${report}`,
-        ...positionals,
-      ]);
-      current = jest.child;
+      const jest = run(
+        process.execPath,
+        [
+          require.resolve('jest/bin/jest'),
+          '--selectProjects',
+          'integration',
+          '--json',
+          `--outputFile=${report}`,
+          ...positionals,
+        ],
+        { group: true },
+      );
+      stopCurrent = jest.stop;
       const status = await jest.done;
       if (stopped) break;
       durations.push((Date.now() - started) / 1000);
