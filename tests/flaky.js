@@ -153,6 +153,10 @@ async function main() {
   const finished = durations.length;
   const stoppedEarly = finished < runs ? ` (stopped: ${finished} of the ${runs} asked for)` : '';
   console.log(`\n${finished} runs of the integration tests (load: ${load}), ${minutes} min in all${stoppedEarly}`);
+  if (finished === 0) {
+    process.exitCode = 1;
+    return;
+  }
   if (tally.size === 0) {
     console.log('Every test passed in every run.');
     return;
