@@ -17,7 +17,7 @@ const { is, sendText } = require('./routeTable');
  */
 
 /**
- * @param {{ remotes: import('./remotesFile').RemotesFile, remoteNames: string[], builds?: () => Map<string, string>, timeoutMs?: number,
+ * @param {{ remotes: import('./remotesFile').RemotesFile, remoteNames: readonly string[], builds?: () => Map<string, string>, timeoutMs?: number,
  *   maxAgeMs?: number, fetch?: typeof fetch, now?: () => number,
  *   storeCopy?: () => import('./releases/storeCopy').StoreCopy }} options
  *   remotes: remotes.json's reader; remoteNames: the remotes of the site's pages; builds: the live build of each remote,

@@ -9,6 +9,7 @@
 // answers nginx's /readyz for the node (readiness.js). SIGTERM and Ctrl+C write out what is buffered, then stop.
 const path = require('node:path');
 const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
+const { remoteNames } = require('@nativegtm/contract/remotes');
 const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
 const { deployables } = require('../deployables');
 const { HEALTH_PATH } = require('../healthPaths');
@@ -87,7 +88,7 @@ async function startCollector(config) {
   if (copy) metrics.watchStoreCopy(copy);
   const readiness = createReadiness({
     remotes,
-    remoteNames: deployables.flatMap((deployable) => (deployable.remote ? [deployable.remote] : [])),
+    remoteNames,
     builds: builds.liveBuilds,
     storeCopy: copy,
   });

@@ -224,6 +224,8 @@ async function conflict(client, remote, label) {
  */
 function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_MS }) {
   const where = `${objects.where}/${remote}`;
+  /** The remote's rows at one revision. */
+  const readRows = () => database.transaction((client) => readRemote(client, remote), { readOnly: true });
 
   /**
    * @template T
@@ -232,7 +234,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
    * @returns {Promise<T>}
    */
   async function change(label, work) {
-    const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+    const rows = await readRows();
     /** @type {Write[]} */
     const writes = [];
     /** @type {((objects: import('./objectStore').ObjectStore) => Promise<void>)[]} */
@@ -269,7 +271,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     objects,
     change,
     read: async (read) => {
-      const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      const rows = await readRows();
       return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs }));
     },
     publish: async (buildDir, { commit, dirty }) => {
@@ -283,7 +285,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       if (!check.ok) throw new StoreRefusal(`${buildDir} cannot be served: ${check.detail}`);
       const names = filesUnder(buildDir);
       const id = releaseId(buildDir, names);
-      const known = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      const known = await readRows();
       if (known.releases.has(id)) return { id, existed: true };
       // Every file up before the release is recorded: nothing can name a release whose files are not all there.
       const files = await uploadRelease(objects, remote, id, buildDir);
@@ -305,7 +307,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       });
     },
     releaseFiles: async (id) => {
-      const rows = await database.transaction((client) => readRemote(client, remote), { readOnly: true });
+      const rows = await readRows();
       const release = rows.releases.get(id);
       if (!release) throw new StoreRefusal(`there is no release ${id} of ${remote} in ${where}`);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-${remote}-${id}-`));
