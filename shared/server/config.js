@@ -9,6 +9,7 @@ const { LEVELS } = require('./observability/logger');
 const { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } = require('./observability/metricsServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 const { DEFAULT_HOUR_BYTES, DEFAULT_TOTAL_BYTES } = require('./fieldData/storeBudget');
+const { DEFAULT_BUFFER_RECORDS, DEFAULT_RETENTION_DAYS } = require('./fieldData/recordStore');
 const { LOOPBACK_ORIGINS, parseOverrideOrigins } = require('@nativegtm/contract/overrides');
 const { secretProblem } = require('./fieldData/fieldTokens');
 const { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } = require('./fieldData/clientNetwork');
@@ -137,6 +138,14 @@ const SERVER_SPECS = {
   FIELD_DATA_MAX: byteSize(1024)({
     default: DEFAULT_TOTAL_BYTES,
     desc: 'the bytes of field data FIELD_DATA_DIR holds at most (2GB)',
+  }),
+  FIELD_DATA_BUFFER: wholeNumber(1)({
+    default: DEFAULT_BUFFER_RECORDS,
+    desc: 'the field-data records a process holds while the database cannot take them, with DATABASE_URL (10000)',
+  }),
+  FIELD_DATA_RETENTION_DAYS: wholeNumber(1)({
+    default: DEFAULT_RETENTION_DAYS,
+    desc: 'the days of field data kept (7)',
   }),
   RUM_SAMPLE_RATE: share({ default: 1, desc: 'the share of page views whose field data is collected' }),
   COLLECTOR_PORT: tcpPort({ default: 9465, desc: "the field-data collector's loopback port, behind nginx" }),

@@ -78,6 +78,8 @@ describe('the servers’ configuration', () => {
       FIELD_DATA_SECRET: undefined,
       FIELD_DATA_MAX_HOUR: 256 * 1024 * 1024,
       FIELD_DATA_MAX: 2 * 1024 * 1024 * 1024,
+      FIELD_DATA_BUFFER: 10_000,
+      FIELD_DATA_RETENTION_DAYS: 7,
       RUM_SAMPLE_RATE: 1,
       COLLECTOR_PORT: 9465,
       OVERRIDE_ORIGINS: [

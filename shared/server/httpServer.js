@@ -5,6 +5,8 @@ const net = require('node:net');
 
 /** Servers that are draining (see drain()). */
 const draining = new WeakSet();
+/** What each closed server's handler still finishes (the field data it writes out): close() and drain() wait for it. */
+const handlersClosing = new WeakMap();
 
 /** How long a draining server waits for its last requests before it ends the connections that hold them. */
 const DRAIN_GRACE_MS = 10_000;
@@ -14,8 +16,9 @@ const HEADER_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * @typedef {import('node:http').RequestListener & { close?: () => void }} ClosableHandler
- *   a request handler with work of its own to stop when its server closes (e.g. a background refresh)
+ * @typedef {import('node:http').RequestListener & { close?: () => void | Promise<void> }} ClosableHandler
+ *   a request handler with work of its own to stop when its server closes (e.g. a background refresh), or to finish
+ *   (records still to write out)
  */
 
 /**
@@ -37,7 +40,12 @@ function createHttpServer(handler) {
       handler(req, res);
     },
   );
-  server.once('close', () => handler.close?.());
+  server.once('close', () => {
+    handlersClosing.set(
+      server,
+      Promise.resolve(handler.close?.()).catch(() => {}),
+    );
+  });
   // Keep-alive sockets would hold a shutdown open; they are closed explicitly in close().
   return server;
 }
@@ -92,7 +100,7 @@ function listen(server, port, label, host) {
 function close(server) {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => resolve());
+    server.close(() => resolve(handlersClosing.get(server)));
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2000).unref();
   });
@@ -116,7 +124,7 @@ function drain(server, graceMs = DRAIN_GRACE_MS) {
     // net.Server's close, not http.Server's: the latter also ends idle kept-alive connections at once.
     net.Server.prototype.close.call(server, () => {
       clearTimeout(timer);
-      resolve();
+      resolve(handlersClosing.get(server));
     });
   });
 }

@@ -340,7 +340,7 @@ function createShellHandler({
     close() {
       composer.close();
       builds.stop();
-      collector?.flush();
+      return collector?.flush();
     },
   });
 }

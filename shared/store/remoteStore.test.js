@@ -290,7 +290,7 @@ describe('the store on PostgreSQL', () => {
       bucketUrl: `s3://${storage.bucket}/unmigrated`,
     });
     await expect(store.remote('jobs').releases()).rejects.toThrow(
-      /lacks this version's schema \(1764300000000_release-store\): run npm run store -- migrate/,
+      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data\): run npm run store -- migrate/,
     );
     await store.close();
   });

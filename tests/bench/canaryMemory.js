@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { sidesInStore } = require('@nativegtm/tools/canary/sides');
 const { DEFAULT_THRESHOLDS, judgeStep } = require('@nativegtm/tools/canary/verdict');
 
@@ -96,7 +97,7 @@ async function read() {
   const started = process.hrtime.bigint();
   const window = { since: Number(since), until: Number(until) };
   const counting = { canary: CANARY, maxNetworkShare: DEFAULT_THRESHOLDS.maxNetworkShare };
-  const sides = await sidesInStore(/** @type {string} */ (dir), 'jobs', window, counting);
+  const sides = await sidesInStore(openFieldRecords({ dir: /** @type {string} */ (dir) }), 'jobs', window, counting);
   const verdict = judgeStep(sides);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   process.stdout.write(

@@ -34,6 +34,8 @@ const SPECS = {
   FIELD_DATA_SECRET: SERVER_SPECS.FIELD_DATA_SECRET,
   FIELD_DATA_MAX_HOUR: SERVER_SPECS.FIELD_DATA_MAX_HOUR,
   FIELD_DATA_MAX: SERVER_SPECS.FIELD_DATA_MAX,
+  FIELD_DATA_BUFFER: SERVER_SPECS.FIELD_DATA_BUFFER,
+  FIELD_DATA_RETENTION_DAYS: SERVER_SPECS.FIELD_DATA_RETENTION_DAYS,
   TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
   DATABASE_URL: SERVER_SPECS.DATABASE_URL,
@@ -60,7 +62,7 @@ function nginxClient(req) {
 /**
  * Starts the collector; resolves once it and its metrics listen.
  * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
- *   FIELD_DATA_MAX?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   FIELD_DATA_MAX?: number, FIELD_DATA_BUFFER?: number, FIELD_DATA_RETENTION_DAYS?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, REMOTES_FILE?: string,
  *   METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
  */
@@ -94,9 +96,12 @@ async function startCollector(config) {
   });
   const collector = createFieldCollector({
     dir: fieldDataDir(config.FIELD_DATA_DIR),
+    databaseUrl: config.DATABASE_URL,
     secret: config.FIELD_DATA_SECRET,
     maxPerHour: config.FIELD_DATA_MAX_HOUR,
     maxTotal: config.FIELD_DATA_MAX,
+    bufferRecords: config.FIELD_DATA_BUFFER,
+    retentionDays: config.FIELD_DATA_RETENTION_DAYS,
     trustedProxies: config.TRUSTED_PROXIES,
     storeDir: releasesDir,
     liveBuilds: builds.liveBuilds,

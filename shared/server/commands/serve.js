@@ -36,6 +36,7 @@ async function primary(config) {
     // The primary reads the stores every worker writes to and serves from, so the page covers them all.
     statusPage: createStatusPage({
       fieldDataDir: fieldDataDir(config.FIELD_DATA_DIR),
+      databaseUrl: config.DATABASE_URL,
       releasesDir: storeDir(config.RELEASES_DIR),
     }),
   }).catch(async (/** @type {Error} */ error) => {
@@ -78,9 +79,12 @@ function worker(config) {
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
     fieldData: {
       dir: fieldDataDir(config.FIELD_DATA_DIR),
+      databaseUrl: config.DATABASE_URL,
       secret: config.FIELD_DATA_SECRET,
       maxPerHour: config.FIELD_DATA_MAX_HOUR,
       maxTotal: config.FIELD_DATA_MAX,
+      bufferRecords: config.FIELD_DATA_BUFFER,
+      retentionDays: config.FIELD_DATA_RETENTION_DAYS,
       trustedProxies: config.TRUSTED_PROXIES,
     },
     sampleRate: config.RUM_SAMPLE_RATE,

@@ -3,8 +3,7 @@
 const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens, tokenKey } = require('./fieldTokens');
-const { createRecordWriter, writerName } = require('./recordStore');
-const { createStoreBudget } = require('./storeBudget');
+const { openFieldRecordSink } = require('./fieldRecords');
 const { createTokenRates } = require('./tokenRates');
 const { DEFAULT_TRUSTED_PROXIES, clientNetwork, parseTrustedProxies } = require('./clientNetwork');
 const { canaryKey, runningCanary } = require('@nativegtm/store/canaryInStore');
@@ -12,10 +11,12 @@ const { storeLayout } = require('@nativegtm/store/layout');
 
 /**
  * Where field data is kept and how: what a server's configuration says of it.
- * @typedef {{ dir: string, secret?: string, maxPerHour?: number, maxTotal?: number, trustedProxies?: string }}
- *   FieldDataOptions dir: the record store (FIELD_DATA_DIR); secret: FIELD_DATA_SECRET; maxPerHour, maxTotal: the
- *   store's byte budget (FIELD_DATA_MAX_HOUR, FIELD_DATA_MAX; storeBudget.js's defaults unless given);
- *   trustedProxies: TRUSTED_PROXIES
+ * @typedef {{ dir: string, databaseUrl?: string, secret?: string, maxPerHour?: number, maxTotal?: number,
+ *   bufferRecords?: number, retentionDays?: number, trustedProxies?: string }} FieldDataOptions
+ *   dir: the record store (FIELD_DATA_DIR); databaseUrl: DATABASE_URL, whose database keeps the records instead;
+ *   secret: FIELD_DATA_SECRET; maxPerHour, maxTotal: the folder's byte budget (FIELD_DATA_MAX_HOUR, FIELD_DATA_MAX;
+ *   storeBudget.js's defaults unless given); bufferRecords: what a process holds while the database cannot take its
+ *   records (FIELD_DATA_BUFFER); retentionDays: FIELD_DATA_RETENTION_DAYS; trustedProxies: TRUSTED_PROXIES
  */
 
 /**
@@ -31,9 +32,12 @@ const { storeLayout } = require('@nativegtm/store/layout');
  */
 function createFieldCollector({
   dir,
+  databaseUrl,
   secret,
   maxPerHour,
   maxTotal,
+  bufferRecords,
+  retentionDays,
   trustedProxies = DEFAULT_TRUSTED_PROXIES,
   storeDir,
   liveBuilds,
@@ -61,15 +65,22 @@ function createFieldCollector({
     const state = running();
     return state && canaryKey(state);
   }
-  const onError = (/** @type {Error} */ error) => logger.error({ err: error }, 'field data could not be written');
-  const budget = createStoreBudget({ dir, name: writerName(), hourBytes: maxPerHour, totalBytes: maxTotal, onError });
-  const writer = createRecordWriter({ dir, onError, budget });
+  const sink = openFieldRecordSink({
+    dir,
+    databaseUrl,
+    maxPerHour,
+    maxTotal,
+    bufferRecords,
+    retentionDays,
+    metrics,
+    logger,
+  });
   const receive = createFieldDataEndpoint({
     labels,
     tokens,
-    writer,
+    writer: sink,
     metrics,
-    budget,
+    budget: sink,
     tokenRates: createTokenRates(),
     unsignedPerSecond,
   });
@@ -108,12 +119,15 @@ function createFieldCollector({
         fragment: failed ? 'failed' : 'ok',
       };
       // Past the budget it is dropped like a beacon's (and the drop marked for the canary).
-      if (!budget.admit()) return;
-      // The writer stores any record as one line; this one is not a beacon's.
-      writer.write([/** @type {any} */ (record)]);
+      if (!sink.admit()) return;
+      // The sink stores any record as it is; this one is not a beacon's.
+      sink.write([/** @type {any} */ (record)]);
     },
-    /** Writes out the records still buffered (when the server closes, before a draining worker exits). */
-    flush: () => writer.flush(),
+    /**
+     * Writes out the records still buffered (when the server closes, before a draining worker exits); on a database,
+     * resolves once it took them or refused them.
+     */
+    flush: async () => sink.flush(),
   };
 }
 

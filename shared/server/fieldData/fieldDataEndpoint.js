@@ -13,7 +13,7 @@ const getRawBody = require('raw-body');
 const { MAX_BEACON_BYTES, parseBeacon } = require('@nativegtm/contract/fieldData');
 
 /** @typedef {import('./recordStore').FieldRecord} FieldRecord */
-/** @typedef {import('./recordStore').RecordWriter} RecordWriter */
+/** @typedef {Pick<import('./fieldRecords').FieldRecordSink, 'write'>} RecordWriter */
 /** @typedef {import('./fieldLabels').FieldLabels} FieldLabels */
 /** @typedef {import('./fieldTokens').FieldTokens} FieldTokens */
 /** @typedef {import('../observability/metrics').Metrics} Metrics */

@@ -52,7 +52,7 @@ describe('the field-data endpoint', () => {
     const receive = createFieldDataEndpoint({
       labels: createFieldLabels({ storeDir, liveBuilds: () => new Map([['jobs', LIVE_BUILD]]) }),
       tokens,
-      writer: { write: (written) => records.push(...written), flush: () => {} },
+      writer: { write: (written) => records.push(...written) },
       metrics,
       now: () => time,
       ...options,

@@ -38,8 +38,10 @@ const { repoRoot } = require('../deployables');
 const FLUSH_INTERVAL_MS = 1000;
 /** Records buffered at most before they are written out at once. */
 const MAX_BUFFERED = 2000;
-/** Hours of records kept by default: a week. */
-const DEFAULT_RETENTION_HOURS = 7 * 24;
+/** Days of records kept by default (FIELD_DATA_RETENTION_DAYS), on a folder or a database: a week. */
+const DEFAULT_RETENTION_DAYS = 7;
+/** Records a process holds at most while the database cannot take them (FIELD_DATA_BUFFER; postgresRecords.js). */
+const DEFAULT_BUFFER_RECORDS = 10_000;
 
 /**
  * The store's folder: the one configured (FIELD_DATA_DIR), or field-data/ at the repository's root.
@@ -70,7 +72,7 @@ const HOUR_FOLDER = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
  */
 function createRecordWriter({
   dir,
-  retentionHours = DEFAULT_RETENTION_HOURS,
+  retentionHours = DEFAULT_RETENTION_DAYS * 24,
   now = Date.now,
   onError = () => {},
   budget,
@@ -196,5 +198,6 @@ module.exports = {
   hourOf,
   writerName,
   HOUR_FOLDER,
-  DEFAULT_RETENTION_HOURS,
+  DEFAULT_RETENTION_DAYS,
+  DEFAULT_BUFFER_RECORDS,
 };

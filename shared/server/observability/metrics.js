@@ -113,6 +113,24 @@ function createMetrics() {
     registers,
   });
 
+  const fieldRecords = new Counter({
+    name: 'nativegtm_field_data_records_total',
+    help: 'Field-data records sent to the database (written), or lost because its buffer was full while the database could not take them (dropped).',
+    labelNames: /** @type {const} */ (['outcome']),
+    registers,
+  });
+  /** @type {(() => number) | undefined} */
+  let bufferedRecords;
+  new Gauge({
+    name: 'nativegtm_field_data_buffered_records',
+    help: 'Field-data records waiting in the process for the database (absent on a folder store).',
+    registers,
+    collect() {
+      const count = bufferedRecords?.();
+      if (count !== undefined) this.set(count);
+    },
+  });
+
   /** @type {(() => import('../releases/storeCopy').StoreCopy) | undefined} */
   let storeCopy;
   new Gauge({
@@ -228,6 +246,20 @@ function createMetrics() {
      */
     beacon(outcome) {
       beacons.inc({ outcome });
+    },
+    /**
+     * @param {'written' | 'dropped'} outcome
+     * @param {number} count
+     */
+    fieldRecords(outcome, count) {
+      fieldRecords.inc({ outcome }, count);
+    },
+    /**
+     * Reports how many field-data records wait for the database (fieldData/postgresRecords.js).
+     * @param {() => number} read
+     */
+    watchBufferedRecords(read) {
+      bufferedRecords = read;
     },
   };
 }

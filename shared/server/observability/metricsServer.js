@@ -59,7 +59,13 @@ async function startMetricsServer(
   await listen(server, port, 'metrics', host);
   // The port listened on: port 0 (tests) lets the system pick one.
   const { port: actual } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return { url: `http://${host}:${actual}/metrics`, stop: () => close(server) };
+  return {
+    url: `http://${host}:${actual}/metrics`,
+    stop: async () => {
+      await close(server);
+      await statusPage?.close();
+    },
+  };
 }
 
 module.exports = { startMetricsServer, DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT };

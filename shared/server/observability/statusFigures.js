@@ -8,7 +8,6 @@ const { LRUCache } = require('lru-cache');
 const { fragmentPaths, parsePageManifest } = require('@nativegtm/contract/fragments');
 const { SHELL } = require('@nativegtm/contract/fieldData');
 const { deployables } = require('../deployables');
-const { readRecords } = require('../fieldData/recordStore');
 const { createSummary } = require('../fieldData/summary');
 const { liveAndPrevious } = require('@nativegtm/store/liveHistory');
 const { storeLayout } = require('@nativegtm/store/layout');
@@ -75,11 +74,12 @@ function releasesOf({ remote, dir }, releasesDir) {
 }
 
 /**
- * @param {{ fieldDataDir: string, releasesDir: string, now?: () => number,
- *   remotes?: { remote: string, route: string, dir: string }[] }} options
- *   remotes: the page remotes and their package folders (the deployables unless given)
+ * @param {{ fieldRecords: import('../fieldData/fieldRecords').FieldRecordSource, releasesDir: string,
+ *   now?: () => number, remotes?: { remote: string, route: string, dir: string }[] }} options
+ *   fieldRecords: the field data (every node's, on a database); remotes: the page remotes and their package folders
+ *   (the deployables unless given)
  */
-function createStatusFigures({ fieldDataDir, releasesDir, now = Date.now, remotes }) {
+function createStatusFigures({ fieldRecords, releasesDir, now = Date.now, remotes }) {
   const pages =
     remotes ??
     deployables.flatMap((deployable) =>
@@ -93,7 +93,7 @@ function createStatusFigures({ fieldDataDir, releasesDir, now = Date.now, remote
     const hour = createSummary({ by: ['remote', 'release'] });
     const buckets = createSummary({ by: ['remote', 'release'], bucketMs: BUCKET_MS, origin: since });
     // Up to the millisecond before now, so the hour is exactly WINDOW_MS / BUCKET_MS buckets.
-    for await (const record of readRecords(fieldDataDir, { since, until: at - 1 })) {
+    for await (const record of fieldRecords.read({ since, until: at - 1 })) {
       hour.add(record);
       buckets.add(record);
     }

@@ -8,6 +8,7 @@ const { VITALS } = require('@nativegtm/contract/fieldData');
 const { RATING_TEXT, errorRateText, vitalText } = require('../fieldData/vitalText');
 const { lineChart } = require('./svgChart');
 const { createStatusFigures, CACHE_MS, WINDOW_MS } = require('./statusFigures');
+const { openFieldRecords } = require('../fieldData/fieldRecords');
 
 /** @typedef {import('./statusFigures').StatusFigures} StatusFigures */
 /** @typedef {import('./statusFigures').RemoteFigures} RemoteFigures */
@@ -242,9 +243,9 @@ function card(remote, figures) {
 /**
  * The page for `figures`.
  * @param {StatusFigures} figures
- * @param {{ fieldDataDir: string }} where
+ * @param {{ where: string }} records where the records are (a folder, or the database)
  */
-function renderStatusPage(figures, { fieldDataDir }) {
+function renderStatusPage(figures, { where }) {
   const shell = figures.shell;
   const shellText =
     shell && shell.errorsPerThousandViews !== undefined
@@ -278,7 +279,7 @@ function renderStatusPage(figures, { fieldDataDir }) {
 <main>
 ${figures.remotes.map((remote) => card(remote, figures)).join('\n')}
 </main>
-<footer>Records from <code>${escapeHtml(fieldDataDir)}</code>, every one of the hour (signed or not, as the metrics count them). Computed at most every ${CACHE_MS / 1000} s; this page reloads every ${REFRESH_SECONDS} s. Prometheus metrics: <code>/metrics</code>.</footer>
+<footer>Records from <code>${escapeHtml(where)}</code>, every one of the hour (signed or not, as the metrics count them). Computed at most every ${CACHE_MS / 1000} s; this page reloads every ${REFRESH_SECONDS} s. Prometheus metrics: <code>/metrics</code>.</footer>
 </body>
 </html>
 `;
@@ -287,14 +288,19 @@ ${figures.remotes.map((remote) => card(remote, figures)).join('\n')}
 /**
  * The status page of a record store and a release store: `html()` is the page as of now (figures at most CACHE_MS
  * old).
- * @param {Parameters<typeof createStatusFigures>[0]} options
+ * @param {Omit<Parameters<typeof createStatusFigures>[0], 'fieldRecords'> & { fieldDataDir: string,
+ *   databaseUrl?: string }} options fieldDataDir: FIELD_DATA_DIR; databaseUrl: with it, every node's records in the
+ *   database instead
  */
-function createStatusPage(options) {
-  const figures = createStatusFigures(options);
+function createStatusPage({ fieldDataDir, databaseUrl, ...options }) {
+  const fieldRecords = openFieldRecords({ dir: fieldDataDir, databaseUrl });
+  const figures = createStatusFigures({ ...options, fieldRecords });
   return {
     async html() {
-      return renderStatusPage(await figures.get(), options);
+      return renderStatusPage(await figures.get(), fieldRecords);
     },
+    /** Lets go of the database, if any. */
+    close: () => fieldRecords.close(),
   };
 }
 

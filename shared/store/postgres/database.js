@@ -92,9 +92,44 @@ function openDatabase(databaseUrl, { max = 2 } = {}) {
     }
   }
 
-  return { transaction, close: () => pool.end() };
+  /**
+   * A read-only snapshot on a connection of its own, for a read longer than one call (a cursor the caller pages
+   * through); end() gives the connection back.
+   * @returns {Promise<{ client: import('pg').PoolClient, end: () => Promise<void> }>}
+   */
+  async function snapshot() {
+    let client;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
+    const connection = client;
+    const end = async () => {
+      await connection.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      connection.off('error', onError);
+      connection.release(broken);
+    };
+    try {
+      await checkSchema(client);
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    } catch (error) {
+      await end();
+      throw asUnavailable(error);
+    }
+    return { client, end };
+  }
+
+  return { transaction, snapshot, close: () => pool.end() };
 }
 
 /** @typedef {ReturnType<typeof openDatabase>} Database */
 
-module.exports = { openDatabase };
+module.exports = { openDatabase, asUnavailable };

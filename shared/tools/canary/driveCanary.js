@@ -36,12 +36,13 @@ function stepLine(share, { canary, control }, verdict) {
 }
 
 /**
- * @param {{ store: RemoteStore, fieldDataDir: string, state: CanaryState,
+ * @param {{ store: RemoteStore, fieldRecords: import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource,
+ *   state: CanaryState,
  *   now?: () => number, sleep?: (ms: number) => Promise<unknown>, print?: (line: string) => void }} options
  *   state: the canary as this process last wrote it (started or took over); its settings say the thresholds
  * @returns {Promise<EndedCanary>}
  */
-async function driveCanary({ store, fieldDataDir, state, now = Date.now, sleep = wait, print = () => {} }) {
+async function driveCanary({ store, fieldRecords, state, now = Date.now, sleep = wait, print = () => {} }) {
   const { remote } = store;
   let mine = state;
   const { stepTimeMs, maxWaitMs } = mine.settings;
@@ -62,7 +63,7 @@ async function driveCanary({ store, fieldDataDir, state, now = Date.now, sleep =
       await sleep(Math.min(look, since + stepTimeMs - at));
       continue;
     }
-    const sides = await sidesInStore(fieldDataDir, remote, { since, until: at }, counting);
+    const sides = await sidesInStore(fieldRecords, remote, { since, until: at }, counting);
     const verdict = judgeStep(sides, judging);
     if (verdict.verdict === 'no-verdict' && !sides.dropped && at < since + stepTimeMs + maxWaitMs) {
       await sleep(look);

@@ -5,6 +5,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { createStoreBudget } = require('@nativegtm/server/fieldData/storeBudget');
 const { canaryKey, readCanary, writeCanary } = require('@nativegtm/store/canaryInStore');
 const { readLivePointer } = require('@nativegtm/store/livePointer');
@@ -83,7 +84,14 @@ function visitors(since, { views = 50, errors = 0, inp = { canary: 80, control: 
 const start = (steps = [50, 100]) => store.startCanary(ids.next, { steps, settings, gate: null, now });
 /** @param {import('@nativegtm/store/canaryInStore').CanaryState} state */
 const drive = (state, lines = /** @type {string[]} */ ([])) =>
-  driveCanary({ store, fieldDataDir: records, state, now, sleep, print: (line) => lines.push(line) });
+  driveCanary({
+    store,
+    fieldRecords: openFieldRecords({ dir: records }),
+    state,
+    now,
+    sleep,
+    print: (line) => lines.push(line),
+  });
 
 describe('a canary, step by step', () => {
   it('goes through its steps while each side does as well as the other, and ends live', async () => {
@@ -238,7 +246,7 @@ describe("a canary's controls", () => {
     let looks = 0;
     const run = driveCanary({
       store,
-      fieldDataDir: records,
+      fieldRecords: openFieldRecords({ dir: records }),
       state,
       now,
       sleep: async (ms) => {

@@ -9,10 +9,9 @@
 // Then networks (each token carries a keyed hash of its visitor's network): one network keeps at most a share of a
 // side's views, of each vital's values, of its errors and of its documents (networkCap.js), and the side says from
 // how many networks its views came, for the verdict to want enough of them. And whether the store dropped
-// records for its byte budget in the window (@nativegtm/server/fieldData/storeBudget): then the sides are not what
-// visitors sent.
-const { readRecords } = require('@nativegtm/server/fieldData/recordStore');
-const { droppedIn } = require('@nativegtm/server/fieldData/storeBudget');
+// records in the window (a folder's byte budget, a database's buffer while it was down:
+// @nativegtm/server/fieldData/fieldRecords): then the sides are not what visitors sent. On a database, the records
+// are every node's.
 const { signedOncePerDocument } = require('@nativegtm/server/fieldData/signedRecords');
 const { capNetworks } = require('./networkCap');
 const { JUDGED_VITALS } = require('./verdict');
@@ -21,6 +20,7 @@ const { JUDGED_VITALS } = require('./verdict');
 /** @typedef {import('@nativegtm/server/fieldData/recordStore').DocumentRecord} DocumentRecord */
 /** @typedef {import('./verdict').Side} Side */
 /** @typedef {import('./verdict').JudgedVital} JudgedVital */
+/** @typedef {import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource} FieldRecordSource */
 
 /** The vitals a verdict judges. */
 const JUDGED = new Set(/** @type {readonly string[]} */ (JUDGED_VITALS));
@@ -103,16 +103,16 @@ async function sidesOf(records, remote, { canary, maxNetworkShare }) {
 
 /**
  * The sides of a remote's canary over a window of the record store, and whether records were dropped in it.
- * @param {string} dir FIELD_DATA_DIR
+ * @param {FieldRecordSource} source the field data (@nativegtm/server/fieldData/fieldRecords)
  * @param {string} remote
  * @param {{ since: number, until: number }} window ms since 1970
  * @param {{ canary: string, maxNetworkShare: number }} counting
  * @returns {Promise<{ canary: Required<Side>, control: Required<Side>, dropped: boolean }>}
  */
-async function sidesInStore(dir, remote, window, counting) {
+async function sidesInStore(source, remote, window, counting) {
   // Asked once the records are read: a drop while they were read counts too.
-  const sides = await sidesOf(readRecords(dir, window), remote, counting);
-  return { ...sides, dropped: droppedIn(dir, window) };
+  const sides = await sidesOf(source.read(window), remote, counting);
+  return { ...sides, dropped: await source.droppedIn(window) };
 }
 
 module.exports = { sidesOf, sidesInStore };

@@ -3,6 +3,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { recordMaker } = require('@nativegtm/server/fieldData/recordFixtures');
 const { createRecordWriter } = require('@nativegtm/server/fieldData/recordStore');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { sidesInStore, sidesOf } = require('./sides');
 
 /** The canary judged: its key, as its documents' tokens carry it. */
@@ -170,7 +171,12 @@ describe("a canary's two sides, from the record store", () => {
         vital('INP', 250, { ...on('control', 'c'), t: at }),
       ]);
       writer.flush();
-      const sides = await sidesInStore(dir, 'jobs', { since: at - 1000, until: at + 1000 }, counting);
+      const sides = await sidesInStore(
+        openFieldRecords({ dir }),
+        'jobs',
+        { since: at - 1000, until: at + 1000 },
+        counting,
+      );
       expect([sides.canary.views, sides.control.views, sides.control.values.INP]).toEqual([1, 1, [250]]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ const { remoteNames } = require('@nativegtm/contract/remotes');
 const { controlShare } = require('@nativegtm/contract/canaryBuckets');
 const { UsageError, Refusal, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { canaryKey } = require('@nativegtm/store/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
@@ -14,6 +15,8 @@ const { DEFAULT_STEPS, LEASE_TTL_MS, commandAlive, leaseOf } = require('@nativeg
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
 const { DEFAULT_THRESHOLDS, judgeStep, signalText, thresholdsOf } = require('../canary/verdict');
+
+/** @typedef {import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource} FieldRecordSource */
 
 const USAGE =
   'npm run canary -- <remote> <release id> [--steps 5,25,50,100] [--step-time 10m] [--min-views 200] ' +
@@ -131,10 +134,9 @@ runReleaseCommand(USAGE, async () => {
   const [id] = args;
   if (control.length === 1 && id !== undefined) throw new UsageError(`--${control[0]} takes no release id`);
   if (control.length === 0 && id === undefined) throw new UsageError('missing the release id');
-  const records = fieldDataDir(config.FIELD_DATA_DIR);
   const print = (/** @type {string} */ line) => console.log(line);
 
-  if (options.status) return printStatus(store, records);
+  if (options.status) return withFieldRecords(config, (records) => printStatus(store, records));
   if (options.abort) {
     const ended = await store.abortCanary({ now: Date.now });
     console.log(
@@ -169,7 +171,7 @@ runReleaseCommand(USAGE, async () => {
     `${remote}: canary of release ${state.id} ${options.resume ? 'resumed' : 'started'} at ${state.share} % ` +
       `(steps ${state.steps.join(', ')}; ${durationText(stepTimeMs)} each; a control group of the same share on live)`,
   );
-  const ended = await driveCanary({ store, fieldDataDir: records, state, print });
+  const ended = await withFieldRecords(config, (fieldRecords) => driveCanary({ store, fieldRecords, state, print }));
   if (ended.outcome === 'promoted') {
     console.log(`${remote}: release ${ended.id} is live (${ended.reason}; npm run rollback -- ${remote} undoes it).`);
     return;
@@ -183,9 +185,24 @@ runReleaseCommand(USAGE, async () => {
 });
 
 /**
+ * Runs `work` on the field data the configuration names (every node's, on a database), closed after.
+ * @template T
+ * @param {{ FIELD_DATA_DIR?: string, DATABASE_URL?: string }} config
+ * @param {(records: FieldRecordSource) => Promise<T>} work
+ */
+async function withFieldRecords(config, work) {
+  const records = openFieldRecords({ dir: fieldDataDir(config.FIELD_DATA_DIR), databaseUrl: config.DATABASE_URL });
+  try {
+    return await work(records);
+  } finally {
+    await records.close();
+  }
+}
+
+/**
  * --status: the running canary (or the last one that ended).
  * @param {import('@nativegtm/store/remoteStore').RemoteStore} store
- * @param {string} records
+ * @param {FieldRecordSource} records
  */
 async function printStatus(store, records) {
   const { remote } = store;

@@ -1,12 +1,13 @@
 // `npm run vitals -- [<remote>] [--since 1h] [--signed] [--dir <folder>]`: what visitors' browsers measured, from the
-// field-data record store (FIELD_DATA_DIR): per route and release, page views, p75 of each Web Vital with its rating,
+// field-data record store (FIELD_DATA_DIR, or every node's records in the database with DATABASE_URL): per route and release, page views, p75 of each Web Vital with its rating,
 // errors per 1,000 views, and the elements most often behind a poor LCP, INP or CLS. Exact figures over the records
 // (@nativegtm/server/fieldData/summary), where the metrics port's histograms are estimates.
 const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
 const { VITAL_NAMES } = require('@nativegtm/contract/fieldData');
 const { readCommandLine, runCommand, UsageError } = require('@nativegtm/server/commandLine');
 const { configOrExit } = require('@nativegtm/server/config');
-const { fieldDataDir, readRecords } = require('@nativegtm/server/fieldData/recordStore');
+const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { signedOncePerDocument } = require('@nativegtm/server/fieldData/signedRecords');
 const { summarize, ofRemote } = require('@nativegtm/server/fieldData/summary');
 const { RATING_SHORT, errorRateText, vitalText } = require('@nativegtm/server/fieldData/vitalText');
@@ -20,7 +21,8 @@ const DESCRIPTION = `Per route and release: page views, p75 of each Web Vital (g
 errors per 1,000 views, and the elements most often behind a poor LCP, INP or CLS, from the field-data records of
 the window (the last hour unless --since says). The remotes: ${remoteNames.join(', ')}.
   --signed        only signed records, once per document (what the canary decides on)
-  --dir <folder>  the record store (FIELD_DATA_DIR, field-data/ at the root by default)`;
+  --dir <folder>  the record store (FIELD_DATA_DIR, field-data/ at the root by default; with DATABASE_URL, the
+                  database's records of every node unless --dir is given)`;
 
 /**
  * Rows as lines of columns padded to their widest cell, to the left but for the columns of numbers.
@@ -71,17 +73,22 @@ runCommand(USAGE, async () => {
   if (windowMs === undefined) {
     throw new UsageError(`--since must be a duration such as 30m, 1h, 24h or 7d, not "${sinceText}"`);
   }
-  const dir = fieldDataDir(values.dir ?? configOrExit(toolsConfig).FIELD_DATA_DIR);
+  const config = values.dir === undefined ? configOrExit(toolsConfig) : undefined;
+  const source = openFieldRecords({
+    dir: fieldDataDir(values.dir ?? config?.FIELD_DATA_DIR),
+    databaseUrl: config?.DATABASE_URL,
+  });
+  const dir = source.where;
   const until = Date.now();
   const since = until - windowMs;
 
   const signed = values.signed ? signedOncePerDocument() : () => true;
   const mine = remote === undefined ? () => true : ofRemote(remote);
   const summary = await summarize(
-    readRecords(dir, { since, until }),
+    source.read({ since, until }),
     { by: ['route', 'remote', 'release'] },
     { filter: (record) => mine(record) && signed(record) },
-  );
+  ).finally(() => source.close());
 
   const what = `${values.signed ? 'signed ' : ''}field data${remote ? ` for ${remote}` : ''}`;
   const window = `since ${utc(since)} (the last ${sinceText})`;
