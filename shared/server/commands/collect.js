@@ -81,84 +81,90 @@ async function startCollector(config) {
       );
     },
   });
-  // nginx's configuration is generated from the store as the node has it (the live releases' page queries): the
-  // collector starts once its first sync was tried.
-  await storeSync?.ready;
-  const builds = pollLiveBuilds({ remotes });
-  await builds.refresh();
-  const copy = storeSync ? storeCopyReader(releasesDir) : undefined;
-  if (copy) metrics.watchStoreCopy(copy);
-  const readiness = createReadiness({
-    remotes,
-    remoteNames,
-    builds: builds.liveBuilds,
-    storeCopy: copy,
-  });
-  const collector = createFieldCollector({
-    dir: fieldDataDir(config.FIELD_DATA_DIR),
-    databaseUrl: config.DATABASE_URL,
-    secret: config.FIELD_DATA_SECRET,
-    maxPerHour: config.FIELD_DATA_MAX_HOUR,
-    maxTotal: config.FIELD_DATA_MAX,
-    bufferRecords: config.FIELD_DATA_BUFFER,
-    retentionDays: config.FIELD_DATA_RETENTION_DAYS,
-    trustedProxies: config.TRUSTED_PROXIES,
-    storeDir: releasesDir,
-    liveBuilds: builds.liveBuilds,
-    metrics,
-    logger,
-  });
-  const handler = createRouteHandler({
-    name: 'collector',
-    logger,
-    metrics,
-    routes: [
-      {
-        label: 'field-data',
-        path: is(FIELD_DATA_PATH),
-        methods: ['POST'],
-        quiet: true,
-        handle: (req, res) => collector.receive(req, res),
-      },
-      {
-        // nginx's include for a private document: its token, signed here, where the key is, for whom nginx says
-        // the document is (a preview, or a canary's side; anything else is a preview's), and for the visitor's network:
-        // nginx passes the address it saw (X-Real-IP) and the X-Forwarded-For it was sent, and TRUSTED_PROXIES here
-        // says which of it to believe, as the built-in server does with its own socket's.
-        label: 'field-token',
-        path: is(FIELD_TOKEN_PATH),
-        handle: (req, res) => {
-          const cohort = new URL(req.url ?? '/', 'http://collector').searchParams.get('cohort') ?? '';
-          const token = collector.issueToken(COHORT.test(cohort) ? cohort : 'preview', nginxClient(req));
-          return sendText(req, res, 'text/html', fieldTokenTag(token), 'no-store');
+  // A collector that fails to start stops its sync too: nothing of it keeps running, or retrying, behind the error.
+  try {
+    // nginx's configuration is generated from the store as the node has it (the live releases' page queries): the
+    // collector starts once its first sync was tried.
+    await storeSync?.ready;
+    const builds = pollLiveBuilds({ remotes });
+    await builds.refresh();
+    const copy = storeSync ? storeCopyReader(releasesDir) : undefined;
+    if (copy) metrics.watchStoreCopy(copy);
+    const readiness = createReadiness({
+      remotes,
+      remoteNames,
+      builds: builds.liveBuilds,
+      storeCopy: copy,
+    });
+    const collector = createFieldCollector({
+      dir: fieldDataDir(config.FIELD_DATA_DIR),
+      databaseUrl: config.DATABASE_URL,
+      secret: config.FIELD_DATA_SECRET,
+      maxPerHour: config.FIELD_DATA_MAX_HOUR,
+      maxTotal: config.FIELD_DATA_MAX,
+      bufferRecords: config.FIELD_DATA_BUFFER,
+      retentionDays: config.FIELD_DATA_RETENTION_DAYS,
+      trustedProxies: config.TRUSTED_PROXIES,
+      storeDir: releasesDir,
+      liveBuilds: builds.liveBuilds,
+      metrics,
+      logger,
+    });
+    const handler = createRouteHandler({
+      name: 'collector',
+      logger,
+      metrics,
+      routes: [
+        {
+          label: 'field-data',
+          path: is(FIELD_DATA_PATH),
+          methods: ['POST'],
+          quiet: true,
+          handle: (req, res) => collector.receive(req, res),
         },
+        {
+          // nginx's include for a private document: its token, signed here, where the key is, for whom nginx says
+          // the document is (a preview, or a canary's side; anything else is a preview's), and for the visitor's network:
+          // nginx passes the address it saw (X-Real-IP) and the X-Forwarded-For it was sent, and TRUSTED_PROXIES here
+          // says which of it to believe, as the built-in server does with its own socket's.
+          label: 'field-token',
+          path: is(FIELD_TOKEN_PATH),
+          handle: (req, res) => {
+            const cohort = new URL(req.url ?? '/', 'http://collector').searchParams.get('cohort') ?? '';
+            const token = collector.issueToken(COHORT.test(cohort) ? cohort : 'preview', nginxClient(req));
+            return sendText(req, res, 'text/html', fieldTokenTag(token), 'no-store');
+          },
+        },
+        {
+          label: 'healthz',
+          path: is(HEALTH_PATH),
+          handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
+        },
+        // nginx passes the node's /readyz here.
+        ...readinessRoutes(readiness),
+      ],
+    });
+    const server = createHttpServer(Object.assign(handler, { close: () => collector.flush() }));
+    // Loopback only: nginx on this node is its one client.
+    await listen(server, config.COLLECTOR_PORT, 'collector', '127.0.0.1');
+    const metricsServer = await startMetricsServer(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    logger.info({ url: `http://127.0.0.1:${port}${FIELD_DATA_PATH}`, metrics: metricsServer.url }, 'collecting');
+    return {
+      port,
+      metricsUrl: metricsServer.url,
+      /** Reads the remotes' live builds now (they are read every few seconds; a test need not wait for that). */
+      refreshBuilds: builds.refresh,
+      async stop() {
+        builds.stop();
+        await Promise.all([close(server), metricsServer.stop(), storeSync?.stop()]);
+        logger.flush();
       },
-      {
-        label: 'healthz',
-        path: is(HEALTH_PATH),
-        handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
-      },
-      // nginx passes the node's /readyz here.
-      ...readinessRoutes(readiness),
-    ],
-  });
-  const server = createHttpServer(Object.assign(handler, { close: () => collector.flush() }));
-  // Loopback only: nginx on this node is its one client.
-  await listen(server, config.COLLECTOR_PORT, 'collector', '127.0.0.1');
-  const metricsServer = await startMetricsServer(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  logger.info({ url: `http://127.0.0.1:${port}${FIELD_DATA_PATH}`, metrics: metricsServer.url }, 'collecting');
-  return {
-    port,
-    metricsUrl: metricsServer.url,
-    /** Reads the remotes' live builds now (they are read every few seconds; a test need not wait for that). */
-    refreshBuilds: builds.refresh,
-    async stop() {
-      builds.stop();
-      await Promise.all([close(server), metricsServer.stop(), storeSync?.stop()]);
-      logger.flush();
-    },
-  };
+    };
+  } catch (error) {
+    await storeSync?.stop();
+    throw error;
+  }
 }
 
 if (require.main === module) {
