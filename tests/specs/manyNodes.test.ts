@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BUCKETS, sideOf } from '@nativegtm/contract/canaryBuckets';
+import { BUCKETS, BUCKET_COOKIE, sideOf } from '@nativegtm/contract/canaryBuckets';
+import { FIELD_DATA_PATH, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { pages } from '@nativegtm/contract/pages';
 import { deployables } from '@nativegtm/server/deployables';
-import { readCanary } from '@nativegtm/store/canaryInStore';
+import { openFieldRecords } from '@nativegtm/server/fieldData/fieldRecords';
+import { canaryKey, readCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
 import { openPostgresStore } from '@nativegtm/store/postgres/postgresStore';
 import { readSnapshotStatus } from '@nativegtm/store/postgres/snapshotStatus';
+import { sidesInStore } from '@nativegtm/tools/canary/sides';
 import { buildRemote } from '../support/buildRemote';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
@@ -41,6 +44,37 @@ const ids = { a: '', b: '' };
 const builds = { a: '', b: '' };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The vitals a beacon may carry, one value of each. */
+const VITALS = ['LCP', 'FCP', 'TTFB', 'INP', 'CLS'];
+
+/** A beacon of one page view of the jobs page (a view and the first `vitals` vitals: 1 + vitals records). */
+const beacon = (token: string | undefined, vitals = 1) =>
+  JSON.stringify({
+    v: 1,
+    ...(token === undefined ? {} : { token }),
+    first: true,
+    view: { seq: 0, route: jobsPage.route, remote: 'jobs', build: builds.a, nav: 'document', device: 'desktop' },
+    vitals: VITALS.slice(0, vitals).map((name) => ({ name, value: name === 'CLS' ? 0.01 : 1200 })),
+    errors: [],
+  });
+
+/** Posts a beacon to the node (or HAProxy) on `port`; its status. */
+const post = async (port: number, body: string) =>
+  (await fetch(`http://127.0.0.1:${port}${FIELD_DATA_PATH}`, { method: 'POST', body })).status;
+
+/** The records every node sent to the database, of `since` onwards, that are this suite's unsigned beacons'. */
+async function unsignedInDatabase(since: number) {
+  const source = openFieldRecords({ dir: '/nonexistent', databaseUrl: env.DATABASE_URL });
+  let count = 0;
+  try {
+    for await (const record of source.read({ since }))
+      if (!record.signed && record.route === jobsPage.route) count += 1;
+  } finally {
+    await source.close();
+  }
+  return count;
+}
 
 beforeAll(async () => {
   const scratch = releaseScratch('many-nodes');
@@ -103,7 +137,9 @@ it('takes a promote and a rollback to every node and its documents', async () =>
 it('puts a canary visitor on the same side whichever node answers', async () => {
   const store = openPostgresStore({ databaseUrl: env.DATABASE_URL!, bucketUrl: env.RELEASES_BUCKET! });
   const settings = { stepTimeMs: 600_000, minViews: 40, maxWaitMs: 600_000 };
-  await store.remote('jobs').startCanary(ids.b, { steps: [50, 100], settings, gate: null, now: Date.now });
+  const started = await store
+    .remote('jobs')
+    .startCanary(ids.b, { steps: [50, 100], settings, gate: null, now: Date.now });
   try {
     await eventually(
       async () => topology.nodes.map((node) => readCanary(storeLayout(node.copy, 'jobs')).canary?.id),
@@ -122,6 +158,54 @@ it('puts a canary visitor on the same side whichever node answers', async () => 
         { what: `${node.name}'s sides` },
       );
     }
+
+    // The verdict reads every node's records: each node serves three documents a side, each to a network of its own,
+    // and each document's view is sent to the next node. The canary's status counts them all.
+    const bucketOf = {
+      canary: buckets.find((bucket) => sideOf(bucket, 'jobs', 50) === 'canary')!,
+      control: buckets.find((bucket) => sideOf(bucket, 'jobs', 50) === 'control')!,
+    };
+    let network = 0;
+    for (const [index, node] of topology.nodes.entries()) {
+      const next = topology.nodes[(index + 1) % topology.nodes.length]!;
+      for (const side of ['canary', 'control'] as const) {
+        for (let document = 0; document < 3; document += 1) {
+          network += 1;
+          const page = await rawGet(node.ports.shell!, jobsPage.route, {
+            cookie: `${BUCKET_COOKIE}=${bucketOf[side]}`,
+            'x-forwarded-for': `198.18.${network}.7`,
+          });
+          const token = new RegExp(`<meta name="${FIELD_TOKEN_META}" content="([^"]+)"`).exec(page.body)?.[1];
+          expect({ node: node.name, cohort: token?.split('.')[2] }).toEqual({
+            node: node.name,
+            cohort: `${side}:jobs`,
+          });
+          expect(await post(next.ports.shell!, beacon(token))).toBe(204);
+        }
+      }
+    }
+    const sent = 3 * topology.nodes.length;
+    const records = openFieldRecords({ dir: '/nonexistent', databaseUrl: env.DATABASE_URL });
+    try {
+      // Each writer sends its buffer within a second: the sides are whole once the database has every node's.
+      await eventually(
+        () =>
+          sidesInStore(
+            records,
+            'jobs',
+            { since: Date.parse(started.stepStartedAt), until: Date.now() },
+            { canary: canaryKey(started), maxNetworkShare: 1 },
+          ).then((sides) => [sides.canary.views, sides.control.views]),
+        (views) => views[0] === sent && views[1] === sent,
+        { timeoutMs: 10_000, what: "the sides' views in the database" },
+      );
+    } finally {
+      await records.close();
+    }
+    const status = await npmRun('canary', ['jobs', '--status'], env);
+    expect(status.stdout).toContain(
+      `views: ${sent} on the canary, ${sent} on live (40 each needed), from ${sent} and ${sent} networks`,
+    );
   } finally {
     await store.remote('jobs').abortCanary({ now: Date.now });
     await store.close();
@@ -149,6 +233,33 @@ function load(seconds: number) {
   return { statuses, done: run as unknown as Promise<autocannon.Result> };
 }
 
+it('takes 2,000 records a second from every node into the database, and loses none', async () => {
+  // 400 beacons a second through HAProxy, round robin over the four nodes, of five records each (a view, four LCPs).
+  const since = Date.now();
+  const run = autocannon({
+    url: topology.origin,
+    connections: 8,
+    overallRate: 400,
+    duration: 5,
+    requests: [{ method: 'POST', path: FIELD_DATA_PATH, body: beacon(undefined, 4) }],
+  }) as unknown as Promise<autocannon.Result>;
+  const result = await run;
+  expect(result.errors + result.timeouts + result.non2xx).toBe(0);
+  const accepted = result['2xx'];
+  expect(accepted).toBeGreaterThanOrEqual(1900);
+  // Each writer sends what it holds within a second; what is missing after that was lost. (Autocannon leaves out
+  // the answers still under way when it stops: at most one a connection more reached the nodes.)
+  await eventually(
+    () => unsignedInDatabase(since),
+    (count) => count >= accepted * 5,
+    {
+      timeoutMs: 10_000,
+      what: `records in the database (of ${accepted * 5} sent)`,
+    },
+  );
+  expect(await unsignedInDatabase(since)).toBeLessThanOrEqual((accepted + 8) * 5);
+});
+
 it('loses only the documents in flight when a node is killed under load', async () => {
   const running = load(8);
   await pause(3000);
@@ -171,9 +282,15 @@ const alive = () => topology.nodes.slice(1);
 it('serves every document while PostgreSQL is down, refuses a promote in one line, and catches up at once', async () => {
   const running = load(OUTAGE_SECONDS + 4);
   await pause(2000);
+  const outageSince = Date.now();
   topology.postgres.stop();
   const downAt = performance.now();
   try {
+    // Field data meanwhile waits in each node's buffer.
+    const statuses = await Promise.all(
+      alive().flatMap((node) => Array.from({ length: 20 }, () => post(node.ports.shell!, beacon(undefined)))),
+    );
+    expect(statuses.every((status) => status === 204)).toBe(true);
     const refused = await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env);
     expect(refused.status).toBe(1);
     expect(refused.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: the store's database cannot be reached/);
@@ -195,6 +312,16 @@ it('serves every document while PostgreSQL is down, refuses a promote in one lin
   );
   const result = await running.done;
   expect(result.errors + result.timeouts + result.non2xx).toBe(0);
+  // The beacons of the outage reached the database once it was back (two records each: a view and an LCP).
+  const held = alive().length * 20 * 2;
+  await eventually(
+    () => unsignedInDatabase(outageSince),
+    (count) => count >= held,
+    {
+      timeoutMs: 10_000,
+      what: `records of the outage in the database (of ${held})`,
+    },
+  );
   // And a change made now reaches them as before.
   expect((await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env)).status).toBe(0);
   await untilEveryDocument(alive(), builds.b);
