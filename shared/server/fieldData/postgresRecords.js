@@ -174,11 +174,16 @@ function createPostgresRecordWriter({
     }
   }
 
-  /** Starts a flush unless one is under way; resolves when the one under way has ended. */
+  /**
+   * Sends what is buffered now. One under way is let finish first, then what came meanwhile is sent (unless the
+   * database has just failed: then it waits for the next flush).
+   * @returns {Promise<void>}
+   */
   function flush() {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!flushing && (buffered.length > 0 || drops.records > 0)) {
+    if (flushing) return flushing.then(() => (buffered.length > 0 && !failing ? flush() : undefined));
+    if (buffered.length > 0 || drops.records > 0) {
       flushing = sendAll().finally(() => {
         flushing = undefined;
         // What arrived meanwhile, or what the database did not take: in a second.

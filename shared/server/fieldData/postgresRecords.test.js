@@ -98,6 +98,18 @@ it('sends many records in batches, and pages a reader through them', async () =>
   expect(read.every((record, index) => record.t === AT + index)).toBe(true);
 });
 
+it('sends, when asked while a batch is under way, what came after it too (a server closing)', async () => {
+  const { database } = await fresh();
+  const writer = createPostgresRecordWriter({ database, now: () => AT });
+  writer.write([view({ t: AT })]);
+  const underWay = writer.flush();
+  writer.write([view({ t: AT + 1 }), view({ t: AT + 2 })]);
+  await writer.flush();
+  await underWay;
+  expect(writer.buffered()).toBe(0);
+  expect((await all(readPostgresRecords(database, { since: AT, until: AT + 2 }))).length).toBe(3);
+});
+
 it('keeps a day in a partition of its own, and drops the days past the retention', async () => {
   const { database } = await fresh();
   const partitions = async () =>
