@@ -36,7 +36,9 @@ async function fakeMaster(reloads) {
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
   started.push(child);
-  for (let waited = 0; !fs.existsSync(pidFile); waited += 10) {
+  // Until the pid is in it: a file that exists may not be written yet, and an empty pid file names no nginx.
+  const written = () => /^\d+\n$/.test(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '');
+  for (let waited = 0; !written(); waited += 10) {
     if (waited > 5000) throw new Error('the fake master did not start');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
