@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -23,7 +22,7 @@ import { buildRemote } from '../support/buildRemote';
 import { launchChromium } from '../support/chromium';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
-import { npmRun } from '../support/releaseCommands';
+import { npmRun, startCanaryCommand, type RunningCommand } from '../support/releaseCommands';
 import { buildIdOf, publish, releaseScratch, startReleaseSites, type ReleaseSites } from '../support/releaseSites';
 import { navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
 
@@ -85,28 +84,8 @@ afterAll(async () => {
   await sites?.stop();
 });
 
-/** The canary command, running: its output so far, and how it ended once it has. */
-interface RunningCommand {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
-}
-
-/** Starts `npm run canary -- jobs <args>` as the node process itself, so that a kill -9 reaches the command. */
-function canaryCommand(args: string[]): RunningCommand {
-  const child = spawn(process.execPath, ['shared/tools/commands/canary.js', 'jobs', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (status) => resolve({ status, stdout, stderr })),
-  );
-  return { child, output: () => stdout + stderr, done };
-}
+/** `npm run canary -- jobs <args>` on this spec's store (releaseCommands.js). */
+const canaryCommand = (args: string[]) => startCanaryCommand(['jobs', ...args], env);
 
 /** Waits until the store says the canary runs at `share`. */
 const runningAt = async (share: number) => {

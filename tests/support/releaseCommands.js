@@ -38,4 +38,30 @@ function npmRun(script, args, env) {
   });
 }
 
-module.exports = { npmRun };
+/**
+ * A running command: its output so far, and how it ended once it has.
+ * @typedef {{ child: import('node:child_process').ChildProcessWithoutNullStreams, output: () => string,
+ *   done: Promise<{ status: number | null, stdout: string, stderr: string }> }} RunningCommand
+ */
+
+/**
+ * Starts `npm run canary -- <args>` as the node process itself (not under npm), so that a signal to the child
+ * (SIGSTOP, kill -9) reaches the command.
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @returns {RunningCommand}
+ */
+function startCanaryCommand(args, env) {
+  const child = spawn(process.execPath, ['shared/tools/commands/canary.js', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+  return { child, output: () => stdout + stderr, done };
+}
+
+module.exports = { npmRun, startCanaryCommand };
