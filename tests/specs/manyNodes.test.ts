@@ -13,7 +13,7 @@ import { sidesInStore } from '@nativegtm/tools/canary/sides';
 import { buildRemote } from '../support/buildRemote';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
-import { npmRun } from '../support/releaseCommands';
+import { npmRun, startCanaryCommand, type RunningCommand } from '../support/releaseCommands';
 import { buildIdOf, releaseScratch } from '../support/releaseSites';
 import { ports as testPorts } from '../support/site';
 import {
@@ -232,6 +232,47 @@ function load(seconds: number) {
   });
   return { statuses, done: run as unknown as Promise<autocannon.Result> };
 }
+
+it('fences a canary command stopped past its lease: --resume takes over, and the first writes nothing more', async () => {
+  const store = openPostgresStore({ databaseUrl: env.DATABASE_URL!, bucketUrl: env.RELEASES_BUCKET! });
+  const running = async () => (await store.remote('jobs').canary()).canary;
+  const first = startCanaryCommand(
+    ['jobs', ids.b, '--steps', '25,100', '--step-time', '10m', '--lease', '2s', '--skip-gate'],
+    env,
+  );
+  let resumed: RunningCommand | undefined;
+  try {
+    await eventually(running, (canary) => canary?.share === 25, { timeoutMs: 60_000, what: 'the canary at 25 %' });
+    const started = (await running())!;
+    first.child.kill('SIGSTOP');
+    // The lease is the signal: another command may take over once the database says it ran out.
+    const { expiresAt } = started.lease!;
+    await pause(Math.max(0, Date.parse(expiresAt) - Date.now()) + 100);
+    resumed = startCanaryCommand(['jobs', '--resume'], env);
+    await eventually(
+      async () => resumed!.output(),
+      (text) => /resumed at 25 %/.test(text),
+      { timeoutMs: 30_000, what: 'the resumed command' },
+    );
+    const taken = (await running())!;
+    expect(taken.lease?.epoch).toBe((started.lease?.epoch ?? 0) + 1);
+    expect(taken.command.pid).toBe(resumed.child.pid);
+
+    first.child.kill('SIGCONT');
+    const ended = await first.done;
+    expect(ended.status).toBe(1);
+    expect(ended.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: .*taken over/)]);
+    // Still the resumed command's canary, as it was but for its renewals: the first wrote nothing after it woke.
+    const after = (await running())!;
+    expect(after).toEqual({ ...taken, lease: { ...taken.lease, expiresAt: after.lease?.expiresAt } });
+  } finally {
+    first.child.kill('SIGCONT');
+    first.child.kill('SIGKILL');
+    resumed?.child.kill('SIGKILL');
+    await store.remote('jobs').abortCanary({ now: Date.now });
+    await store.close();
+  }
+});
 
 it('takes 2,000 records a second from every node into the database, and loses none', async () => {
   // 400 beacons a second through HAProxy, round robin over the four nodes, of five records each (a view, four LCPs).
