@@ -4,14 +4,18 @@
 // promotes with --skip-gate, alternating between two builds of the jobs page, each timed from the command's exit
 // until every node's copy names it live, and until every node's documents carry it. Then documents/s of one node
 // serving its copy of the store on PostgreSQL against the same node on a folder store, alternating, as a ratio from
-// one run. Prints a table with the budgets (docs/many-nodes.md).
+// one run. Then field data: beacons of five records each posted through HAProxy as fast as the nodes take them for
+// LOAD_SECONDS, and the records a second that reach the database, from the load's start until the last of them is
+// there. Prints a table with the budgets (docs/many-nodes.md).
 //
 // Ports: MANY_NODES_PORT_BASE (5400: HAProxy, then each node on the 10 ports after; the folder node on base + 60).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { FIELD_DATA_PATH } = require('@nativegtm/contract/fieldData');
 const { pages } = require('@nativegtm/contract/pages');
+const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { deployables } = require('@nativegtm/server/deployables');
 const { buildIfNeeded } = require('@nativegtm/tools/buildIfNeeded');
 const { buildRemote } = require('../support/buildRemote');
@@ -47,6 +51,56 @@ async function documentsPerSecond(port) {
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
+}
+
+/** A beacon of one view of the jobs page with four vitals: five records. */
+const beacon = JSON.stringify({
+  v: 1,
+  first: true,
+  view: { seq: 0, route, remote: 'jobs', build: 'bench', nav: 'document', device: 'desktop' },
+  vitals: ['LCP', 'FCP', 'TTFB', 'INP'].map((name) => ({ name, value: 1200 })),
+  errors: [],
+});
+const RECORDS_PER_BEACON = 5;
+
+/**
+ * Field-data records a second into the database: beacons through `origin` for LOAD_SECONDS, then until every
+ * accepted beacon's records are there (or 30 s more). Resolves to the rate and what was lost.
+ * @param {string} origin
+ * @param {string} databaseUrl
+ */
+async function recordsPerSecond(origin, databaseUrl) {
+  const database = openDatabase(databaseUrl);
+  const since = Date.now();
+  const count = () =>
+    database.transaction(async (client) => {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM field_records WHERE at >= to_timestamp($1 / 1000.0) AND record->>'route' = $2`,
+        [since, route],
+      );
+      return /** @type {number} */ (rows[0].n);
+    });
+  try {
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${origin}${FIELD_DATA_PATH}`,
+      method: 'POST',
+      body: beacon,
+      connections: 16,
+      duration: LOAD_SECONDS,
+    });
+    const sent = result['2xx'] * RECORDS_PER_BEACON;
+    let stored = await count();
+    const deadline = performance.now() + 30_000;
+    while (stored < sent && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stored = await count();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { perSecond: stored / seconds, sent, stored, refused: result.non2xx };
+  } finally {
+    await database.close();
+  }
 }
 
 async function main() {
@@ -126,6 +180,13 @@ async function main() {
       `${Math.round(mean(rates.database))} / ${Math.round(mean(rates.folder))}`,
       ratio.toFixed(2),
       '≥ 0.95',
+    ]);
+    const field = await recordsPerSecond(topology.origin, topology.store.DATABASE_URL);
+    rows.push([
+      'field-data records/s into PostgreSQL (4 nodes)',
+      `${Math.round(field.perSecond)}`,
+      `${field.stored} of ${field.sent} kept (${field.refused} refused)`,
+      '≥ 2000, none lost',
     ]);
     console.log(
       `\nMany nodes: ${promotes} promotes on ${topology.nodes.length} nodes; documents/s over 3 rounds of ${LOAD_SECONDS} s\n`,
