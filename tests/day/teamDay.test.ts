@@ -31,7 +31,7 @@ const RUN_ELSEWHERE: Record<string, { file: string; runs: string }> = {
   'npm install': { file: '.ci/run', runs: 'npm install' },
   start: { file: 'tests/support/npmStart.js', runs: "'shared/tools/commands/start.js'" },
   dev: { file: 'tests/specs/devOverride.test.ts', runs: "'shared/tools/commands/dev.js'" },
-  canary: { file: 'tests/specs/canary.test.ts', runs: "'shared/tools/commands/canary.js'" },
+  canary: { file: 'tests/support/releaseCommands.js', runs: "'shared/tools/commands/canary.js'" },
 };
 /** The ones run here, in this order. */
 const RUN_HERE = ['check', 'release', 'preview', 'promote', 'rollback', 'vitals'];
