@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import S3rver from 's3rver';
+import { pages } from '@nativegtm/contract/pages';
 import { deployables } from '@nativegtm/server/deployables';
+import { recordMaker } from '@nativegtm/server/fieldData/recordFixtures';
+import { createRecordWriter } from '@nativegtm/server/fieldData/recordStore';
+import { createPostgresRecordWriter } from '@nativegtm/server/fieldData/postgresRecords';
+import { openDatabase } from '@nativegtm/store/postgres/database';
 import { startStoreServices } from '@nativegtm/store/testing/storeServices';
 import { openPostgresStore } from '@nativegtm/store/postgres/postgresStore';
 import { eventually } from '../support/eventually';
@@ -48,23 +53,29 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** What a person sees of a command: its exit code and its lines, with times and where the store is made alike. */
-function seen({ status, stdout, stderr }: { status: number | null; stdout: string; stderr: string }, where: string) {
+/** What a person sees of a command: its exit code and its lines, with times and where the stores are made alike. */
+function seen(
+  { status, stdout, stderr }: { status: number | null; stdout: string; stderr: string },
+  where: string,
+  fieldData = '<field data>',
+) {
   const alike = (text: string) =>
     text
       .replaceAll(where, '<store>')
+      .replaceAll(fieldData, '<field data>')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
+      .replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, '<time>')
       .replace(/\/_preview\/[^\s]+/g, '/_preview/<link>')
       .trimEnd()
       .split('\n');
   return { status, stdout: alike(stdout), stderr: alike(stderr) };
 }
 
-/** A team's session with the commands, on the store `env` says, as it printed. */
-async function session(env: Record<string, string>, where: string) {
+/** A team's session with the commands, on the store `env` says, as it printed; its field data is `fieldData`. */
+async function session(env: Record<string, string>, where: string, fieldData: string) {
   const run = async (script: string, args: string[]) => ({
     command: `${script} ${args.join(' ')}`,
-    ...seen(await npmRun(script, args, env), where),
+    ...seen(await npmRun(script, args, env), where, fieldData),
   });
   const a = await npmRun('release', ['jobs', '--from', builds.a], env);
   const b = await npmRun('release', ['jobs', '--from', builds.b], env);
@@ -82,17 +93,47 @@ async function session(env: Record<string, string>, where: string) {
     await run('canary', ['jobs', '--status']),
     await run('canary', ['jobs', '--abort']),
     await run('releases', ['jobs']),
+    await run('vitals', ['jobs']),
   ];
 }
 
+/** The same visitors' records for both stores: a quarter of an hour ago, three views of the jobs page and their LCPs. */
+function visitorsRecords() {
+  const { view, vital } = recordMaker({
+    t: Date.now() - 15 * 60_000,
+    route: pages.find((page) => page.remote === 'jobs')!.route,
+    remote: 'jobs',
+  });
+  return [1800, 2600, 4200].flatMap((lcp) => [view(), vital('LCP', lcp)]);
+}
+
 it('prints and exits the same on the folder and on PostgreSQL with object storage', async () => {
-  const folder = { RELEASES_DIR: join(scratch, 'folder') };
-  const onFolder = await session(folder, join(scratch, 'folder'));
-  const onDatabase = await session(database, `s3://${storage.bucket}/commands`);
+  const folder = { RELEASES_DIR: join(scratch, 'folder'), FIELD_DATA_DIR: join(scratch, 'field-data') };
+  const records = visitorsRecords();
+  const folderWriter = createRecordWriter({ dir: folder.FIELD_DATA_DIR });
+  folderWriter.write(records);
+  folderWriter.flush();
+  const fieldDatabase = openDatabase(database.DATABASE_URL!);
+  try {
+    const databaseWriter = createPostgresRecordWriter({ database: fieldDatabase });
+    databaseWriter.write(records);
+    await databaseWriter.flush();
+  } finally {
+    await fieldDatabase.close();
+  }
+  const onFolder = await session(folder, join(scratch, 'folder'), folder.FIELD_DATA_DIR);
+  const { host, pathname } = new URL(database.DATABASE_URL!);
+  const onDatabase = await session(
+    database,
+    `s3://${storage.bucket}/commands`,
+    `the database ${pathname.slice(1)} on ${host}`,
+  );
   expect(onDatabase).toEqual(onFolder);
+  // Both read the visitors' records: three views, and their LCP's p75.
+  expect(onFolder.at(-1)?.stdout.join('\n')).toMatch(/Field data for jobs .*, 3 views, from <field data>:/);
   // The session did what it says: a release live, another previous, each change by someone.
-  expect(onDatabase.at(-1)?.stdout.join('\n')).toMatch(/live\s+[0-9a-f]{16}/);
-  expect(onFolder.map((step) => step.status)).toEqual([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+  expect(onDatabase.at(-2)?.stdout.join('\n')).toMatch(/live\s+[0-9a-f]{16}/);
+  expect(onFolder.map((step) => step.status)).toEqual([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0]);
 });
 
 it('refuses a store half on a database, in one line', async () => {
