@@ -22,7 +22,7 @@ runCommand(
       .map(([name, value]) => `${name}=${value}`)
       .join(' ');
     console.log(
-      `\nThe site: ${topology.origin}\nRelease to it: ${variables} RELEASES_DIR=<a scratch folder> npm run release -- jobs`,
+      `\nThe site: ${topology.origin} (through the CDN: http://127.0.0.1:${topology.cdnPort})\nRelease to it: ${variables} RELEASES_DIR=<a scratch folder> npm run release -- jobs`,
     );
     console.log('Ctrl+C stops it.');
     await new Promise((resolve) => {

@@ -134,6 +134,23 @@ it('takes a promote and a rollback to every node and its documents', async () =>
   await untilEveryDocument(topology.nodes, builds.a);
 });
 
+it('takes a promote to visitors behind the CDN once their cached document has aged out', async () => {
+  // The CDN keeps a shared document 5 s, then serves it stale while one request refreshes it (docs/cdn.vcl).
+  expect(await documentBuild(topology.cdnPort)).toBe(builds.a);
+  expect((await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env)).status).toBe(0);
+  await untilEveryDocument(topology.nodes, builds.b);
+  await eventually(
+    () => documentBuild(topology.cdnPort),
+    (build) => build === builds.b,
+    {
+      timeoutMs: 15_000,
+      what: "the CDN's document",
+    },
+  );
+  expect((await npmRun('rollback', ['jobs'], env)).status).toBe(0);
+  await untilEveryDocument(topology.nodes, builds.a);
+});
+
 it('puts a canary visitor on the same side whichever node answers', async () => {
   const store = openPostgresStore({ databaseUrl: env.DATABASE_URL!, bucketUrl: env.RELEASES_BUCKET! });
   const settings = { stepTimeMs: 600_000, minViews: 40, maxWaitMs: 600_000 };
@@ -299,6 +316,15 @@ it('takes 2,000 records a second from every node into the database, and loses no
     },
   );
   expect(await unsignedInDatabase(since)).toBeLessThanOrEqual((accepted + 8) * 5);
+  // A node's status page counts every node's views, not its own quarter of them.
+  const status = await (await fetch(`http://127.0.0.1:${topology.nodes[1]!.ports.shell! + 5}/status`)).text();
+  expect(status).toMatch(/Records from <code>the database site_\d+ on 127\.0\.0\.1:\d+<\/code>/);
+  const jobsCard = /id="remote-jobs"[\s\S]*?<\/section>/.exec(status)?.[0] ?? '';
+  const views = [
+    /<th scope="row">Views<\/th><td><span class="value">([\d,]+)</.exec(jobsCard)?.[1],
+    /And ([\d,]+) views of other releases/.exec(jobsCard)?.[1],
+  ].map((text) => Number((text ?? '0').replaceAll(',', '')));
+  expect(views[0]! + views[1]!).toBeGreaterThanOrEqual(accepted);
 });
 
 it('loses only the documents in flight when a node is killed under load', async () => {

@@ -1,6 +1,7 @@
 // Many nodes, one site, on one machine: PostgreSQL (Debian's) and s3rver as the store, three built-in nodes
-// (`npm start`, one worker each) and one nginx node with its collector, each serving its own copy of the store, and
-// HAProxy (Debian's) in front, health-checking every node's /readyz. For the many-nodes tests and the bench; `npm run
+// (`npm start`, one worker each) and one nginx node with its collector, each serving its own copy of the store,
+// HAProxy (Debian's) in front, health-checking every node's /readyz, and Varnish (Debian's, docs/cdn.vcl) as the CDN
+// in front of HAProxy's documents. For the many-nodes tests and the bench; `npm run
 // topology` starts it for a person to try (docs/many-nodes.md).
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,6 +16,7 @@ const { readLivePointer } = require('@nativegtm/store/livePointer');
 const { startStoreServices } = require('@nativegtm/store/testing/storeServices');
 const { startNpmStart } = require('./npmStart');
 const { startNginx } = require('./nginxServer');
+const { startVarnish } = require('./varnishServer');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
@@ -102,9 +104,12 @@ async function startHaproxy(config, ports) {
  * @property {() => void} [kill] SIGKILL, as a machine that fails (the built-in nodes)
  */
 
+/** The CDN's port, after HAProxy's frontends. */
+const CDN_OFFSET = 8;
+
 /**
- * Starts the topology: the store, the nodes, HAProxy. Ports: the frontends on `base`, each node on the 10 after the
- * one before it.
+ * Starts the topology: the store, the nodes, HAProxy, the CDN. Ports: the frontends on `base`, the CDN on base + 8,
+ * each node on the 10 after the one before it.
  * @param {{ base: number, builtInNodes?: number, log?: (line: string) => void }} options
  */
 async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
@@ -133,7 +138,10 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
   const nodes = [];
   /** @type {{ stop: () => Promise<unknown> } | undefined} */
   let haproxy;
+  /** @type {{ stop: () => Promise<unknown> } | undefined} */
+  let cdn;
   const stopAll = async () => {
+    await cdn?.stop();
     await haproxy?.stop();
     await Promise.all(nodes.map((node) => node.stop().catch(() => {})));
     await services.stop();
@@ -177,12 +185,16 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
     nodes.push({ name: 'node-nginx', server: 'nginx', ports: nginxPorts, copy: nginxCopy, stop: nginx.stop });
     log(`node-nginx: nginx on ${nginxBase}`);
     log(`HAProxy: the site on http://127.0.0.1:${frontends.shell}`);
+    const cdnPort = base + CDN_OFFSET;
+    cdn = await startVarnish({ port: cdnPort, originPort: /** @type {number} */ (frontends.shell) });
+    log(`Varnish: the site through the CDN on http://127.0.0.1:${cdnPort}`);
     return {
       store,
       postgres,
       nodes,
       frontends,
       origin: `http://127.0.0.1:${frontends.shell}`,
+      cdnPort,
       stop: stopAll,
     };
   } catch (error) {
