@@ -18,15 +18,22 @@ describe('renderShell', () => {
       deliver = resolve;
     });
     let settled = false;
+    let rendered: Promise<void> = Promise.resolve();
 
+    // React's root is made in a task of its own (a 0 ms timer): a later timer runs after it, so the root is there
+    // and only the page is missing.
     await act(async () => {
-      void renderShell({ load: () => page, preload: jest.fn(), prefetch: jest.fn() }).then(() => {
+      rendered = renderShell({ load: () => page, preload: jest.fn(), prefetch: jest.fn() }).then(() => {
         settled = true;
       });
+      await new Promise((resolve) => setTimeout(resolve, 10));
     });
     expect(settled).toBe(false);
 
-    await act(async () => deliver(pageModule(() => <h1>Employers page</h1>)));
+    await act(async () => {
+      deliver(pageModule(() => <h1>Employers page</h1>));
+      await rendered;
+    });
     expect(settled).toBe(true);
     expect(await screen.findByRole('heading', { name: 'Employers page' })).toBeInTheDocument();
   });
