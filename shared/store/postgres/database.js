@@ -55,49 +55,10 @@ function openDatabase(databaseUrl, { max = 2 } = {}) {
   }
 
   /**
-   * Runs `work` in one transaction; it commits when `work` resolves, and changes nothing when it throws.
-   * @template T
-   * @param {(client: import('pg').PoolClient) => Promise<T>} work
-   * @param {{ readOnly?: boolean }} [options]
-   * @returns {Promise<T>}
+   * A connection of the pool; release() gives it back, thrown away if the server ended it meanwhile (a restart): such
+   * a connection fails its query and also emits an error that would end the process, heard here.
    */
-  async function transaction(work, { readOnly = false } = {}) {
-    let client;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      throw asUnavailable(error);
-    }
-    let broken = false;
-    // A connection the server ends while it is checked out (a restart) fails its query, and also emits an error that
-    // would end the process: heard here, and the connection is thrown away on release.
-    const onError = () => {
-      broken = true;
-    };
-    client.on('error', onError);
-    try {
-      await checkSchema(client);
-      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw asUnavailable(error);
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
-  }
-
-  /**
-   * A read-only snapshot on a connection of its own, for a read longer than one call (a cursor the caller pages
-   * through); end() gives the connection back.
-   * @returns {Promise<{ client: import('pg').PoolClient, end: () => Promise<void> }>}
-   */
-  async function snapshot() {
+  async function checkOut() {
     let client;
     try {
       client = await pool.connect();
@@ -110,12 +71,56 @@ function openDatabase(databaseUrl, { max = 2 } = {}) {
     };
     client.on('error', onError);
     const connection = client;
+    return {
+      client,
+      /** Ends the transaction under way, if any, changing nothing. */
+      rollback: () =>
+        connection.query('ROLLBACK').then(
+          () => undefined,
+          () => {
+            broken = true;
+          },
+        ),
+      release: () => {
+        connection.off('error', onError);
+        connection.release(broken);
+      },
+    };
+  }
+
+  /**
+   * Runs `work` in one transaction; it commits when `work` resolves, and changes nothing when it throws.
+   * @template T
+   * @param {(client: import('pg').PoolClient) => Promise<T>} work
+   * @param {{ readOnly?: boolean }} [options]
+   * @returns {Promise<T>}
+   */
+  async function transaction(work, { readOnly = false } = {}) {
+    const { client, rollback, release } = await checkOut();
+    try {
+      await checkSchema(client);
+      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await rollback();
+      throw asUnavailable(error);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A read-only snapshot on a connection of its own, for a read longer than one call (a cursor the caller pages
+   * through); end() gives the connection back.
+   * @returns {Promise<{ client: import('pg').PoolClient, end: () => Promise<void> }>}
+   */
+  async function snapshot() {
+    const { client, rollback, release } = await checkOut();
     const end = async () => {
-      await connection.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      connection.off('error', onError);
-      connection.release(broken);
+      await rollback();
+      release();
     };
     try {
       await checkSchema(client);
