@@ -20,9 +20,8 @@ const { startMetricsServer } = require('../observability/metricsServer');
 const { createRemotesFile } = require('../remotesFile');
 const { createRouteHandler, is, sendText } = require('../routeTable');
 const { storeDir } = require('../storeDir');
-const { createFieldCollector } = require('../fieldData/fieldCollector');
+const { createFieldCollector, fieldDataOptions } = require('../fieldData/fieldCollector');
 const { pollLiveBuilds } = require('../fieldData/liveBuildsPoller');
-const { fieldDataDir } = require('../fieldData/recordStore');
 const { reloadNginx } = require('../nginxReload');
 const { createReadiness, readinessRoutes } = require('../readiness');
 const { storeCopyReader } = require('../releases/storeCopy');
@@ -97,14 +96,7 @@ async function startCollector(config) {
       storeCopy: copy,
     });
     const collector = createFieldCollector({
-      dir: fieldDataDir(config.FIELD_DATA_DIR),
-      databaseUrl: config.DATABASE_URL,
-      secret: config.FIELD_DATA_SECRET,
-      maxPerHour: config.FIELD_DATA_MAX_HOUR,
-      maxTotal: config.FIELD_DATA_MAX,
-      bufferRecords: config.FIELD_DATA_BUFFER,
-      retentionDays: config.FIELD_DATA_RETENTION_DAYS,
-      trustedProxies: config.TRUSTED_PROXIES,
+      ...fieldDataOptions(config),
       storeDir: releasesDir,
       liveBuilds: builds.liveBuilds,
       metrics,

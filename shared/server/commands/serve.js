@@ -12,6 +12,7 @@ const { createLogger } = require('../observability/logger');
 const { startMetricsServer } = require('../observability/metricsServer');
 const { createStatusPage } = require('../observability/statusPage');
 const { fieldDataDir } = require('../fieldData/recordStore');
+const { fieldDataOptions } = require('../fieldData/fieldCollector');
 const { createPrimary } = require('../cluster/primary');
 const { runWorker } = require('../cluster/worker');
 const { storeDir } = require('../storeDir');
@@ -77,16 +78,7 @@ function worker(config) {
     storeCopy: Boolean(config.DATABASE_URL),
     origin: config.SITE_ORIGIN,
     fragmentTimeoutMs: config.FRAGMENT_TIMEOUT_MS,
-    fieldData: {
-      dir: fieldDataDir(config.FIELD_DATA_DIR),
-      databaseUrl: config.DATABASE_URL,
-      secret: config.FIELD_DATA_SECRET,
-      maxPerHour: config.FIELD_DATA_MAX_HOUR,
-      maxTotal: config.FIELD_DATA_MAX,
-      bufferRecords: config.FIELD_DATA_BUFFER,
-      retentionDays: config.FIELD_DATA_RETENTION_DAYS,
-      trustedProxies: config.TRUSTED_PROXIES,
-    },
+    fieldData: fieldDataOptions(config),
     sampleRate: config.RUM_SAMPLE_RATE,
     overrideOrigins: config.OVERRIDE_ORIGINS,
     logger: createLogger({ level: config.LOG_LEVEL }),

@@ -4,6 +4,7 @@ const { createFieldDataEndpoint } = require('./fieldDataEndpoint');
 const { createFieldLabels } = require('./fieldLabels');
 const { createFieldTokens, tokenKey } = require('./fieldTokens');
 const { openFieldRecordSink } = require('./fieldRecords');
+const { fieldDataDir } = require('./recordStore');
 const { createTokenRates } = require('./tokenRates');
 const { DEFAULT_TRUSTED_PROXIES, clientNetwork, parseTrustedProxies } = require('./clientNetwork');
 const { canaryKey, runningCanary } = require('@nativegtm/store/canaryInStore');
@@ -20,6 +21,26 @@ const { storeLayout } = require('@nativegtm/store/layout');
  */
 
 /**
+ * What a server's configuration says of field data, as both servers take it.
+ * @param {{ FIELD_DATA_DIR?: string, DATABASE_URL?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
+ *   FIELD_DATA_MAX?: number, FIELD_DATA_BUFFER?: number, FIELD_DATA_RETENTION_DAYS?: number,
+ *   TRUSTED_PROXIES?: string }} config
+ * @returns {FieldDataOptions}
+ */
+function fieldDataOptions(config) {
+  return {
+    dir: fieldDataDir(config.FIELD_DATA_DIR),
+    databaseUrl: config.DATABASE_URL,
+    secret: config.FIELD_DATA_SECRET,
+    maxPerHour: config.FIELD_DATA_MAX_HOUR,
+    maxTotal: config.FIELD_DATA_MAX,
+    bufferRecords: config.FIELD_DATA_BUFFER,
+    retentionDays: config.FIELD_DATA_RETENTION_DAYS,
+    trustedProxies: config.TRUSTED_PROXIES,
+  };
+}
+
+/**
  * A request's client as the collector is told it: the peer's address, and its X-Forwarded-For.
  * @typedef {{ address: string | undefined, forwardedFor: string | string[] | undefined }} Client
  */
@@ -31,21 +52,17 @@ const { storeLayout } = require('@nativegtm/store/layout');
  *   storeDir: the release store, if any; liveBuilds: each remote's build served live
  */
 function createFieldCollector({
-  dir,
-  databaseUrl,
   secret,
-  maxPerHour,
-  maxTotal,
-  bufferRecords,
-  retentionDays,
   trustedProxies = DEFAULT_TRUSTED_PROXIES,
   storeDir,
   liveBuilds,
   metrics,
   logger,
   unsignedPerSecond,
+  ...kept
 }) {
-  const tokens = createFieldTokens({ key: tokenKey({ dir, secret }) });
+  // kept: where records are kept, and how (fieldRecords.js).
+  const tokens = createFieldTokens({ key: tokenKey({ dir: kept.dir, secret }) });
   const trust = parseTrustedProxies(trustedProxies);
   const labels = createFieldLabels({ storeDir, liveBuilds });
   /** @type {Map<string, () => import('@nativegtm/store/canaryInStore').CanaryState | undefined>} */
@@ -65,16 +82,7 @@ function createFieldCollector({
     const state = running();
     return state && canaryKey(state);
   }
-  const sink = openFieldRecordSink({
-    dir,
-    databaseUrl,
-    maxPerHour,
-    maxTotal,
-    bufferRecords,
-    retentionDays,
-    metrics,
-    logger,
-  });
+  const sink = openFieldRecordSink({ ...kept, metrics, logger });
   const receive = createFieldDataEndpoint({
     labels,
     tokens,
@@ -133,4 +141,4 @@ function createFieldCollector({
 
 /** @typedef {ReturnType<typeof createFieldCollector>} FieldCollector */
 
-module.exports = { createFieldCollector };
+module.exports = { createFieldCollector, fieldDataOptions };
