@@ -50,10 +50,23 @@ const deployment = {
   },
   setRemote(name: string, entry: string) {
     const remotes = JSON.parse(this.original);
-    writeFileSync(this.site!.remotesFile, JSON.stringify({ ...remotes, [name]: entry }));
+    return this.write(JSON.stringify({ ...remotes, [name]: entry }));
   },
   reset() {
-    writeFileSync(this.site!.remotesFile, this.original);
+    return this.write(this.original);
+  },
+  /**
+   * Writes the file, as an operator edits it, and resolves once the server has taken it: it reads the file at most
+   * every 200 ms, and a document composed before then has the old remotes (and the CSP they allow).
+   */
+  async write(text: string) {
+    writeFileSync(this.site!.remotesFile, text);
+    const entries = Object.values(JSON.parse(text) as Record<string, string>);
+    await eventually(
+      async () => (await fetch(this.url('/remotes.json'))).text(),
+      (served) => entries.every((entry) => served.includes(entry)),
+      { timeoutMs: 5000, what: "the server's remotes.json" },
+    );
   },
 };
 
@@ -248,10 +261,10 @@ describe('a broken remote', () => {
     beforeAll(async () => {
       await buildRemote({ packageDir: fixtureDir, name: 'jobs', outputPath });
       server = await serveFolder(outputPath, extraPort(0));
-      deployment.setRemote('jobs', `http://localhost:${extraPort(0)}/mf-manifest.json`);
+      await deployment.setRemote('jobs', `http://localhost:${extraPort(0)}/mf-manifest.json`);
     }, 120_000);
     afterAll(async () => {
-      deployment.reset();
+      await deployment.reset();
       if (server) await close(server);
     });
 
@@ -303,7 +316,7 @@ describe('a moved remote', () => {
     server = await serveFolder(copy, extraPort(1));
   });
   afterAll(async () => {
-    deployment.reset();
+    await deployment.reset();
     if (server) await close(server);
     rmSync(copy, { recursive: true, force: true });
   });
@@ -312,13 +325,7 @@ describe('a moved remote', () => {
     const origins = new Set<string>();
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
     // The operator's edit: the file on disk, which the running server serves (and builds its CSP from).
-    deployment.setRemote('jobs', `http://localhost:${extraPort(1)}/mf-manifest.json`);
-    // The server reads the file at most every 200 ms: its own /remotes.json says when it has taken the edit.
-    await eventually(
-      async () => (await fetch(deployment.url('/remotes.json'))).text(),
-      (text) => text.includes(`localhost:${extraPort(1)}/`),
-      { timeoutMs: 5000, what: "the server's remotes.json" },
-    );
+    await deployment.setRemote('jobs', `http://localhost:${extraPort(1)}/mf-manifest.json`);
 
     await page.goto(deployment.url('/featured-jobs'));
     await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
@@ -386,7 +393,7 @@ describe('independent deployment', () => {
     deployed = mkdtempSync(join(tmpdir(), 'nativegtm-deploy-'));
     cpSync(join(repoRoot, 'coming-soon-mfe/dist'), deployed, { recursive: true });
     server = await serveFolder(deployed, extraPort(2));
-    deployment.setRemote('comingSoon', `http://localhost:${extraPort(2)}/mf-manifest.json`);
+    await deployment.setRemote('comingSoon', `http://localhost:${extraPort(2)}/mf-manifest.json`);
 
     rmSync(packageCopy, { recursive: true, force: true });
     mkdirSync(packageCopy, { recursive: true });
@@ -414,7 +421,7 @@ describe('independent deployment', () => {
     nginx = { stop: started.stop, shellPort: nginxPorts.shell! };
   });
   afterAll(async () => {
-    deployment.reset();
+    await deployment.reset();
     await nginx?.stop();
     if (server) await close(server);
     rmSync(deployed, { recursive: true, force: true });
