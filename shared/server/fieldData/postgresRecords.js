@@ -140,8 +140,8 @@ function createPostgresRecordWriter({
         }
       });
       for (const day of missing) partitions.add(day);
-      if (run.records > 0 && drops === run) drops = { records: 0, first: 0, latest: 0 };
-      else if (run.records > 0) drops = { ...drops, records: drops.records - run.records };
+      // What dropped while the batch was sent stays counted; a run left empty starts afresh at its next drop.
+      if (run.records > 0) drops = { ...drops, records: drops.records - run.records };
       metrics?.fieldRecords('written', batch.length);
       if (failing) {
         failing = false;
