@@ -21,7 +21,6 @@ const {
 } = require('./operations');
 const { StoreBusyError } = require('./storeLock');
 const { StoreConflict } = require('./storeRefusal');
-const { thisActor } = require('./actor');
 
 /** @typedef {import('./storeBackend').StoreBackend} StoreBackend */
 /** @typedef {import('./storeBackend').RemoteState} RemoteState */
@@ -173,13 +172,14 @@ const CONFLICT_TRIES = 3;
  * @template T
  * @param {StoreBackend} backend
  * @param {CanaryState} mine the state as the command last wrote it
+ * @param {string} what the change, as the audit names it after the canary (`renew`, `at 50 %`, `promoted`)
  * @param {(current: CanaryState, state: RemoteState) => T} change
  * @returns {Promise<T>}
  */
-async function changeMine(backend, mine, change) {
+async function changeMine(backend, mine, what, change) {
   for (let tries = 1; ; tries += 1) {
     try {
-      return await backend.change(`canary ${backend.remote} ${mine.id}`, async (state) => {
+      return await backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) => {
         const { canary } = state.canary();
         if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
           throw new CanaryGone(
@@ -206,7 +206,7 @@ async function changeMine(backend, mine, change) {
  * @returns {Promise<CanaryState>}
  */
 function renewLease(backend, mine, at) {
-  return changeMine(backend, mine, (current, state) => {
+  return changeMine(backend, mine, 'renew', (current, state) => {
     const changed = renewed(current, at);
     state.writeCanary(changed);
     return changed;
@@ -232,7 +232,7 @@ function renewalDue(mine) {
  * @returns {Promise<CanaryState>}
  */
 function advanceCanary(backend, mine, passed, share, at) {
-  return changeMine(backend, mine, (current, state) => {
+  return changeMine(backend, mine, `at ${share} %`, (current, state) => {
     const changed = {
       ...renewed(current, at),
       share,
@@ -251,9 +251,10 @@ function advanceCanary(backend, mine, passed, share, at) {
  * @param {string} reason
  * @param {StepRecord[]} verdicts
  * @param {number} at
+ * @param {string} by who ended it
  * @returns {EndedCanary}
  */
-const endOf = (state, outcome, reason, verdicts, at) => ({
+const endOf = (state, outcome, reason, verdicts, at, by) => ({
   id: state.id,
   startedAt: state.startedAt,
   endedAt: new Date(at).toISOString(),
@@ -261,7 +262,7 @@ const endOf = (state, outcome, reason, verdicts, at) => ({
   reason,
   steps: state.steps,
   verdicts,
-  by: thisActor(),
+  by,
 });
 
 /**
@@ -273,16 +274,16 @@ const endOf = (state, outcome, reason, verdicts, at) => ({
  * @returns {Promise<EndedCanary>}
  */
 function finishCanary(backend, mine, { outcome, reason, last, at }) {
-  return changeMine(backend, mine, (current, state) => {
+  return changeMine(backend, mine, outcome, (current, state) => {
     const verdicts = last ? [...current.verdicts, last] : current.verdicts;
-    const record = endOf(current, outcome, reason, verdicts, at);
+    const record = endOf(current, outcome, reason, verdicts, at, backend.actor.by);
     // The end recorded first: should the promote fail (a full disk), the change is undone and the canary still
     // runs, as the store had it.
     state.recordEnd(record);
     if (outcome === 'promoted') {
       const { live } = liveAndPrevious(state);
       const change = { at: new Date(at).toISOString(), action: /** @type {const} */ ('promote'), id: current.id };
-      state.changeLive({ ...change, from: live ?? null, by: thisActor() });
+      state.changeLive({ ...change, from: live ?? null, by: backend.actor.by });
     }
     state.endCanary();
     return record;
@@ -315,7 +316,7 @@ async function abortCanary(backend, { now }) {
         state.endCanary();
         // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
         if (!canary) return { problem: /** @type {string} */ (problem) };
-        const ended = endOf(canary, 'aborted', 'aborted by an operator', canary.verdicts, now());
+        const ended = endOf(canary, 'aborted', 'aborted by an operator', canary.verdicts, now(), backend.actor.by);
         try {
           state.recordEnd(ended);
         } catch (error) {

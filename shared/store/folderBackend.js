@@ -1,10 +1,13 @@
 // The folder backend of the store (storeBackend.js): one remote's releases in the folder layout (layout.js), which
 // both servers read as it is. A change runs under the remote's lock (storeLock.js), writes as it goes, each write
 // whole and on disk (durableFiles.js), and undoes what can be undone when it fails: the ended canary's line, and the
-// history line of a live pointer that could not be turned.
+// history line of a live pointer that could not be turned. A change that wrote anything appends its line to the
+// remote's audit (audit.js) before it lets go of the lock.
 const fs = require('node:fs');
 const path = require('node:path');
 const { storeLayout } = require('./layout');
+const { machineActor } = require('./actor');
+const { appendAudit, readAudit } = require('./audit');
 const { readCanary, writeCanary, endCanary } = require('./canaryInStore');
 const { isEndedCanary } = require('./canaryChanges');
 const { appendLinesDurably } = require('./durableFiles');
@@ -83,13 +86,27 @@ function removeUnusedFiles(layout, kept) {
 }
 
 /**
- * The remote's folder as a change sees it; `undos` collects what the change can take back.
+ * The remote's folder as a change sees it; `undos` collects what the change can take back, `wrote` is called on each
+ * write.
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {(() => void)[]} undos
+ * @param {() => void} [wrote]
  * @returns {RemoteState}
  */
-function folderState(layout, remote, undos) {
+function folderState(layout, remote, undos, wrote = () => {}) {
+  /**
+   * @template {unknown[]} A
+   * @template T
+   * @param {(...args: A) => T} write
+   * @returns {(...args: A) => T}
+   */
+  const writing =
+    (write) =>
+    (...args) => {
+      wrote();
+      return write(...args);
+    };
   return {
     record: (id) => readRecord(layout, id),
     releases: () => listReleases(layout),
@@ -102,36 +119,52 @@ function folderState(layout, remote, undos) {
       const files = metadataCheck(layout.release(id), remote);
       return files.ok ? undefined : files.detail;
     },
-    writeGate: (id, result) => writeGate(layout, id, result),
-    changeLive: (change) => changeLive(layout, change),
-    writeCanary: (state) => writeCanary(layout, remote, state),
-    endCanary: () => void endCanary(layout),
-    recordEnd: (ended) => undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`)),
-    addPreviewMark: (id, mark) => {
+    writeGate: writing((id, result) => writeGate(layout, id, result)),
+    changeLive: writing((change) => changeLive(layout, change)),
+    writeCanary: writing((state) => writeCanary(layout, remote, state)),
+    endCanary: writing(() => void endCanary(layout)),
+    recordEnd: writing((ended) => undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`))),
+    addPreviewMark: writing((id, mark) => {
       fs.mkdirSync(layout.previewMarks, { recursive: true });
       fs.writeFileSync(layout.previewMark(id, mark), '');
-    },
-    removeRelease: (id) => removeRelease(layout, id),
-    removeUnusedFiles: (kept) => removeUnusedFiles(layout, kept),
+    }),
+    removeRelease: writing((id) => removeRelease(layout, id)),
+    removeUnusedFiles: writing((kept) => removeUnusedFiles(layout, kept)),
   };
 }
 
 /**
  * @param {string} dir the store's folder
  * @param {string} remote
- * @param {{ onCanaryChange?: () => Promise<void> }} [options] onCanaryChange: after each change of a canary
+ * @param {{ onCanaryChange?: () => Promise<void>, actor?: import('./actor').Actor }} [options] onCanaryChange: after
+ *   each change of a canary; actor: who makes the changes (this process's user and host unless given)
  * @returns {StoreBackend}
  */
-function folderBackend(dir, remote, { onCanaryChange = async () => {} } = {}) {
+function folderBackend(dir, remote, { onCanaryChange = async () => {}, actor = machineActor() } = {}) {
   const layout = storeLayout(dir, remote);
+  /**
+   * @param {string} action
+   * @returns {void}
+   */
+  const audit = (action) => appendAudit(layout.audit, { at: new Date().toISOString(), remote, action, actor });
   /** @type {StoreBackend['change']} */
   const change = async (label, work) => {
     ensureWritable(layout);
     return withStoreLock(layout.lock, label, async () => {
       /** @type {(() => void)[]} */
       const undos = [];
+      let wrote = false;
       try {
-        return await work(folderState(layout, remote, undos));
+        const result = await work(
+          folderState(layout, remote, undos, () => {
+            wrote = true;
+          }),
+        );
+        // Inside the lock, after the change: the audit's order is the store's. Should the line not be written (a
+        // full disk), the change is refused and what can be undone is; the folder writes as it goes, so the rest of
+        // it stays without its line (the database's audit is in the change's transaction: no such gap).
+        if (wrote) audit(label);
+        return result;
       } catch (error) {
         for (const undo of undos.reverse()) undo();
         throw error;
@@ -141,10 +174,16 @@ function folderBackend(dir, remote, { onCanaryChange = async () => {} } = {}) {
   return {
     remote,
     where: layout.dir,
+    actor,
     change,
     read: async (read) => read(folderState(layout, remote, [])),
+    audit: async () => readAudit(layout.audit),
     publish: (buildDir, source) =>
-      change(`release ${remote}`, async () => publishRelease(layout, remote, buildDir, source)),
+      change(`release ${remote}`, async () => {
+        const published = publishRelease(layout, remote, buildDir, { ...source, by: actor.by });
+        if (!published.existed) audit(`release ${remote} ${published.id}`);
+        return published;
+      }),
     releaseFiles: async (id) => ({ dir: layout.release(id), done: async () => {} }),
     told: onCanaryChange,
   };

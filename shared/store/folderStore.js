@@ -9,7 +9,15 @@ const { remoteStore } = require('./remoteStore');
  * @param {{ onCanaryChange?: () => Promise<void> }} [options] onCanaryChange: after each change of a canary
  */
 function openFolderStore(dir, options = {}) {
-  return { where: dir, remote: (/** @type {string} */ remote) => remoteStore(folderBackend(dir, remote, options)) };
+  return {
+    where: dir,
+    /**
+     * @param {string} remote
+     * @param {{ actor?: import('./actor').Actor }} [as] actor: who makes the changes (this process's user and host
+     *   unless given: the deploy API names each request's credential)
+     */
+    remote: (remote, { actor } = {}) => remoteStore(folderBackend(dir, remote, { ...options, actor })),
+  };
 }
 
 module.exports = { openFolderStore };

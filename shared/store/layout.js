@@ -10,6 +10,7 @@
 //   <store>/<remote>/previews/<id>.<mark> a mark that lets a link preview that release although its gate failed
 //   <store>/<remote>/live                the live pointer: a symbolic link to <id>, replaced atomically
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
+//   <store>/<remote>/audit.jsonl         every change of the remote's store: what, when and who (audit.js)
 //   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
 //   <store>/<remote>/canary-history.jsonl every canary that ended: its release, steps, verdicts and outcome
 //   <store>/<remote>/nginx-canary/       the running canary as nginx reads it, written from canary/canary.json
@@ -39,6 +40,7 @@ function storeLayout(storeDir, remote) {
     previewMark: (id, mark) => path.join(dir, 'previews', `${id}.${mark}`),
     live: path.join(dir, 'live'),
     history: path.join(dir, 'history.jsonl'),
+    audit: path.join(dir, 'audit.jsonl'),
     canary: path.join(dir, 'canary'),
     canaries: path.join(dir, 'canaries'),
     canaryHistory: path.join(dir, 'canary-history.jsonl'),

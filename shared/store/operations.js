@@ -3,7 +3,6 @@
 // before writing anything, and fails with a ReleaseError that says what and why.
 const { randomBytes } = require('node:crypto');
 const { StoreRefusal } = require('./storeRefusal');
-const { thisActor } = require('./actor');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { liveAndPreviousOf } = require('./liveHistory');
 
@@ -114,7 +113,7 @@ async function promote(backend, id, { gate, now = () => new Date() }) {
     const { live } = liveAndPrevious(state);
     if (!result.passed) return { gate: result, from: live, changed: false };
     if (live === id) return { gate: result, from: live, changed: false };
-    state.changeLive({ at: now().toISOString(), action: 'promote', id, from: live ?? null, by: thisActor() });
+    state.changeLive({ at: now().toISOString(), action: 'promote', id, from: live ?? null, by: backend.actor.by });
     return { gate: result, from: live, changed: true };
   });
   if (!outcome.gate.passed) throw gateFailed(remote, id, outcome.gate, 'nothing changed');
@@ -135,7 +134,7 @@ function rollback(backend, { now = () => new Date() } = {}) {
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
     if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
     usableRelease(state, backend, previous);
-    state.changeLive({ at: now().toISOString(), action: 'rollback', id: previous, from: live, by: thisActor() });
+    state.changeLive({ at: now().toISOString(), action: 'rollback', id: previous, from: live, by: backend.actor.by });
     return { id: previous, from: live };
   });
 }

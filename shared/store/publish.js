@@ -157,11 +157,12 @@ function shareFile(source, target) {
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} buildDir
- * @param {{ commit: string | null, dirty: boolean, now?: () => Date, record?: ReleaseRecord }} source record: the
- *   release's record as another store has it (a node's copy of the store on PostgreSQL), whose id must be the files'
+ * @param {{ commit: string | null, dirty: boolean, by?: string, now?: () => Date, record?: ReleaseRecord }} source
+ *   by: who publishes it (this process's user and host unless given); record: the release's record as another store
+ *   has it (a node's copy of the store on PostgreSQL), whose id must be the files'
  * @returns {{ id: string, existed: boolean }}
  */
-function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => new Date(), record: given }) {
+function publishRelease(layout, remote, buildDir, { commit, dirty, by, now = () => new Date(), record: given }) {
   const buildId = checkBuild(buildDir, remote);
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
@@ -187,7 +188,7 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, now = () => n
       id,
       remote,
       created: now().toISOString(),
-      by: thisActor(),
+      by: by ?? thisActor(),
       buildId,
       commit,
       dirty,

@@ -31,6 +31,7 @@ const changes = require('./canaryChanges');
  * @property {() => Promise<ReturnType<typeof operations.describeReleases>>} releases every release, oldest first,
  *   with its gate's result and whether it is live or previous
  * @property {() => Promise<LiveChange[]>} changes every change of what is live, oldest first, with who made it
+ * @property {() => Promise<import('./audit').AuditEntry[]>} audit every change of the remote's store, oldest first
  * @property {(id: string, options: { allowFailed: boolean }) => Promise<{ failed: boolean, mark?: string }>} preview
  *   what a preview link of the release needs: refused when its gate failed, unless allowed (then a mark the link
  *   carries)
@@ -76,6 +77,7 @@ function remoteStore(backend) {
     prune: ({ keep }) => operations.prune(backend, { keep }),
     releases: () => backend.read(operations.describeReleases),
     changes: () => backend.read((state) => state.history()),
+    audit: () => backend.audit(),
     preview: (id, options) => operations.preview(backend, id, options),
     canary: () => backend.read((state) => state.canary()),
     endedCanaries: () => backend.read((state) => state.endedCanaries()),

@@ -36,7 +36,8 @@ afterAll(() => services?.stop());
 /**
  * A new, empty store on each backend, and what a test needs to look under it. Each `open` is another machine's
  * command on the same store.
- * @typedef {{ open: (options?: { orphanAgeMs?: number }) => { remote: (name: string) => import('./remoteStore').RemoteStore,
+ * @typedef {{ open: (options?: { orphanAgeMs?: number }) => { remote: (name: string,
+ *   as?: { actor?: import('./actor').Actor }) => import('./remoteStore').RemoteStore,
  *   close?: () => Promise<void> }, files: (id: string) => Promise<string[]>, orphan: (id: string) => Promise<void>,
  *   dispose: () => Promise<void> }} TestStore
  */
@@ -134,6 +135,37 @@ describe.each(Object.entries(backends))('the store on the %s backend', (_, creat
       ['rollback', a, by],
     ]);
     await expect(jobs.rollback()).rejects.toThrow(/no release was live before it/);
+  });
+
+  it('audits every change with the actor that made it, and nothing that changed nothing', async () => {
+    /** @type {import('./actor').Actor} */
+    const team = {
+      by: 'token 0123abcd (team jobs)',
+      kind: 'token',
+      token: '0123abcd',
+      team: 'jobs',
+      network: '10.1.2.3',
+    };
+    const asTeam = testStore.open().remote('jobs', { actor: team });
+    const a = (await asTeam.publish(fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' }), source)).id;
+    await asTeam.publish(fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' }), source);
+    await asTeam.promote(a, { gate: null });
+    await asTeam.promote(a, { gate: null });
+    await expect(asTeam.rollback()).rejects.toThrow(/no release was live before it/);
+    const b = await publish('b');
+    await jobs.promote(b, { gate: null });
+    const audit = await jobs.audit();
+    expect(audit.map((entry) => [entry.action, entry.actor])).toEqual([
+      [`release jobs ${a}`, team],
+      // The second promote wrote its gate's result again ("skipped"): a change.
+      [`promote jobs ${a}`, team],
+      [`promote jobs ${a}`, team],
+      [`release jobs ${b}`, { by, kind: 'machine' }],
+      [`promote jobs ${b}`, { by, kind: 'machine' }],
+    ]);
+    for (const entry of audit) expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await jobs.releases()).releases.map((release) => release.by)).toEqual([team.by, by]);
+    expect((await jobs.changes()).map((change) => change.by)).toEqual([team.by, by]);
   });
 
   it('records a failed gate, changes nothing, and previews the release only when allowed', async () => {
@@ -280,6 +312,24 @@ describe('the store on PostgreSQL', () => {
     await store.dispose();
   });
 
+  it('keeps the audit append-only for every role, its owner too', async () => {
+    const databaseUrl = await postgres.migratedDatabase();
+    const store = openPostgresStore({ databaseUrl, bucketUrl: `s3://${storage.bucket}/append-only` });
+    await store.remote('jobs').publish(fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' }), source);
+    const owner = new Client({ connectionString: databaseUrl });
+    await owner.connect();
+    try {
+      for (const sql of ["UPDATE audit SET by = 'someone else'", 'DELETE FROM audit', 'TRUNCATE audit']) {
+        await expect(owner.query(sql)).rejects.toThrow(/the audit is append-only: (UPDATE|DELETE|TRUNCATE) refused/);
+      }
+      expect((await owner.query('SELECT by FROM audit')).rows).toEqual([{ by }]);
+    } finally {
+      await owner.end();
+      await store.close();
+      removeFakeBuilds();
+    }
+  });
+
   it('refuses a database whose schema is not this version’s, naming the command that migrates it', async () => {
     const admin = new Client({ connectionString: postgres.url });
     await admin.connect();
@@ -290,7 +340,7 @@ describe('the store on PostgreSQL', () => {
       bucketUrl: `s3://${storage.bucket}/unmigrated`,
     });
     await expect(store.remote('jobs').releases()).rejects.toThrow(
-      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data\): run npm run store -- migrate/,
+      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data, 1765100000000_audit-actors\): run npm run store -- migrate/,
     );
     await store.close();
   });

@@ -5,6 +5,7 @@
 // A change is all or nothing. The rule reads the remote's state and writes through a RemoteState inside `change`; a
 // rule that throws has changed nothing. The folder serializes changes with its lock and undoes what it wrote; the
 // database buffers the writes and makes them in one transaction, refused when another change committed meanwhile.
+// Every change that wrote is recorded in the audit (audit.js) with the backend's actor.
 
 /** @typedef {import('./records').ReleaseRecord} ReleaseRecord */
 /** @typedef {import('./records').GateResult} GateResult */
@@ -40,9 +41,11 @@
  * @typedef {object} StoreBackend
  * @property {string} remote
  * @property {string} where where its releases are, for messages
+ * @property {import('./actor').Actor} actor who makes its changes: records, the history and the audit name them
  * @property {<T>(label: string, change: (state: RemoteState) => Promise<T>) => Promise<T>} change one change, all
  *   or nothing; label: the command making it, as a refusal names it (`promote jobs 0123…`)
  * @property {<T>(read: (state: RemoteState) => T) => Promise<T>} read
+ * @property {() => Promise<import('./audit').AuditEntry[]>} audit every change of the remote's store, oldest first
  * @property {(buildDir: string, source: { commit: string | null, dirty: boolean }) =>
  *   Promise<{ id: string, existed: boolean }>} publish
  * @property {(id: string) => Promise<{ dir: string, done: () => Promise<void> }>} releaseFiles the release's files in

@@ -10,7 +10,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { thisActor } = require('../actor');
+const { machineActor, isActor } = require('../actor');
 const { canaryStateProblem } = require('../canaryInStore');
 const { isEndedCanary } = require('../canaryChanges');
 const { isLiveChange } = require('../liveHistory');
@@ -219,10 +219,11 @@ async function conflict(client, remote, label) {
 /**
  * @param {string} remote
  * @param {{ database: import('./database').Database, objects: import('./objectStore').ObjectStore,
- *   orphanAgeMs?: number }} options orphanAgeMs: how old files no release names must be before prune removes them
+ *   orphanAgeMs?: number, actor?: import('../actor').Actor }} options orphanAgeMs: how old files no release names
+ *   must be before prune removes them; actor: who makes the changes (this process's user and host unless given)
  * @returns {PostgresBackend}
  */
-function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_MS }) {
+function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_MS, actor = machineActor() }) {
   const where = `${objects.where}/${remote}`;
   /** The remote's rows at one revision. */
   const readRows = () => database.transaction((client) => readRemote(client, remote), { readOnly: true });
@@ -253,10 +254,11 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
         [remote],
       );
       const revision = String(next[0].revision);
-      await client.query('INSERT INTO audit (remote, action, by, revision) VALUES ($1, $2, $3, $4)', [
+      await client.query('INSERT INTO audit (remote, action, by, actor, revision) VALUES ($1, $2, $3, $4, $5)', [
         remote,
         label,
-        thisActor(),
+        actor.by,
+        actor,
         revision,
       ]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, revision]);
@@ -269,7 +271,22 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     remote,
     where,
     objects,
+    actor,
     change,
+    audit: async () => {
+      const rows = await database.transaction(
+        async (client) =>
+          (await client.query('SELECT at, action, by, actor FROM audit WHERE remote = $1 ORDER BY seq', [remote])).rows,
+        { readOnly: true },
+      );
+      return rows.map((row) => ({
+        at: new Date(row.at).toISOString(),
+        remote,
+        action: String(row.action),
+        // Rows from before actors were recorded name only who.
+        actor: isActor(row.actor) ? row.actor : { by: String(row.by), kind: /** @type {const} */ ('machine') },
+      }));
+    },
     read: async (read) => {
       const rows = await readRows();
       return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs }));
@@ -289,14 +306,14 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       if (known.releases.has(id)) return { id, existed: true };
       // Every file up before the release is recorded: nothing can name a release whose files are not all there.
       const files = await uploadRelease(objects, remote, id, buildDir);
-      return change(`release ${remote}`, async (state) => {
+      return change(`release ${remote} ${id}`, async (state) => {
         if (state.record(id)) return { id, existed: true };
         /** @type {ReleaseRecord} */
         const record = {
           id,
           remote,
           created: new Date().toISOString(),
-          by: thisActor(),
+          by: actor.by,
           buildId,
           commit,
           dirty,

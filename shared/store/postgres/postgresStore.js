@@ -13,10 +13,16 @@ const { postgresBackend } = require('./postgresBackend');
 function openPostgresStore({ databaseUrl, bucketUrl, env = process.env, orphanAgeMs }) {
   const database = openDatabase(databaseUrl);
   const objects = openObjectStore(bucketUrl, { env });
-  const backend = (/** @type {string} */ remote) => postgresBackend(remote, { database, objects, orphanAgeMs });
+  /**
+   * @param {string} remote
+   * @param {{ actor?: import('../actor').Actor }} [as] actor: who makes the changes (this process's user and host
+   *   unless given: the deploy API names each request's credential)
+   */
+  const backend = (remote, { actor } = {}) => postgresBackend(remote, { database, objects, orphanAgeMs, actor });
   return {
     where: objects.where,
-    remote: (/** @type {string} */ remote) => remoteStore(backend(remote)),
+    /** @type {(remote: string, as?: { actor?: import('../actor').Actor }) => import('../remoteStore').RemoteStore} */
+    remote: (remote, as) => remoteStore(backend(remote, as)),
     backend,
     close: async () => {
       objects.close();
