@@ -11,6 +11,7 @@ const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords')
 const { canaryKey } = require('@nativegtm/store/canaryInStore');
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
 const { parseDuration } = require('../duration');
+const { announced, gateFor } = require('../releases/gate/gateFor');
 const { DEFAULT_STEPS, LEASE_TTL_MS, commandAlive, leaseOf } = require('@nativegtm/store/canaryChanges');
 const { driveCanary } = require('../canary/driveCanary');
 const { sidesInStore } = require('../canary/sides');
@@ -152,13 +153,10 @@ runReleaseCommand(USAGE, async () => {
     : await store.startCanary(/** @type {string} */ (id), {
         steps: parseSteps(options.steps),
         settings: settingsFrom(options),
-        gate: options['skip-gate']
-          ? null
-          : (releaseDir) => {
-              console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
-              const { runGate } = require('../releases/gate/runGate');
-              return runGate({ storeDir, remote, releaseDir, chromiumPath: config.CHROME_PATH });
-            },
+        gate: announced(
+          gateFor({ skip: options['skip-gate'] === true, storeDir, remote, chromiumPath: config.CHROME_PATH }),
+          `Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`,
+        ),
         now: Date.now,
         leaseTtlMs: durationOption(
           /** @type {string | undefined} */ (options.lease),

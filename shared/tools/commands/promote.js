@@ -1,6 +1,7 @@
 // `npm run promote -- <remote> <id> [--skip-gate]`: the gate (the release composed with the live site, checked in
 // headless Chromium), then the release is live on every server reading this store within a second.
 const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { gateFor } = require('../releases/gate/gateFor');
 
 const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
 
@@ -24,13 +25,7 @@ runReleaseCommand(USAGE, async () => {
     console.error(`Gating release ${id} of ${remote} (composed with the live site, in headless Chromium)…`);
   }
   const result = await store.promote(id, {
-    // Required only when it runs: it loads Playwright, half a second of a command that is otherwise instant.
-    gate: skip
-      ? null
-      : (releaseDir) => {
-          const { runGate } = require('../releases/gate/runGate');
-          return runGate({ storeDir, remote, releaseDir, chromiumPath: config.CHROME_PATH });
-        },
+    gate: gateFor({ skip, storeDir, remote, chromiumPath: config.CHROME_PATH }),
   });
   for (const check of result.gate.checks) console.error(`  ✓ ${check.name}`);
   console.log(
