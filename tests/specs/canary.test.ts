@@ -499,18 +499,25 @@ describe('nginx reloaded by the canary command', () => {
       // Nothing left running for the specs after this one, whatever happened above.
       await npmRun('canary', ['jobs', '--abort'], env);
     }
-    // No failure, and no document that mixes two states: a canary visitor gets the release with its token while the
-    // canary is listed, and the shared live document once it is not.
+    // No failure, and no document that mixes two states: a canary visitor gets the release while the canary is
+    // listed, and the shared live document once it is not. A canary document carries its visitor's field-data token
+    // when the collector gives one within 500 ms; nginx leaves it out otherwise (renderConfig.js), as a collector
+    // answering 20 connections on a loaded machine sometimes does. Such a document is whole: it has no token, never
+    // another cohort's.
+    const named = (build: string | undefined) =>
+      build === builds.good ? 'good' : build === builds.live ? 'live' : `another build (${build})`;
     const kinds = new Map<string, number>();
     for (const answer of answers) {
       const kind =
         'failed' in answer
           ? `failed: ${answer.failed}`
-          : answer.canaries === 'jobs=50' && answer.build === builds.good && answer.cohort === 'canary:jobs'
+          : answer.canaries === 'jobs=50' &&
+              answer.build === builds.good &&
+              (answer.cohort === 'canary:jobs' || answer.cohort === undefined)
             ? 'canary'
             : !answer.canaries && answer.build === builds.live && answer.cohort === undefined
               ? 'live'
-              : `mixed: ${JSON.stringify(answer)}`;
+              : `mixed: ${JSON.stringify({ ...answer, build: named(answer.build) })}`;
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
     expect([...kinds.keys()].sort()).toEqual(['canary', 'live']);
