@@ -1,7 +1,12 @@
 // The release commands as a team runs them (`npm run release|promote|rollback|… -- <args>`), for the release tests
 // and `npm run bench:releases`.
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 const { repoRoot } = require('@nativegtm/server/deployables');
+
+/** Where each canary command's output is kept (startCanaryCommand). */
+const COMMAND_LOGS = path.join(repoRoot, 'tests/.artifacts/commands');
 
 /**
  * @typedef {object} CommandResult
@@ -58,9 +63,25 @@ function startCanaryCommand(args, env) {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+  // Kept whole in a file too: a command that ended before a test looked at it (the test then fails on what the
+  // store says) leaves what it printed where the next engineer can read it.
+  fs.mkdirSync(COMMAND_LOGS, { recursive: true });
+  const log = fs.createWriteStream(path.join(COMMAND_LOGS, `canary-${Date.now()}-${child.pid}.log`));
+  log.write(`$ canary ${args.join(' ')}\n`);
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    log.write(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    log.write(chunk);
+  });
+  const done = new Promise((resolve) =>
+    child.once('close', (status, signal) => {
+      log.end(`[ended: ${signal ?? `exit ${status}`} at ${new Date().toISOString()}]\n`);
+      resolve({ status, stdout, stderr });
+    }),
+  );
   return { child, output: () => stdout + stderr, done };
 }
 
