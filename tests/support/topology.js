@@ -110,9 +110,10 @@ const CDN_OFFSET = 8;
 /**
  * Starts the topology: the store, the nodes, HAProxy, the CDN. Ports: the frontends on `base`, the CDN on base + 8,
  * each node on the 10 after the one before it.
- * @param {{ base: number, builtInNodes?: number, log?: (line: string) => void }} options
+ * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, log?: (line: string) => void }} options
+ *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given)
  */
-async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
+async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = () => {} }) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);
@@ -157,7 +158,11 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
         workers: 1,
         remotes,
         fieldDataDir: path.join(scratch, `field-data-${index + 1}`),
-        env: { ...store, RELEASES_DIR: copy },
+        env: {
+          ...store,
+          RELEASES_DIR: copy,
+          ...(fragmentTimeoutMs === undefined ? {} : { FRAGMENT_TIMEOUT_MS: String(fragmentTimeoutMs) }),
+        },
       });
       nodes.push({
         name: `node-${index + 1}`,
@@ -181,6 +186,7 @@ async function startTopology({ base, builtInNodes = 3, log = () => {} }) {
       releasesDir: nginxCopy,
       fieldDataDir: path.join(scratch, 'field-data-nginx'),
       store,
+      fragmentTimeoutMs,
     });
     nodes.push({ name: 'node-nginx', server: 'nginx', ports: nginxPorts, copy: nginxCopy, stop: nginx.stop });
     log(`node-nginx: nginx on ${nginxBase}`);
