@@ -393,7 +393,9 @@ async function visitUntilDone(
 
 /**
  * A canary whose one judged step, at 50 %, lasts 25 s and needs `minViews` views a side, from at least 4 networks, one
- * network keeping at most a quarter of a side (a few browsers' views, where a site's visitors have many more).
+ * network keeping at most a quarter of a side (a few browsers' views, where a site's visitors have many more). Past
+ * the 25 s, the command judges as soon as both sides have their views: on a loaded machine a browser's visits come
+ * slower, and the step then waits for them (up to 5 minutes) rather than ending without a verdict.
  */
 const judgedCanary = (id: string, minViews: number, ...more: string[]) =>
   canaryCommand([
@@ -402,6 +404,8 @@ const judgedCanary = (id: string, minViews: number, ...more: string[]) =>
     '50,100',
     '--step-time',
     '25s',
+    '--max-wait',
+    '5m',
     '--min-views',
     String(minViews),
     '--min-networks',
