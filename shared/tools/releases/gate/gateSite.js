@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { deployables } = require('@nativegtm/server/deployables');
+const { PortInUseError } = require('@nativegtm/server/httpServer');
 const { startSite } = require('@nativegtm/server/startSite');
 
 /** A port nothing listens on now (the system's choice). */
@@ -20,6 +21,9 @@ function freePort() {
   });
 }
 
+/** How many sets of free ports the gate tries before it gives up: another process may take one in between. */
+const PORT_TRIES = 5;
+
 /**
  * @param {{ storeDir: string, remote: string, releaseDir: string }} options
  * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
@@ -27,31 +31,43 @@ function freePort() {
 async function startGateSite({ storeDir, remote, releaseDir }) {
   const candidate = deployables.find((deployable) => deployable.remote === remote);
   if (!candidate) throw new Error(`no deployable for remote "${remote}"`);
-  /** @type {Record<string, number>} */
-  const ports = {};
-  for (const deployable of deployables) ports[deployable.name] = await freePort();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-gate-'));
   const remotesFile = path.join(scratch, 'remotes.json');
-  const portOf = (/** @type {{ package: string }} */ page) => ports[page.package] ?? 0;
-  fs.writeFileSync(remotesFile, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf }), null, 2));
-  const origin = `http://127.0.0.1:${ports.shell}`;
-  const site = await startSite(deployables, {
-    ports,
-    roots: { [candidate.name]: releaseDir },
-    remotesFile,
-    origin,
-    releasesDir: storeDir,
-    // The gate's browser is not a visitor: its page views are no field data, and this site takes none (its shell
-    // would answer the beacons 405, an error in the console the gate reads).
-    sampleRate: 0,
-  });
-  return {
-    origin,
-    stop: async () => {
-      await site.stop();
+  for (let tries = 1; ; tries += 1) {
+    // Ports free a moment ago: between that moment and the site's listening, any process may take one (on a busy
+    // machine, an outgoing connection's own port), and the site then refuses to start, whole. Another set is tried.
+    /** @type {Record<string, number>} */
+    const ports = {};
+    for (const deployable of deployables) ports[deployable.name] = await freePort();
+    const portOf = (/** @type {{ package: string }} */ page) => ports[page.package] ?? 0;
+    fs.writeFileSync(remotesFile, JSON.stringify(shippedRemotes({ host: '127.0.0.1', portOf }), null, 2));
+    const origin = `http://127.0.0.1:${ports.shell}`;
+    let site;
+    try {
+      site = await startSite(deployables, {
+        ports,
+        roots: { [candidate.name]: releaseDir },
+        remotesFile,
+        origin,
+        releasesDir: storeDir,
+        // The gate's browser is not a visitor: its page views are no field data, and this site takes none (its
+        // shell would answer the beacons 405, an error in the console the gate reads).
+        sampleRate: 0,
+      });
+    } catch (error) {
+      if (error instanceof PortInUseError && tries < PORT_TRIES) continue;
       fs.rmSync(scratch, { recursive: true, force: true });
-    },
-  };
+      throw error;
+    }
+    const started = site;
+    return {
+      origin,
+      stop: async () => {
+        await started.stop();
+        fs.rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  }
 }
 
 module.exports = { startGateSite };
