@@ -10,6 +10,7 @@ const { FRAGMENT_DIR, foreignDirectives, parsePageManifest, fragmentPaths } = re
 const { syncDirectory, syncTree } = require('./durableFiles');
 const { writeJsonAtomically } = require('./records');
 const { thisActor } = require('./actor');
+const { StoreRefusal } = require('./storeRefusal');
 
 /** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {import('./records').ReleaseRecord} ReleaseRecord */
@@ -77,7 +78,7 @@ function checkDirectives(dir) {
   });
   if (found.length === 0) return;
   const more = found.length > QUOTED_DIRECTIVES ? ` (and ${found.length - QUOTED_DIRECTIVES} more)` : '';
-  throw new Error(
+  throw new StoreRefusal(
     `${dir} has SSI directives its build does not write, which the servers would run: ` +
       `${found.slice(0, QUOTED_DIRECTIVES).join('; ')}${more}`,
   );
@@ -108,16 +109,18 @@ function checkBuild(dir, remote) {
   try {
     federation = JSON.parse(fs.readFileSync(path.join(dir, 'mf-manifest.json'), 'utf8'));
   } catch (error) {
-    throw new Error(`${dir} is not a build of a remote: mf-manifest.json ${describe(error)}`);
+    throw new StoreRefusal(`${dir} is not a build of a remote: mf-manifest.json ${describe(error)}`);
   }
   if (federation.name !== remote) {
-    throw new Error(`${dir} is a build of "${federation.name}", not of "${remote}"`);
+    throw new StoreRefusal(`${dir} is a build of "${federation.name}", not of "${remote}"`);
   }
   let buildId;
   try {
     buildId = parsePageManifest(fs.readFileSync(path.join(dir, fragmentPaths.manifest), 'utf8'), remote).buildId;
   } catch (error) {
-    throw new Error(`${dir} has no server-rendered page for "${remote}": ${fragmentPaths.manifest} ${describe(error)}`);
+    throw new StoreRefusal(
+      `${dir} has no server-rendered page for "${remote}": ${fragmentPaths.manifest} ${describe(error)}`,
+    );
   }
   checkDirectives(dir);
   return buildId;

@@ -6,9 +6,9 @@
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { Transform } = require('node:stream');
+const { Transform, Writable } = require('node:stream');
 const { pipeline } = require('node:stream/promises');
-const { createGunzip } = require('node:zlib');
+const { createGunzip, createGzip } = require('node:zlib');
 const tar = require('tar-stream');
 const { StoreRefusal } = require('./storeRefusal');
 
@@ -175,4 +175,57 @@ async function unpackRelease(
   return { entries, bytes: unpacked, sha256: digest };
 }
 
-module.exports = { ARCHIVE_LIMITS, ArchiveRefusal, unpackRelease };
+/**
+ * A build folder as the .tar.gz unpackRelease takes: its plain files and folders, sorted, with no times or owners, so
+ * that the same files always make the same bytes (and the same sha256).
+ * @param {string} dir
+ * @returns {Promise<Buffer>}
+ */
+async function packRelease(dir) {
+  const pack = tar.pack();
+  /** @type {Buffer[]} */
+  const chunks = [];
+  const packed = pipeline(
+    pack,
+    createGzip(),
+    new Writable({
+      write(chunk, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    }),
+  );
+  /** @param {string} relative */
+  const add = async (relative) => {
+    const names = fs
+      .readdirSync(path.join(dir, relative), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of names) {
+      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const header = { name, mtime: new Date(0), uid: 0, gid: 0, uname: '', gname: '' };
+      if (entry.isDirectory()) {
+        pack.entry({ ...header, type: 'directory', mode: 0o755 });
+        await add(name);
+      } else if (entry.isFile()) {
+        const body = fs.readFileSync(path.join(dir, name));
+        await new Promise((resolve, reject) =>
+          pack.entry({ ...header, type: 'file', mode: 0o644, size: body.length }, body, (error) =>
+            error ? reject(error) : resolve(undefined),
+          ),
+        );
+      } else {
+        throw new ArchiveRefusal(`${path.join(dir, name)} is not a plain file or folder`);
+      }
+    }
+  };
+  try {
+    await add('');
+    pack.finalize();
+  } catch (error) {
+    pack.destroy(/** @type {Error} */ (error));
+  }
+  await packed;
+  return Buffer.concat(chunks);
+}
+
+module.exports = { ARCHIVE_LIMITS, ArchiveRefusal, unpackRelease, packRelease, printable };

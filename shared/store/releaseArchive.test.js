@@ -5,10 +5,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Readable } = require('node:stream');
-const { gzipSync } = require('node:zlib');
 const fc = require('fast-check');
-const tar = require('tar-stream');
-const { ArchiveRefusal, unpackRelease } = require('./releaseArchive');
+const { ArchiveRefusal, packRelease, unpackRelease } = require('./releaseArchive');
+const { archiveOf } = require('./testing/archives');
 
 /** @type {string} */
 let scratch;
@@ -17,24 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/**
- * A .tar.gz of these entries, as bytes.
- * @param {(Record<string, unknown> & { name: string, body?: string | Buffer })[]} entries
- */
-async function archive(entries) {
-  const pack = tar.pack();
-  const chunks = /** @type {Buffer[]} */ ([]);
-  pack.on('data', (/** @type {any} */ chunk) => void chunks.push(chunk));
-  const done = new Promise((resolve) => pack.on('end', () => resolve(undefined)));
-  for (const { body, ...header } of entries) {
-    await new Promise((resolve, reject) =>
-      pack.entry(/** @type {any} */ (header), body ?? '', (error) => (error ? reject(error) : resolve(undefined))),
-    );
-  }
-  pack.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
-}
+const archive = archiveOf;
 
 /** @param {Buffer} bytes @param {Parameters<typeof unpackRelease>[2]} [options] */
 const unpack = (bytes, options) => unpackRelease(Readable.from([bytes]), path.join(scratch, 'release'), options);
@@ -125,5 +107,27 @@ describe('a release archive', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('a build packed for publishing', () => {
+  it('unpacks to the same files, and the same files always pack to the same bytes', async () => {
+    const dir = path.join(scratch, 'build');
+    fs.mkdirSync(path.join(dir, 'ssr/body'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'mf-manifest.json'), '{"name":"jobs"}');
+    fs.writeFileSync(path.join(dir, 'ssr/body/index.html'), '<main></main>');
+    const bytes = await packRelease(dir);
+    fs.utimesSync(path.join(dir, 'mf-manifest.json'), new Date(), new Date(2001, 1, 1));
+    expect((await packRelease(dir)).equals(bytes)).toBe(true);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(await unpack(bytes, { sha256 })).toMatchObject({ entries: 4, sha256 });
+    expect(fs.readFileSync(path.join(scratch, 'release/ssr/body/index.html'), 'utf8')).toBe('<main></main>');
+  });
+
+  it('refuses a folder holding anything but files and folders', async () => {
+    const dir = path.join(scratch, 'build');
+    fs.mkdirSync(dir);
+    fs.symlinkSync('/etc/passwd', path.join(dir, 'passwd'));
+    await expect(packRelease(dir)).rejects.toThrow(/passwd is not a plain file or folder/);
   });
 });

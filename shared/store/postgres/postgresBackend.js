@@ -292,12 +292,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs }));
     },
     publish: async (buildDir, { commit, dirty }) => {
-      let buildId;
-      try {
-        buildId = checkBuild(buildDir, remote);
-      } catch (error) {
-        throw new StoreRefusal(/** @type {Error} */ (error).message);
-      }
+      const buildId = checkBuild(buildDir, remote);
       const check = metadataCheck(buildDir, remote);
       if (!check.ok) throw new StoreRefusal(`${buildDir} cannot be served: ${check.detail}`);
       const names = filesUnder(buildDir);
