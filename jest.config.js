@@ -10,6 +10,7 @@ module.exports = {
     '<rootDir>/shared/store',
     '<rootDir>/shared/server',
     '<rootDir>/shared/tools',
+    '<rootDir>/shared/deploy',
     '<rootDir>/shell',
     ...pages.map((page) => `<rootDir>/${page.package}`),
     '<rootDir>/tests/jest.unit.config.js',

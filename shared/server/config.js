@@ -245,4 +245,4 @@ function configOrExit(read) {
   }
 }
 
-module.exports = { ConfigError, SERVER_SPECS, checkStoreBackend, configOrExit, readEnv, serverConfig };
+module.exports = { ConfigError, SERVER_SPECS, checkStoreBackend, configOrExit, readEnv, serverConfig, wholeNumber };

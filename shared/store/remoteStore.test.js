@@ -340,7 +340,7 @@ describe('the store on PostgreSQL', () => {
       bucketUrl: `s3://${storage.bucket}/unmigrated`,
     });
     await expect(store.remote('jobs').releases()).rejects.toThrow(
-      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data, 1765100000000_audit-actors\): run npm run store -- migrate/,
+      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data, 1765100000000_audit-actors, 1765100000001_deploy-tokens\): run npm run store -- migrate/,
     );
     await store.close();
   });

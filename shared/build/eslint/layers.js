@@ -83,6 +83,7 @@ const BUILD = '@nativegtm/build';
 const STORE = '@nativegtm/store';
 const SERVER = '@nativegtm/server';
 const TOOLS = '@nativegtm/tools';
+const DEPLOY = '@nativegtm/deploy';
 
 /** @type {import('eslint').Linter.Config[]} */
 const layers = [
@@ -167,6 +168,19 @@ const layers = [
     layer: "the tools' tests",
     ours: [CONTRACT, STORE, SERVER, TOOLS],
     external: forTests('shared/tools'),
+    builtins: true,
+  }),
+  layer(['shared/deploy/**/*.js'], [...TEST_CODE, ...CONFIG_FILES], {
+    layer: 'the deploy API',
+    // It runs the release commands' rules and gate for teams' pipelines: the tools, never the other way round.
+    ours: [CONTRACT, STORE, SERVER, TOOLS, DEPLOY],
+    external: shipped('shared/deploy'),
+    builtins: true,
+  }),
+  layer(['shared/deploy/**/*.test.js', 'shared/deploy/**/testing/**/*.js'], [], {
+    layer: "the deploy API's tests",
+    ours: [CONTRACT, STORE, SERVER, TOOLS, DEPLOY],
+    external: forTests('shared/deploy'),
     builtins: true,
   }),
   layer(['shell/ogImage/**/*.js'], [], {

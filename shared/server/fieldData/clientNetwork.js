@@ -55,6 +55,18 @@ function networkOf(address) {
 }
 
 /**
+ * A request's client's address: the socket's, or the last address in X-Forwarded-For that no trusted proxy added
+ * (undefined when the socket has none: it closed).
+ * @param {import('node:http').IncomingMessage} request
+ * @param {Trust} trust
+ * @returns {string | undefined}
+ */
+function clientAddress(request, trust) {
+  if (request.socket.remoteAddress === undefined) return undefined;
+  return proxyaddr(request, trust);
+}
+
+/**
  * The network a request's client is in.
  * @param {{ address: string | undefined, forwardedFor: string | string[] | undefined }} request address: the peer
  *   (the socket's, or the one the proxy in front says it saw); forwardedFor: its X-Forwarded-For
@@ -69,4 +81,4 @@ function clientNetwork({ address, forwardedFor }, trust) {
   return networkOf(proxyaddr(request, trust));
 }
 
-module.exports = { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies, networkOf, clientNetwork };
+module.exports = { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies, networkOf, clientNetwork, clientAddress };

@@ -1,0 +1,79 @@
+// What the deploy API (@nativegtm/deploy) and the release commands that speak to it (`--to <url>`) agree on: the
+// actions a credential may be given, the API's paths, and the shape of a refusal. Plain data and pure functions.
+//
+// A credential reaches one remote and some of its actions. Reading a remote's releases needs any credential of that
+// remote. Skipping the gate and previewing a release whose gate failed are actions of their own, so a pipeline that
+// may promote need not be one that may promote unchecked.
+
+/** Every action a credential may be given, as tokens and trust rules name them. */
+const DEPLOY_ACTIONS = /** @type {const} */ ([
+  'publish',
+  'preview',
+  'preview-failed',
+  'promote',
+  'skip-gate',
+  'canary',
+  'abort',
+  'rollback',
+  'prune',
+]);
+
+/** @typedef {typeof DEPLOY_ACTIONS[number]} DeployAction */
+
+/**
+ * @param {string} value
+ * @returns {value is DeployAction}
+ */
+const isDeployAction = (value) => /** @type {readonly string[]} */ (DEPLOY_ACTIONS).includes(value);
+
+/**
+ * A list of actions as an operator writes it (`publish,preview`), checked: throws naming the first unknown one.
+ * @param {string} text
+ * @returns {DeployAction[]}
+ */
+function parseDeployActions(text) {
+  const actions = text
+    .split(',')
+    .map((action) => action.trim())
+    .filter(Boolean);
+  if (actions.length === 0) throw new Error(`name at least one action (${DEPLOY_ACTIONS.join(', ')})`);
+  for (const action of actions) {
+    if (!isDeployAction(action)) throw new Error(`"${action}" is not an action (${DEPLOY_ACTIONS.join(', ')})`);
+  }
+  return [...new Set(/** @type {DeployAction[]} */ (actions))];
+}
+
+/** The port the deploy API listens on by default (loopback: the operator's TLS proxy is in front). */
+const DEFAULT_DEPLOY_API_PORT = 3900;
+
+/** The API's paths; `remote` and `id` are checked by the API, not trusted. */
+const deployPaths = {
+  /** GET: the releases and the audit; POST: publish (the body is the build as a .tar.gz). */
+  releases: (/** @type {string} */ remote) => `/v1/remotes/${remote}/releases`,
+  promote: (/** @type {string} */ remote, /** @type {string} */ id) => `/v1/remotes/${remote}/releases/${id}/promote`,
+  preview: (/** @type {string} */ remote, /** @type {string} */ id) => `/v1/remotes/${remote}/releases/${id}/preview`,
+  rollback: (/** @type {string} */ remote) => `/v1/remotes/${remote}/rollback`,
+  prune: (/** @type {string} */ remote) => `/v1/remotes/${remote}/prune`,
+  /** GET: its status; POST: start one; DELETE: abort it. */
+  canary: (/** @type {string} */ remote) => `/v1/remotes/${remote}/canary`,
+};
+
+/** The header that names a published archive's sha256 (64 hex digits), which the API checks. */
+const ARCHIVE_SHA256_HEADER = 'x-archive-sha256';
+/** The header a publish names its commit in, when its credential does not (a token's; an OIDC token's `sha` wins). */
+const SOURCE_COMMIT_HEADER = 'x-source-commit';
+
+/**
+ * A refusal as the API answers it: the one line the command prints (`error: …`) and exits 1 on.
+ * @typedef {{ error: string }} DeployRefusal
+ */
+
+module.exports = {
+  DEPLOY_ACTIONS,
+  isDeployAction,
+  parseDeployActions,
+  DEFAULT_DEPLOY_API_PORT,
+  deployPaths,
+  ARCHIVE_SHA256_HEADER,
+  SOURCE_COMMIT_HEADER,
+};

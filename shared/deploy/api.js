@@ -1,0 +1,398 @@
+// The deploy API's requests (@nativegtm/contract/deployApi): what the release commands do, over HTTP, for a credential
+// that reaches one remote and some of its actions. Each request is checked in this order, and the first refusal is
+// the answer, with nothing changed:
+//
+//   1. the path names an action and a remote that exist (404)
+//   2. the client's network has not got too many credentials wrong this minute (429)
+//   3. its credential is one this API made or trusts, unexpired and not revoked (401)
+//   4. that credential may do this action on this remote (403)
+//   5. the request itself: its body, its release (400, 404, 409, 413), then the store's own refusal
+//
+// Every answer is JSON: what the command prints, or `{ error }` with the one line the command prints on a refusal.
+// The store's changes are made as the credential's actor, with the request's address: the audit names both.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { PassThrough } = require('node:stream');
+const { RateLimiterMemory } = require('rate-limiter-flexible');
+const { isRemoteName } = require('@nativegtm/contract/remotes');
+const { RELEASE_ID } = require('@nativegtm/contract/releases');
+const { ARCHIVE_SHA256_HEADER, SOURCE_COMMIT_HEADER } = require('@nativegtm/contract/deployApi');
+const { clientAddress, networkOf } = require('@nativegtm/server/fieldData/clientNetwork');
+const { ArchiveRefusal, printable, unpackRelease } = require('@nativegtm/store/releaseArchive');
+const { DEFAULT_KEEP, ReleaseError } = require('@nativegtm/store/operations');
+const { StoreConflict, StoreRefusal, StoreUnavailable } = require('@nativegtm/store/storeRefusal');
+const { StoreBusyError } = require('@nativegtm/store/storeLock');
+const { bearerOf, tokenPrincipal } = require('./credentials');
+
+/** @typedef {import('@nativegtm/contract/deployApi').DeployAction} DeployAction */
+/** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
+/** @typedef {import('@nativegtm/store/actor').Actor} Actor */
+/** @typedef {import('./credentials').Principal} Principal */
+/** @typedef {import('node:http').IncomingMessage} Request */
+/** @typedef {import('node:http').ServerResponse} Response */
+
+/** A refusal of this API's own, with its status. */
+class ApiRefusal extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.name = 'ApiRefusal';
+    this.status = status;
+  }
+}
+
+/** The largest JSON body a request may have: a few options. */
+const MAX_JSON_BYTES = 4096;
+
+/**
+ * The status of a refusal, by what refused it.
+ * @param {unknown} error
+ */
+function statusOf(error) {
+  if (error instanceof ApiRefusal) return error.status;
+  if (error instanceof ArchiveRefusal) return error.tooLarge ? 413 : 400;
+  if (error instanceof StoreUnavailable) return 503;
+  if (error instanceof StoreBusyError || error instanceof StoreConflict || error instanceof ReleaseError) return 409;
+  // A build the store will not take as a release (another remote's, a directive of its own in its HTML).
+  if (error instanceof StoreRefusal) return 400;
+  return 500;
+}
+
+/**
+ * @typedef {object} Route
+ * @property {string} method
+ * @property {RegExp} path its groups: the remote, then the release id where there is one
+ * @property {DeployAction | 'read'} action what the credential must reach
+ * @property {(context: Context) => Promise<{ status?: number, body: unknown }>} handle
+ */
+
+/**
+ * @typedef {object} Context
+ * @property {Request} req
+ * @property {Response} res
+ * @property {string} remote
+ * @property {string | undefined} id
+ * @property {RemoteStore} store the remote's store, changed as the request's actor
+ * @property {Principal} principal
+ * @property {() => Promise<Record<string, unknown>>} options the request's JSON body
+ */
+
+/**
+ * @param {object} options
+ * @param {(remote: string, actor: Actor) => RemoteStore} options.openRemote the remote's store, changed as `actor`
+ * @param {import('./tokens/tokenStore').TokenStore} options.tokens
+ * @param {(remote: string, skip: boolean) => import('@nativegtm/store/operations').Gate | null} options.gate
+ * @param {import('@nativegtm/server/fieldData/clientNetwork').Trust} options.trust TRUSTED_PROXIES
+ * @param {{ maxBytes: number, maxEntries: number }} options.limits a published archive's
+ * @param {number} options.failuresPerMinute credentials a network may get wrong in a minute
+ * @param {import('@nativegtm/server/observability/logger').Logger} options.logger
+ * @param {() => Date} [options.now]
+ */
+function createDeployApi({
+  openRemote,
+  tokens,
+  gate,
+  trust,
+  limits,
+  failuresPerMinute,
+  logger,
+  now = () => new Date(),
+}) {
+  // Failed credentials per network, for a minute: guessing is bounded where it comes from, not per token (a guesser
+  // does not know which token it is guessing).
+  const failures = new RateLimiterMemory({ points: failuresPerMinute, duration: 60 });
+
+  /** @type {Route[]} */
+  const routes = [
+    {
+      method: 'GET',
+      path: /^\/v1\/remotes\/([^/]+)\/releases$/,
+      action: 'read',
+      handle: async ({ store }) => {
+        const [listed, changes, audit, running, ended] = await Promise.all([
+          store.releases(),
+          store.changes(),
+          store.audit(),
+          store.canary(),
+          store.endedCanaries(),
+        ]);
+        return { body: { ...listed, changes, audit, canary: running, endedCanaries: ended, where: store.where } };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/releases$/,
+      action: 'publish',
+      handle: (context) => publish(context, limits),
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/releases\/([^/]+)\/promote$/,
+      action: 'promote',
+      handle: async ({ store, remote, id, principal, options }) => {
+        const skip = (await options()).skipGate === true;
+        if (skip) need(principal, remote, 'skip-gate');
+        const result = await store.promote(releaseIdOf(id), { gate: gate(remote, skip) });
+        return { body: result };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/releases\/([^/]+)\/preview$/,
+      action: 'preview',
+      handle: async ({ store, remote, id, principal, options }) => {
+        const allowFailed = (await options()).allowFailed === true;
+        if (allowFailed) need(principal, remote, 'preview-failed');
+        return { body: await store.preview(releaseIdOf(id), { allowFailed }) };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/rollback$/,
+      action: 'rollback',
+      handle: async ({ store }) => ({ body: await store.rollback() }),
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/prune$/,
+      action: 'prune',
+      handle: async ({ store, options }) => {
+        const { keep } = await options();
+        if (keep !== undefined && !(Number.isSafeInteger(keep) && /** @type {number} */ (keep) >= 0)) {
+          throw new ApiRefusal(400, `keep must be a whole number, not ${JSON.stringify(keep)}`);
+        }
+        return { body: await store.prune({ keep: keep === undefined ? DEFAULT_KEEP : /** @type {number} */ (keep) }) };
+      },
+    },
+  ];
+
+  /**
+   * The principal of the request's credential; refused (401, or 429 for a network that got too many wrong).
+   * @param {Request} req
+   * @param {string} network
+   * @returns {Promise<Principal>}
+   */
+  async function authenticate(req, network) {
+    const tried = await failures.get(network);
+    if (tried && tried.consumedPoints >= failuresPerMinute) {
+      throw new ApiRefusal(
+        429,
+        `too many wrong credentials from your network; try again in ${Math.ceil(tried.msBeforeNext / 1000)} s`,
+      );
+    }
+    const credential = bearerOf(req.headers.authorization);
+    const proved = credential
+      ? await tokenPrincipal(credential, tokens, now())
+      : { problem: 'no credential: send Authorization: Bearer <token>' };
+    if ('principal' in proved) return proved.principal;
+    await failures.penalty(network, 1);
+    throw new ApiRefusal(401, proved.problem);
+  }
+
+  /**
+   * @param {Request} req
+   * @param {Response} res
+   */
+  async function handle(req, res) {
+    const started = process.hrtime.bigint();
+    // The path as sent, undecoded: routes match it whole, and a remote or an id in it is checked before it is used.
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    const address = clientAddress(req, trust);
+    const network = networkOf(address);
+    /** @type {Principal | undefined} */
+    let principal;
+    /** @type {{ status?: number, body: unknown }} */
+    let answer;
+    try {
+      if (pathname === '/healthz' && req.method === 'GET') {
+        answer = { body: { ok: true } };
+      } else {
+        const found = findRoute(routes, req.method ?? 'GET', pathname);
+        const remote = found.match[1] ?? '';
+        if (!isRemoteName(remote)) throw new ApiRefusal(404, `there is no remote "${printable(remote)}"`);
+        principal = await authenticate(req, network);
+        need(principal, remote, found.route.action);
+        const actor = address === undefined ? principal.actor : { ...principal.actor, network: address };
+        answer = await found.route.handle({
+          req,
+          res,
+          remote,
+          id: found.match[2],
+          store: openRemote(remote, actor),
+          principal,
+          options: () => jsonBody(req),
+        });
+      }
+    } catch (error) {
+      const status = statusOf(error);
+      const message =
+        status === 500 ? 'the deploy API failed; its log says why' : String(/** @type {Error} */ (error).message);
+      if (status === 500) logger.error({ err: error, path: pathname }, 'request failed');
+      answer = { status, body: { error: message } };
+    }
+    const status = answer.status ?? 200;
+    // A request whose body the API stopped reading (too large, refused before it) ends its connection: what the
+    // client is still sending is never read.
+    if (!req.complete) res.setHeader('Connection', 'close');
+    send(res, status, answer.body);
+    logger.info(
+      {
+        method: req.method,
+        // The path only: a query string is never logged, and no credential is in a path.
+        path: pathname,
+        status,
+        network,
+        who: principal?.name,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
+  }
+
+  /** @type {import('node:http').RequestListener} */
+  const handler = (req, res) =>
+    void handle(req, res).catch((error) => {
+      // What answering itself failed on (a client gone mid-answer): logged, and the connection ended.
+      logger.error({ err: error }, 'answer failed');
+      res.destroy();
+    });
+
+  return { handler };
+}
+
+/**
+ * The route of a request; refused 404 (no such path) or 405 (not that method).
+ * @param {Route[]} routes
+ * @param {string} method
+ * @param {string} pathname
+ */
+function findRoute(routes, method, pathname) {
+  const matching = routes.flatMap((route) => {
+    const match = route.path.exec(pathname);
+    return match ? [{ route, match }] : [];
+  });
+  if (matching.length === 0) throw new ApiRefusal(404, `there is nothing at ${printable(pathname)}`);
+  const found = matching.find((candidate) => candidate.route.method === method);
+  if (!found)
+    throw new ApiRefusal(405, `${printable(pathname)} takes ${matching.map((m) => m.route.method).join(', ')}`);
+  return found;
+}
+
+/**
+ * Refuses (403) unless the principal may do `action` to `remote`, naming what it may do.
+ * @param {Principal} principal
+ * @param {string} remote
+ * @param {DeployAction | 'read'} action
+ */
+function need(principal, remote, action) {
+  if (principal.may(remote, action)) return;
+  const allowed = principal.actionsOn(remote);
+  throw new ApiRefusal(
+    403,
+    `${principal.name} may not ${action} ${remote}` +
+      (allowed.length > 0 ? ` (it may ${allowed.join(', ')})` : ` (it reaches no action of ${remote})`),
+  );
+}
+
+/**
+ * A release id from the path, or a refusal (it is never used unchecked).
+ * @param {string | undefined} id
+ */
+function releaseIdOf(id) {
+  if (id === undefined || !RELEASE_ID.test(id))
+    throw new ApiRefusal(404, `"${printable(id ?? '')}" is not a release id`);
+  return id;
+}
+
+/**
+ * Publishes the .tar.gz the request's body streams, named by its sha256, unpacked within the limits into a scratch
+ * folder, then into the store; the scratch folder is removed whatever happens, so a refused or cut-off upload leaves
+ * nothing behind.
+ * @param {Context} context
+ * @param {{ maxBytes: number, maxEntries: number }} limits
+ */
+async function publish({ req, store, principal }, limits) {
+  const sha256 = req.headers[ARCHIVE_SHA256_HEADER];
+  if (typeof sha256 !== 'string') throw new ApiRefusal(400, `name the archive's sha256 in ${ARCHIVE_SHA256_HEADER}`);
+  const length = Number(req.headers['content-length']);
+  // Refused before a byte of it is read when it says it is too large.
+  if (length > limits.maxBytes) {
+    throw new ArchiveRefusal(`the archive passes the limit of ${limits.maxBytes} bytes`, { tooLarge: true });
+  }
+  const commit = principal.actor.commit ?? commitHeader(req.headers[SOURCE_COMMIT_HEADER]);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-deploy-'));
+  try {
+    const buildDir = path.join(scratch, 'dist');
+    // Node's request is not handed to the pipeline itself: a refusal then destroys the stream in between, not the
+    // socket the answer goes back on.
+    const body = new PassThrough();
+    req.pipe(body);
+    const unpacked = await unpackRelease(body, buildDir, { ...limits, sha256 }).finally(() => req.unpipe(body));
+    const { id, existed } = await store.publish(buildDir, { commit, dirty: false }).catch((error) => {
+      // The store names the folder it was given: to the client, that is its archive.
+      if (error instanceof StoreRefusal) error.message = error.message.replaceAll(buildDir, 'the archive');
+      throw error;
+    });
+    return { status: existed ? 200 : 201, body: { id, existed, entries: unpacked.entries, sha256: unpacked.sha256 } };
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The commit a publish says its build is from: a git object name, or none.
+ * @param {string | string[] | undefined} header
+ */
+function commitHeader(header) {
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(header)) {
+    throw new ApiRefusal(400, `${SOURCE_COMMIT_HEADER} must be a commit's full hex name`);
+  }
+  return header;
+}
+
+/**
+ * The request's JSON body (an object; none is `{}`), bounded; a refusal otherwise.
+ * @param {Request} req
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function jsonBody(req) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) throw new ApiRefusal(413, `the request's body passes ${MAX_JSON_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiRefusal(400, "the request's body is not JSON");
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiRefusal(400, "the request's body is not a JSON object");
+  }
+  return value;
+}
+
+/**
+ * @param {Response} res
+ * @param {number} status
+ * @param {unknown} body
+ */
+function send(res, status, body) {
+  const text = `${JSON.stringify(body)}\n`;
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(text);
+}
+
+module.exports = { createDeployApi };

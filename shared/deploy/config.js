@@ -1,0 +1,50 @@
+// What the deploy API reads of the environment, checked by envalid as the servers' configuration is: the store
+// (RELEASES_DIR, or DATABASE_URL with RELEASES_BUCKET) and TRUSTED_PROXIES mean what they mean to `npm start`.
+const envalid = require('envalid');
+const { DEFAULT_DEPLOY_API_PORT } = require('@nativegtm/contract/deployApi');
+const { checkStoreBackend, readEnv, SERVER_SPECS, wholeNumber } = require('@nativegtm/server/config');
+const { ARCHIVE_LIMITS } = require('@nativegtm/store/releaseArchive');
+
+const DEPLOY_SPECS = {
+  DEPLOY_API_PORT: { ...SERVER_SPECS.METRICS_PORT, default: DEFAULT_DEPLOY_API_PORT, desc: "the deploy API's port" },
+  DEPLOY_API_HOST: envalid.str({
+    default: '127.0.0.1',
+    desc: 'the interface it listens on: loopback, behind the TLS proxy that faces the pipelines',
+  }),
+  DEPLOY_MAX_ARCHIVE_BYTES: wholeNumber(1024)({
+    default: ARCHIVE_LIMITS.maxBytes,
+    desc: 'the bytes a published archive may have, packed or unpacked (50 MB)',
+  }),
+  DEPLOY_MAX_ARCHIVE_ENTRIES: wholeNumber(1)({
+    default: ARCHIVE_LIMITS.maxEntries,
+    desc: 'the entries a published archive may have (5000)',
+  }),
+  DEPLOY_AUTH_FAILURES: wholeNumber(1)({
+    default: 10,
+    desc: 'the credentials a network may get wrong in a minute before it is refused for the rest of it (10)',
+  }),
+  RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  DATABASE_URL: SERVER_SPECS.DATABASE_URL,
+  RELEASES_BUCKET: SERVER_SPECS.RELEASES_BUCKET,
+  TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
+  LOG_LEVEL: SERVER_SPECS.LOG_LEVEL,
+  CHROME_PATH: envalid.str({ default: '/usr/bin/chromium', desc: "the gate's Chromium" }),
+};
+
+/**
+ * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_MAX_ARCHIVE_BYTES: number,
+ *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   RELEASES_BUCKET?: string, TRUSTED_PROXIES: string, LOG_LEVEL: string, CHROME_PATH: string }} DeployConfig
+ */
+
+/**
+ * The deploy API's configuration from `env`; throws a ConfigError naming every bad variable.
+ * @returns {DeployConfig}
+ */
+function deployConfig(env = process.env) {
+  const read = readEnv(DEPLOY_SPECS, env);
+  checkStoreBackend(read, { signs: false });
+  return read;
+}
+
+module.exports = { deployConfig };

@@ -1,0 +1,80 @@
+// The deploy API as a process: its configuration, the store and the tokens it reads, its HTTP server. The store is the
+// one the release commands open (PostgreSQL with a bucket, or the folder RELEASES_DIR, every nginx serving it reloaded
+// after a canary's change); the tokens are kept beside it (tokens/tokenStore.js).
+const http = require('node:http');
+const { listen, drain, close } = require('@nativegtm/server/httpServer');
+const { createLogger } = require('@nativegtm/server/observability/logger');
+const { parseTrustedProxies } = require('@nativegtm/server/fieldData/clientNetwork');
+const { reloadNginx } = require('@nativegtm/server/nginxReload');
+const { storeDir } = require('@nativegtm/server/storeDir');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
+const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
+const { openDatabase } = require('@nativegtm/store/postgres/database');
+const { gateFor } = require('@nativegtm/tools/releases/gateFor');
+const { createDeployApi } = require('./api');
+const { folderTokenStore, postgresTokenStore } = require('./tokens/tokenStore');
+
+/** How long a request may take to arrive whole: an archive of 50 MB from a slow runner. */
+const REQUEST_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The store and the tokens the configuration names.
+ * @param {import('./config').DeployConfig} config
+ */
+function openStores(config) {
+  const dir = storeDir(config.RELEASES_DIR);
+  if (config.DATABASE_URL && config.RELEASES_BUCKET) {
+    const store = openPostgresStore({ databaseUrl: config.DATABASE_URL, bucketUrl: config.RELEASES_BUCKET });
+    return {
+      dir,
+      store,
+      tokens: postgresTokenStore(openDatabase(config.DATABASE_URL), 'the database (deploy_tokens)'),
+    };
+  }
+  return {
+    dir,
+    store: { ...openFolderStore(dir, { onCanaryChange: async () => void (await reloadNginx(dir)) }), close: undefined },
+    tokens: folderTokenStore(dir),
+  };
+}
+
+/**
+ * Starts the deploy API; resolves once it listens.
+ * @param {import('./config').DeployConfig} config
+ * @param {{ logger?: import('@nativegtm/server/observability/logger').Logger, now?: () => Date }} [options]
+ */
+async function startDeployApi(config, { logger = createLogger({ level: config.LOG_LEVEL }), now } = {}) {
+  const { dir, store, tokens } = openStores(config);
+  const api = createDeployApi({
+    openRemote: (remote, actor) => store.remote(remote, { actor }),
+    tokens,
+    gate: (remote, skip) => gateFor({ skip, storeDir: dir, remote, chromiumPath: config.CHROME_PATH }),
+    trust: parseTrustedProxies(config.TRUSTED_PROXIES),
+    limits: { maxBytes: config.DEPLOY_MAX_ARCHIVE_BYTES, maxEntries: config.DEPLOY_MAX_ARCHIVE_ENTRIES },
+    failuresPerMinute: config.DEPLOY_AUTH_FAILURES,
+    logger,
+    now,
+  });
+  const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 10_000 }, api.handler);
+  await listen(server, config.DEPLOY_API_PORT, 'the deploy API', config.DEPLOY_API_HOST);
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  logger.info({ port: address.port, host: config.DEPLOY_API_HOST }, 'deploy API listening');
+  const closeStores = async () => {
+    await tokens.close();
+    await store.close?.();
+  };
+  return {
+    port: address.port,
+    /** Stops taking requests; those under way finish (a gate, a publish), then the stores close. */
+    drain: async () => {
+      await drain(server);
+      await closeStores();
+    },
+    close: async () => {
+      await close(server);
+      await closeStores();
+    },
+  };
+}
+
+module.exports = { startDeployApi };

@@ -1,0 +1,3 @@
+const { createNodeJestProject } = require('@nativegtm/build/jest');
+
+module.exports = createNodeJestProject({ packageDir: __dirname, displayName: 'deploy' });
