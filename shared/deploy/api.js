@@ -103,6 +103,30 @@ function createDeployApi({
   // does not know which token it is guessing).
   const failures = new RateLimiterMemory({ points: failuresPerMinute, duration: 60 });
 
+  /**
+   * The changes of one remote, one after the other: the store lets one command at a time change a remote and refuses
+   * the next at once, which suits a person at a terminal; two pipelines of a team publishing together wait their turn
+   * here instead (behind a gate, minutes). Reads do not wait.
+   * @type {Map<string, Promise<unknown>>}
+   */
+  const turns = new Map();
+  /**
+   * @template T
+   * @param {string} remote
+   * @param {() => Promise<T>} work
+   * @returns {Promise<T>}
+   */
+  const inTurn = (remote, work) => {
+    const before = turns.get(remote) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.catch(() => {});
+    turns.set(remote, settled);
+    settled.then(() => {
+      if (turns.get(remote) === settled) turns.delete(remote);
+    });
+    return mine;
+  };
+
   /** @type {Route[]} */
   const routes = [
     {
@@ -214,7 +238,7 @@ function createDeployApi({
         principal = await authenticate(req, network);
         need(principal, remote, found.route.action);
         const actor = address === undefined ? principal.actor : { ...principal.actor, network: address };
-        answer = await found.route.handle({
+        const context = {
           req,
           res,
           remote,
@@ -222,7 +246,11 @@ function createDeployApi({
           store: openRemote(remote, actor),
           principal,
           options: () => jsonBody(req),
-        });
+        };
+        answer =
+          found.route.method === 'GET'
+            ? await found.route.handle(context)
+            : await inTurn(remote, () => found.route.handle(context));
       }
     } catch (error) {
       const status = statusOf(error);
