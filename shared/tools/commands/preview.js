@@ -3,19 +3,26 @@
 // URL. A release whose gate failed is refused by both servers unless the link carries a mark, which --allow-failed
 // writes into the store.
 const { previewPath, PREVIEW_END_PATH } = require('@nativegtm/contract/releases');
-const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { parseReleaseCommandLine, runReleaseCommand, releaseStoreOf, TO_OPTION } = require('../releases/commandLine');
 
-const USAGE = 'npm run preview -- <remote> <release id> [--allow-failed]';
+const USAGE = 'npm run preview -- <remote> <release id> [--allow-failed] [--to <deploy API URL>]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, args, options, store, config } = parseReleaseCommandLine(process.argv.slice(2), {
+  const {
+    remote,
+    args,
+    options,
+    store: local,
+    config,
+  } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description:
       'Prints the URL that shows the running site with this release, in the browser that opens it only. ' +
       '--allow-failed: a URL that shows it although its gate failed.',
     min: 2,
-    options: { 'allow-failed': { type: 'boolean' } },
+    options: { 'allow-failed': { type: 'boolean' }, ...TO_OPTION },
   });
+  const store = releaseStoreOf(remote, local, options.to);
   const id = /** @type {string} */ (args[0]);
   const { failed, mark } = await store.preview(id, { allowFailed: options['allow-failed'] === true });
   if (failed) console.error(`WARNING: release ${id} of ${remote} FAILED the gate; its preview says so.`);

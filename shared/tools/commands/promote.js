@@ -1,17 +1,25 @@
 // `npm run promote -- <remote> <id> [--skip-gate]`: the gate (the release composed with the live site, checked in
 // headless Chromium), then the release is live on every server reading this store within a second.
-const { parseReleaseCommandLine, runReleaseCommand } = require('../releases/commandLine');
+const { parseReleaseCommandLine, runReleaseCommand, releaseStoreOf, TO_OPTION } = require('../releases/commandLine');
 const { gateFor } = require('../releases/gate/gateFor');
 
-const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate]';
+const USAGE = 'npm run promote -- <remote> <release id> [--skip-gate] [--to <deploy API URL>]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, args, options, store, storeDir, config } = parseReleaseCommandLine(process.argv.slice(2), {
+  const {
+    remote,
+    args,
+    options,
+    store: local,
+    storeDir,
+    config,
+  } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Gates the release (composed with the live site, in headless Chromium), then makes it live.',
     min: 2,
-    options: { 'skip-gate': { type: 'boolean' } },
+    options: { 'skip-gate': { type: 'boolean' }, ...TO_OPTION },
   });
+  const store = releaseStoreOf(remote, local, options.to);
   const id = /** @type {string} */ (args[0]);
   const skip = options['skip-gate'] === true;
   if (skip) {

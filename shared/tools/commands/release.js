@@ -8,19 +8,30 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { deployables, repoRoot } = require('@nativegtm/server/deployables');
 const { UsageError } = require('@nativegtm/server/commandLine');
-const { parseReleaseCommandLine, gitSource, runReleaseCommand } = require('../releases/commandLine');
+const {
+  parseReleaseCommandLine,
+  gitSource,
+  runReleaseCommand,
+  releaseStoreOf,
+  TO_OPTION,
+} = require('../releases/commandLine');
 const { ReleaseError } = require('@nativegtm/store/operations');
 const { unpackRelease } = require('@nativegtm/store/releaseArchive');
 
-const USAGE = 'npm run release -- <remote> [--from <built dir | .tar.gz> [--sha256 <hex>]]';
+const USAGE = 'npm run release -- <remote> [--from <built dir | .tar.gz> [--sha256 <hex>]] [--to <deploy API URL>]';
 
 runReleaseCommand(USAGE, async () => {
-  const { remote, options, store } = parseReleaseCommandLine(process.argv.slice(2), {
+  const {
+    remote,
+    options,
+    store: local,
+  } = parseReleaseCommandLine(process.argv.slice(2), {
     usage: USAGE,
     description: 'Builds the remote for production and publishes it as a release; nothing goes live.',
     min: 1,
-    options: { from: { type: 'string' }, sha256: { type: 'string' } },
+    options: { from: { type: 'string' }, sha256: { type: 'string' }, ...TO_OPTION },
   });
+  const store = releaseStoreOf(remote, local, options.to);
   const source = gitSource();
   let buildDir = typeof options.from === 'string' ? path.resolve(options.from) : undefined;
   if (options.sha256 !== undefined && !buildDir?.match(/\.(tar\.gz|tgz)$/)) {

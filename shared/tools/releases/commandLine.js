@@ -43,6 +43,23 @@ function parseReleaseCommandLine(argv, spec) {
   };
 }
 
+/** `--to <url>`: the command acts through the deploy API at that URL instead of on the store (deployClient.js). */
+const TO_OPTION = /** @type {const} */ ({ to: { type: 'string' } });
+
+/**
+ * The store the command acts on: the deploy API's when `to` is given, the configured one's otherwise.
+ * @param {string} remote
+ * @param {import('./deployClient').ReleaseStore} store
+ * @param {string | undefined} to
+ * @returns {import('./deployClient').ReleaseStore}
+ */
+function releaseStoreOf(remote, store, to) {
+  if (to === undefined) return store;
+  // Required only here: a command on the store itself never loads the client.
+  const { deployClient } = require('./deployClient');
+  return deployClient(remote, to);
+}
+
 /** The commit the working tree is at, and whether it has changes not committed (null when git cannot tell). */
 function gitSource() {
   const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' });
@@ -61,4 +78,4 @@ function runReleaseCommand(usage, main) {
   runCommand(usage, main, { isRefusal: (/** @type {unknown} */ error) => error instanceof StoreRefusal });
 }
 
-module.exports = { parseReleaseCommandLine, gitSource, runReleaseCommand };
+module.exports = { parseReleaseCommandLine, gitSource, runReleaseCommand, releaseStoreOf, TO_OPTION };

@@ -1,0 +1,173 @@
+/** @jest-environment node */
+// The release commands as a team's pipeline runs them with `--to`: no store on its machine, only the API's URL and a
+// token, and the same lines and exit codes as where the store is. Two teams at once, each reaching only its remote.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { repoRoot } = require('@nativegtm/server/deployables');
+const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { startDeployApi } = require('./deployServer');
+const { makeToken } = require('./tokens/deployTokens');
+const { folderTokenStore } = require('./tokens/tokenStore');
+
+jest.setTimeout(60_000);
+
+/** @type {string} */
+let storeDir;
+/** @type {string} */
+let pipeline;
+/** @type {Awaited<ReturnType<typeof startDeployApi>>} */
+let api;
+
+/**
+ * A token for `remote`, as the operator's command makes it.
+ * @param {string} remote
+ * @param {import('@nativegtm/contract/deployApi').DeployAction[]} actions
+ */
+async function tokenFor(remote, actions) {
+  const { token, record } = makeToken({
+    remote,
+    actions,
+    team: `${remote}-team`,
+    expires: new Date(Date.now() + 86_400_000),
+    createdBy: 'operator@test',
+  });
+  await folderTokenStore(storeDir).add(record);
+  return { token, id: record.id };
+}
+
+/**
+ * `node shared/tools/commands/<command>.js <args> --to <the API>` with `token`, as a pipeline runs it: its store
+ * (RELEASES_DIR) is a folder that does not exist on its machine.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} token
+ * @param {string} [to] the API's URL (this test's unless given)
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
+function run(command, args, token, to = `http://127.0.0.1:${api.port}`) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [`shared/tools/commands/${command}.js`, ...args, '--to', to], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        RELEASES_DIR: path.join(pipeline, 'no-store-here'),
+        NATIVEGTM_DEPLOY_TOKEN: token,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-api-store-'));
+  pipeline = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-pipeline-'));
+  api = await startDeployApi(
+    {
+      DEPLOY_API_PORT: 0,
+      DEPLOY_API_HOST: '127.0.0.1',
+      DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
+      DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
+      DEPLOY_AUTH_FAILURES: 10,
+      RELEASES_DIR: storeDir,
+      TRUSTED_PROXIES: 'loopback',
+      LOG_LEVEL: 'silent',
+      CHROME_PATH: '/usr/bin/chromium',
+    },
+    {},
+  );
+});
+
+afterAll(async () => {
+  await api?.close();
+  fs.rmSync(storeDir, { recursive: true, force: true });
+  fs.rmSync(pipeline, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+it('releases, previews, promotes, lists and rolls back through the API, printing what the commands print', async () => {
+  const { token, id: tokenId } = await tokenFor('jobs', ['publish', 'preview', 'promote', 'skip-gate', 'rollback']);
+  const published = await Promise.all(
+    ['a', 'b'].map((buildId) =>
+      run('release', ['jobs', '--from', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` })], token),
+    ),
+  );
+  const [a = '', b = ''] = published.map((result) => {
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(
+      /^jobs: published release [0-9a-f]{16} from .+ in http:\/\/127\.0\.0\.1:\d+ \(the deploy API\)\. /m,
+    );
+    return result.stdout.trim().split('\n').at(-1) ?? '';
+  });
+  // The same files again: the same release.
+  const again = await run('release', ['jobs', '--from', fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' })], token);
+  expect(again.stdout).toContain(`jobs: these files are already release ${a} (nothing published).`);
+
+  const preview = await run('preview', ['jobs', a], token);
+  expect(preview.status).toBe(0);
+  expect(preview.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`/_preview/jobs/${a}`));
+
+  for (const id of [a, b]) {
+    const promoted = await run('promote', ['jobs', id, '--skip-gate'], token);
+    expect(promoted.status).toBe(0);
+    expect(promoted.stderr).toMatch(/^WARNING: --skip-gate/);
+  }
+  const rolledBack = await run('rollback', ['jobs'], token);
+  expect(rolledBack).toMatchObject({ status: 0, stdout: `jobs: release ${a} is live again (was ${b}).\n` });
+
+  const listed = await run('releases', ['jobs'], token);
+  expect(listed.status).toBe(0);
+  expect(listed.stdout).toMatch(new RegExp(`^live +${a} .* token ${tokenId} \\(team jobs-team\\)`, 'm'));
+  expect(listed.stdout).toMatch(
+    new RegExp(
+      `^who changed what \\(newest first\\):\\n {2}\\S+ {2}rollback jobs {2}by token ${tokenId} \\(team jobs-team\\) from 127\\.0\\.0\\.1$`,
+      'm',
+    ),
+  );
+  // Nothing was written where the pipeline runs.
+  expect(fs.existsSync(path.join(pipeline, 'no-store-here'))).toBe(false);
+});
+
+it('lets two teams release at once, each reaching only its own remote', async () => {
+  const jobs = await tokenFor('jobs', ['publish']);
+  const candidates = await tokenFor('candidates', ['publish']);
+  const [own, mine, theirs] = await Promise.all([
+    run('release', ['jobs', '--from', fakeBuild({ buildId: 'j2', chunk: 'j2.0123456789.js' })], jobs.token),
+    run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c1' })], candidates.token),
+    run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c2' })], jobs.token),
+  ]);
+  expect(own.status).toBe(0);
+  expect(mine.status).toBe(0);
+  expect(theirs).toMatchObject({
+    status: 1,
+    stderr: `error: token ${jobs.id} may not publish candidates (it reaches no action of candidates)\n`,
+  });
+  expect(fs.readdirSync(path.join(storeDir, 'candidates', 'records'))).toHaveLength(1);
+});
+
+it('prints the refusal in one line and exits 1 when the credential is refused, or the API cannot be reached', async () => {
+  const refused = await run('releases', ['jobs'], 'ngd_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  expect(refused).toMatchObject({ status: 1, stderr: 'error: the token is not one this API made\n' });
+  // A port nothing listens on.
+  const closed = await new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+  const unreachable = await run('rollback', ['jobs'], 'x', `http://127.0.0.1:${closed}`);
+  expect(unreachable).toMatchObject({
+    status: 1,
+    stderr: `error: the deploy API at http://127.0.0.1:${closed} cannot be reached (ECONNREFUSED); nothing was changed\n`,
+  });
+  const usage = await run('rollback', ['jobs'], 'x', 'http://deploy.example');
+  expect(usage.status).toBe(2);
+  expect(usage.stderr).toMatch(/^error: --to must be an https:\/\/ URL \(http only to this machine\)/);
+});
