@@ -5,8 +5,9 @@
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+42..B+46 a site, B+47 its metrics, B+48 a remote that is down (operations.test)
 //   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
-//   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), and with a
-//   longer fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx)
+//   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), with a 1.2 s
+//   fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx), and for a failing remote's tests
+//   B+5..B+9 (the built-in server) and, once that is done, B+15..B+19 (nginx)
 //   B+85..B+89 nginx, B+91 its jobs remote (nginxFragmentCache.test)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
