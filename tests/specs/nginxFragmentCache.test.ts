@@ -77,9 +77,21 @@ async function untilDocument(done: (doc: Awaited<ReturnType<typeof document>>) =
   }
 }
 
+/** The first document that carries the jobs page's HTML, of at most ten. */
+async function untilWhole() {
+  for (let tries = 1; ; tries += 1) {
+    const doc = await document();
+    if (doc.build !== undefined || tries === 10) return doc;
+    await pause(50);
+  }
+}
+
 describe('nginx with the generated configuration, its fragment cache', () => {
   it('answers a burst of documents from its copies: at most one fetch of each file a second', async () => {
-    const first = await document();
+    // The burst is of a filled cache. The first document fills it, unless the remote (served from this test's own
+    // process) takes longer than the 400 ms timeout on a loaded machine: nginx then sends the fallback document, as
+    // designed, and keeps nothing. The next ones fill it.
+    const first = await untilWhole();
     expect(first.build).toBeDefined();
     remote.seen.length = 0;
     const started = Date.now();
