@@ -24,6 +24,7 @@ const { DEFAULT_KEEP, ReleaseError } = require('@nativegtm/store/operations');
 const { StoreConflict, StoreRefusal, StoreUnavailable } = require('@nativegtm/store/storeRefusal');
 const { StoreBusyError } = require('@nativegtm/store/storeLock');
 const { bearerOf, tokenPrincipal } = require('./credentials');
+const { looksLikeJwt } = require('./oidc');
 
 /** @typedef {import('@nativegtm/contract/deployApi').DeployAction} DeployAction */
 /** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
@@ -82,6 +83,8 @@ function statusOf(error) {
  * @param {object} options
  * @param {(remote: string, actor: Actor) => RemoteStore} options.openRemote the remote's store, changed as `actor`
  * @param {import('./tokens/tokenStore').TokenStore} options.tokens
+ * @param {ReturnType<typeof import('./oidc').oidcVerifier>} [options.oidc] CI identity tokens' verifier (trusted
+ *   publishing), when the operator trusts an issuer
  * @param {(remote: string, skip: boolean) => import('@nativegtm/store/operations').Gate | null} options.gate
  * @param {import('@nativegtm/server/fieldData/clientNetwork').Trust} options.trust TRUSTED_PROXIES
  * @param {{ maxBytes: number, maxEntries: number }} options.limits a published archive's
@@ -92,6 +95,7 @@ function statusOf(error) {
 function createDeployApi({
   openRemote,
   tokens,
+  oidc,
   gate,
   trust,
   limits,
@@ -206,9 +210,11 @@ function createDeployApi({
       );
     }
     const credential = bearerOf(req.headers.authorization);
-    const proved = credential
-      ? await tokenPrincipal(credential, tokens, now())
-      : { problem: 'no credential: send Authorization: Bearer <token>' };
+    const proved = !credential
+      ? { problem: 'no credential: send Authorization: Bearer <token>' }
+      : oidc && looksLikeJwt(credential)
+        ? await oidc.verify(credential, now())
+        : await tokenPrincipal(credential, tokens, now());
     if ('principal' in proved) return proved.principal;
     await failures.penalty(network, 1);
     throw new ApiRefusal(401, proved.problem);

@@ -1,9 +1,11 @@
 // What the deploy API reads of the environment, checked by envalid as the servers' configuration is: the store
 // (RELEASES_DIR, or DATABASE_URL with RELEASES_BUCKET) and TRUSTED_PROXIES mean what they mean to `npm start`.
+const fs = require('node:fs');
 const envalid = require('envalid');
 const { DEFAULT_DEPLOY_API_PORT } = require('@nativegtm/contract/deployApi');
-const { checkStoreBackend, readEnv, SERVER_SPECS, wholeNumber } = require('@nativegtm/server/config');
+const { ConfigError, checkStoreBackend, readEnv, SERVER_SPECS, wholeNumber } = require('@nativegtm/server/config');
 const { ARCHIVE_LIMITS } = require('@nativegtm/store/releaseArchive');
+const { parseTrust } = require('./oidc');
 
 const DEPLOY_SPECS = {
   DEPLOY_API_PORT: { ...SERVER_SPECS.METRICS_PORT, default: DEFAULT_DEPLOY_API_PORT, desc: "the deploy API's port" },
@@ -23,6 +25,14 @@ const DEPLOY_SPECS = {
     default: 10,
     desc: 'the credentials a network may get wrong in a minute before it is refused for the rest of it (10)',
   }),
+  DEPLOY_TRUST_FILE: envalid.str({
+    default: undefined,
+    desc: 'the CI issuers trusted, their audience and which jobs may do what (oidc.js); tokens only without it',
+  }),
+  DEPLOY_JWKS_COOLDOWN_MS: wholeNumber(0)({
+    default: 30_000,
+    desc: "the least time between two fetches of an issuer's keys, when a token names a key not yet known (30000)",
+  }),
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
   DATABASE_URL: SERVER_SPECS.DATABASE_URL,
   RELEASES_BUCKET: SERVER_SPECS.RELEASES_BUCKET,
@@ -33,7 +43,9 @@ const DEPLOY_SPECS = {
 
 /**
  * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_MAX_ARCHIVE_BYTES: number,
- *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
+ *   DEPLOY_JWKS_COOLDOWN_MS?: number,
+ *   RELEASES_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, TRUSTED_PROXIES: string, LOG_LEVEL: string, CHROME_PATH: string }} DeployConfig
  */
 
@@ -44,7 +56,20 @@ const DEPLOY_SPECS = {
 function deployConfig(env = process.env) {
   const read = readEnv(DEPLOY_SPECS, env);
   checkStoreBackend(read, { signs: false });
+  if (read.DEPLOY_TRUST_FILE !== undefined) trustIn(read.DEPLOY_TRUST_FILE);
   return read;
 }
 
-module.exports = { deployConfig };
+/**
+ * The issuers a trust file names, checked; a ConfigError naming the file and what is wrong otherwise.
+ * @param {string} file
+ */
+function trustIn(file) {
+  try {
+    return parseTrust(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`  DEPLOY_TRUST_FILE=${JSON.stringify(file)}: ${/** @type {Error} */ (error).message}`]);
+  }
+}
+
+module.exports = { deployConfig, trustIn };

@@ -12,6 +12,8 @@ const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore')
 const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { gateFor } = require('@nativegtm/tools/releases/gateFor');
 const { createDeployApi } = require('./api');
+const { trustIn } = require('./config');
+const { oidcVerifier } = require('./oidc');
 const { folderTokenStore, postgresTokenStore } = require('./tokens/tokenStore');
 
 /** How long a request may take to arrive whole: an archive of 50 MB from a slow runner. */
@@ -45,9 +47,11 @@ function openStores(config) {
  */
 async function startDeployApi(config, { logger = createLogger({ level: config.LOG_LEVEL }), now } = {}) {
   const { dir, store, tokens } = openStores(config);
+  const trusted = config.DEPLOY_TRUST_FILE === undefined ? undefined : trustIn(config.DEPLOY_TRUST_FILE);
   const api = createDeployApi({
     openRemote: (remote, actor) => store.remote(remote, { actor }),
     tokens,
+    oidc: trusted && oidcVerifier(trusted, { cooldownMs: config.DEPLOY_JWKS_COOLDOWN_MS }),
     gate: (remote, skip) => gateFor({ skip, storeDir: dir, remote, chromiumPath: config.CHROME_PATH }),
     trust: parseTrustedProxies(config.TRUSTED_PROXIES),
     limits: { maxBytes: config.DEPLOY_MAX_ARCHIVE_BYTES, maxEntries: config.DEPLOY_MAX_ARCHIVE_ENTRIES },
