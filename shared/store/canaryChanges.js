@@ -162,13 +162,17 @@ const sameHolder = (current, mine) =>
   current.command.host === mine.command.host &&
   current.command.pid === mine.command.pid;
 
-/** How often a change of the command's own canary is tried again when another change committed first. */
-const CONFLICT_TRIES = 3;
+/**
+ * How long a change of the command's own canary is tried again while another command holds the store (a promote or a
+ * rollback that is about to be refused, a status, an abort) or committed first: moments, each. A lease renewal that
+ * gave up at once would end the command over another's refused promote; 5 s is well within the lease's 10 s of slack.
+ */
+const MINE_WAIT_MS = 5000;
 
 /**
  * Changes the canary the command runs, once it has checked, in the change, that the canary is still the one it runs
  * and that its lease was not taken over; the change renews the lease. Another change committed meanwhile (an abort,
- * a take-over) makes it look again, and so refuse.
+ * a take-over) makes it look again, and so refuse; another command holding the store makes it wait its turn.
  * @template T
  * @param {StoreBackend} backend
  * @param {CanaryState} mine the state as the command last wrote it
@@ -177,7 +181,8 @@ const CONFLICT_TRIES = 3;
  * @returns {Promise<T>}
  */
 async function changeMine(backend, mine, what, change) {
-  for (let tries = 1; ; tries += 1) {
+  const until = Date.now() + MINE_WAIT_MS;
+  for (;;) {
     try {
       return await backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) => {
         const { canary } = state.canary();
@@ -193,7 +198,10 @@ async function changeMine(backend, mine, what, change) {
         return change(canary, state);
       });
     } catch (error) {
-      if (!(error instanceof StoreConflict) || tries >= CONFLICT_TRIES) throw error;
+      // Not when the lock was lost while the change ran: it may have been made, and a step must not count twice.
+      const busy = (error instanceof StoreBusyError && !error.lost) || error instanceof StoreConflict;
+      if (!busy || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 }

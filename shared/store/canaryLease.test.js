@@ -6,10 +6,12 @@ const path = require('node:path');
 const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
-const { LEASE_TTL_MS } = require('./canaryChanges');
+const { LEASE_TTL_MS, renewLease } = require('./canaryChanges');
+const { StoreBusyError, withStoreLock } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 const START = Date.UTC(2026, 10, 28, 9, 0);
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
 const passed = /** @type {const} */ ({ share: 25, verdict: 'pass', reason: 'ok', at: new Date(START).toISOString() });
 
@@ -53,6 +55,24 @@ function runByAnotherMachine(state) {
 }
 
 describe("a canary command's lease", () => {
+  it('is renewed once another command lets go of the store, not lost to its moment there', async () => {
+    const state = await start();
+    // Another command (a promote about to be refused, say) holds the remote's lock for 300 ms.
+    const held = withStoreLock(layout.lock, 'promote jobs (refused soon)', () => pause(300));
+    await pause(50);
+    const renewed = await store.renewLease(state, START + 5000);
+    await held;
+    expect(renewed.lease.expiresAt).toBe(new Date(START + 20_000).toISOString());
+  });
+
+  it('is not renewed twice when the lock was lost during the renewal (it may have been made)', async () => {
+    const state = await start();
+    const lost = new StoreBusyError("the store's lock was lost", { lost: true });
+    const backend = /** @type {any} */ ({ remote: 'jobs', change: jest.fn().mockRejectedValue(lost) });
+    await expect(renewLease(backend, state, START + 5000)).rejects.toBe(lost);
+    expect(backend.change).toHaveBeenCalledTimes(1);
+  });
+
   it('is taken when the canary starts, for 15 s unless told', async () => {
     expect((await start()).lease).toEqual({
       epoch: 1,

@@ -12,12 +12,16 @@ const { StoreRefusal } = require('./storeRefusal');
 /** A lock left this long without a refresh is a dead command's (the holder refreshes it every STALE_MS / 2). */
 const STALE_MS = 10_000;
 
-/** Another command holds the lock: the message says which and since when. */
+/**
+ * Another command holds the lock: the message says which and since when. `lost`: the lock was taken from this command
+ * while its change ran, which may have been made (trying it again could make it twice).
+ */
 class StoreBusyError extends StoreRefusal {
-  /** @param {string} message */
-  constructor(message) {
+  /** @param {string} message @param {{ lost?: boolean }} [options] */
+  constructor(message, { lost = false } = {}) {
     super(message);
     this.name = 'StoreBusyError';
+    this.lost = lost;
   }
 }
 
@@ -99,7 +103,9 @@ async function withStoreLock(file, command, work) {
     if (lost) {
       // Thrown after `work`'s own outcome: what it changed is in the store, but another command may have run too.
       // eslint-disable-next-line no-unsafe-finally
-      throw new StoreBusyError(`the store's lock was lost while "${command}" ran (${lost.message}); check the store`);
+      throw new StoreBusyError(`the store's lock was lost while "${command}" ran (${lost.message}); check the store`, {
+        lost: true,
+      });
     }
   }
 }
