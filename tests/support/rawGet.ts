@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -9,17 +9,37 @@ export interface RawResponse {
 /**
  * A GET with the path sent byte for byte (fetch would normalise "/../" away, which is exactly what a traversal
  * test must not do). Bodies are read as sent: no decompression.
+ *
+ * Node's agent keeps connections alive between requests. A server may close an idle one just as a request is sent
+ * on it (its keep-alive timeout, an nginx reload's old worker): the request then fails with "socket hang up" though
+ * the server did nothing wrong. As browsers do, such a request is sent once more, on a new connection (Node's
+ * documented `reusedSocket` pattern); a failure on a new connection is the answer.
  */
 export function rawGet(port: number, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+  const once = (fresh: boolean) =>
+    new Promise<RawResponse>((resolve, reject) => {
+      const req: ClientRequest = request(
+        { host: '127.0.0.1', port, path, method: 'GET', headers, ...(fresh ? { agent: false } : {}) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
       );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        const closedUnder = req.reusedSocket && error.code === 'ECONNRESET';
+        reject(Object.assign(error, { closedUnder }));
+      });
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
+  return once(false).catch((error: Error & { closedUnder?: boolean }) => {
+    if (!error.closedUnder) throw error;
+    return once(true);
   });
 }
