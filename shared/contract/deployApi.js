@@ -64,6 +64,14 @@ const ARCHIVE_SHA256_HEADER = 'x-archive-sha256';
 const SOURCE_COMMIT_HEADER = 'x-source-commit';
 
 /**
+ * Whether a URL a credential goes to, or trust comes from (the deploy API, an OIDC issuer, its keys), is safe to use:
+ * https, or plain http to this machine only (a test's, or a tunnel's end). Nothing else crosses a network in the clear.
+ * @param {URL} url
+ */
+const isSecureOrLoopback = (url) =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+
+/**
  * A refusal as the API answers it: the one line the command prints (`error: …`) and exits 1 on.
  * @typedef {{ error: string }} DeployRefusal
  */
@@ -76,4 +84,5 @@ module.exports = {
   deployPaths,
   ARCHIVE_SHA256_HEADER,
   SOURCE_COMMIT_HEADER,
+  isSecureOrLoopback,
 };

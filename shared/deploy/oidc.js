@@ -12,7 +12,7 @@
 // most once per `cooldownMs`. A rule grants its remote and actions when every claim it names equals the token's.
 // Only a loopback issuer may be plain http (a test's).
 const { isRemoteName } = require('@nativegtm/contract/remotes');
-const { parseDeployActions } = require('@nativegtm/contract/deployApi');
+const { isSecureOrLoopback, parseDeployActions } = require('@nativegtm/contract/deployApi');
 
 /** @typedef {import('@nativegtm/contract/deployApi').DeployAction} DeployAction */
 /** @typedef {import('./credentials').Principal} Principal */
@@ -41,8 +41,7 @@ function trustedUrl(text, what) {
   } catch {
     throw new Error(`${what} "${text}" is not a URL`);
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (!isSecureOrLoopback(url)) {
     throw new Error(`${what} "${text}" must be https (plain http only on loopback)`);
   }
   return text;

@@ -3,7 +3,12 @@
 // @nativegtm/store/releaseArchive packs, named by its sha256; the gate runs on the API's side and its result comes
 // back. Every refusal is the API's one line, which the command prints and exits 1 on.
 const { createHash } = require('node:crypto');
-const { ARCHIVE_SHA256_HEADER, SOURCE_COMMIT_HEADER, deployPaths } = require('@nativegtm/contract/deployApi');
+const {
+  ARCHIVE_SHA256_HEADER,
+  SOURCE_COMMIT_HEADER,
+  deployPaths,
+  isSecureOrLoopback,
+} = require('@nativegtm/contract/deployApi');
 const { UsageError } = require('@nativegtm/server/commandLine');
 const { packRelease } = require('@nativegtm/store/releaseArchive');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
@@ -37,8 +42,7 @@ function deployApiUrl(text) {
   } catch {
     throw new UsageError(`--to must be the deploy API's URL, like https://deploy.example, not "${text}"`);
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (!isSecureOrLoopback(url)) {
     throw new UsageError(`--to must be an https:// URL (http only to this machine), not "${text}"`);
   }
   return url;
