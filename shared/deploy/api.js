@@ -90,6 +90,7 @@ function statusOf(error) {
  * @param {{ maxBytes: number, maxEntries: number }} options.limits a published archive's
  * @param {number} options.failuresPerMinute credentials a network may get wrong in a minute
  * @param {import('@nativegtm/server/observability/logger').Logger} options.logger
+ * @param {import('./metrics').DeployMetrics} [options.metrics] where each answer is counted
  * @param {() => Date} [options.now]
  */
 function createDeployApi({
@@ -101,6 +102,7 @@ function createDeployApi({
   limits,
   failuresPerMinute,
   logger,
+  metrics,
   now = () => new Date(),
 }) {
   // Failed credentials per network, for a minute: guessing is bounded where it comes from, not per token (a guesser
@@ -234,11 +236,14 @@ function createDeployApi({
     let principal;
     /** @type {{ status?: number, body: unknown }} */
     let answer;
+    /** What the request asked, as the metrics count it. */
+    let action = 'none';
     try {
       if (pathname === '/healthz' && req.method === 'GET') {
         answer = { body: { ok: true } };
       } else {
         const found = findRoute(routes, req.method ?? 'GET', pathname);
+        action = found.route.action;
         const remote = found.match[1] ?? '';
         if (!isRemoteName(remote)) throw new ApiRefusal(404, `there is no remote "${printable(remote)}"`);
         principal = await authenticate(req, network);
@@ -270,6 +275,7 @@ function createDeployApi({
     // client is still sending is never read.
     if (!req.complete) res.setHeader('Connection', 'close');
     send(res, status, answer.body);
+    metrics?.answered(action, status);
     logger.info(
       {
         method: req.method,

@@ -97,6 +97,7 @@ beforeEach(async () => {
     {
       DEPLOY_API_PORT: 0,
       DEPLOY_API_HOST: '127.0.0.1',
+      DEPLOY_METRICS_PORT: 0,
       DEPLOY_MAX_ARCHIVE_BYTES: MAX_BYTES,
       DEPLOY_MAX_ARCHIVE_ENTRIES: MAX_ENTRIES,
       DEPLOY_AUTH_FAILURES: 10,
@@ -345,6 +346,21 @@ describe('a published archive', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("the API's metrics", () => {
+  it('count each answer by the action asked and its status, and name no credential', async () => {
+    const { token, record } = await tokenFor('jobs', ['publish']);
+    await call(deployPaths.releases('jobs'), { token });
+    await call(deployPaths.rollback('jobs'), { method: 'POST', token });
+    await call(deployPaths.releases('jobs'), { token: `${token.slice(0, -4)}AAAA` });
+    const text = await (await fetch(api.metricsUrl)).text();
+    expect(text).toMatch(/^nativegtm_deploy_requests_total\{action="read",status="200"\} 1$/m);
+    expect(text).toMatch(/^nativegtm_deploy_requests_total\{action="rollback",status="403"\} 1$/m);
+    expect(text).toMatch(/^nativegtm_deploy_requests_total\{action="read",status="401"\} 1$/m);
+    expect(text).not.toContain(record.id);
+    expect(text).not.toContain(token.slice(17));
   });
 });
 

@@ -13,6 +13,12 @@ const DEPLOY_SPECS = {
     default: '127.0.0.1',
     desc: 'the interface it listens on: loopback, behind the TLS proxy that faces the pipelines',
   }),
+  DEPLOY_METRICS_HOST: envalid.str({ default: '127.0.0.1', desc: "the interface of the API's /metrics" }),
+  DEPLOY_METRICS_PORT: {
+    ...SERVER_SPECS.METRICS_PORT,
+    default: 9466,
+    desc: "the port of the API's /metrics, apart from the API's own (the pipelines never reach it)",
+  },
   DEPLOY_MAX_ARCHIVE_BYTES: wholeNumber(1024)({
     default: ARCHIVE_LIMITS.maxBytes,
     desc: 'the bytes a published archive may have, packed or unpacked (50 MB)',
@@ -42,7 +48,8 @@ const DEPLOY_SPECS = {
 };
 
 /**
- * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_MAX_ARCHIVE_BYTES: number,
+ * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_METRICS_HOST?: string,
+ *   DEPLOY_METRICS_PORT?: number, DEPLOY_MAX_ARCHIVE_BYTES: number,
  *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
  *   DEPLOY_JWKS_COOLDOWN_MS?: number,
  *   RELEASES_DIR?: string, DATABASE_URL?: string,

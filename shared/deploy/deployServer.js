@@ -11,7 +11,9 @@ const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
 const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { gateFor } = require('@nativegtm/tools/releases/gateFor');
+const { startMetricsServer } = require('@nativegtm/server/observability/metricsServer');
 const { createDeployApi } = require('./api');
+const { createDeployMetrics } = require('./metrics');
 const { trustIn } = require('./config');
 const { oidcVerifier } = require('./oidc');
 const { folderTokenStore, postgresTokenStore } = require('./tokens/tokenStore');
@@ -48,6 +50,7 @@ function openStores(config) {
 async function startDeployApi(config, { logger = createLogger({ level: config.LOG_LEVEL }), now } = {}) {
   const { dir, store, tokens } = openStores(config);
   const trusted = config.DEPLOY_TRUST_FILE === undefined ? undefined : trustIn(config.DEPLOY_TRUST_FILE);
+  const metrics = createDeployMetrics();
   const api = createDeployApi({
     openRemote: (remote, actor) => store.remote(remote, { actor }),
     tokens,
@@ -57,18 +60,28 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
     limits: { maxBytes: config.DEPLOY_MAX_ARCHIVE_BYTES, maxEntries: config.DEPLOY_MAX_ARCHIVE_ENTRIES },
     failuresPerMinute: config.DEPLOY_AUTH_FAILURES,
     logger,
+    metrics,
     now,
   });
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 10_000 }, api.handler);
   await listen(server, config.DEPLOY_API_PORT, 'the deploy API', config.DEPLOY_API_HOST);
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-  logger.info({ port: address.port, host: config.DEPLOY_API_HOST }, 'deploy API listening');
+  const metricsServer = await startMetricsServer(metrics, {
+    host: config.DEPLOY_METRICS_HOST,
+    port: config.DEPLOY_METRICS_PORT,
+  }).catch(async (error) => {
+    await close(server);
+    throw error;
+  });
+  logger.info({ port: address.port, host: config.DEPLOY_API_HOST, metrics: metricsServer.url }, 'deploy API listening');
   const closeStores = async () => {
+    await metricsServer.stop();
     await tokens.close();
     await store.close?.();
   };
   return {
     port: address.port,
+    metricsUrl: metricsServer.url,
     /** Stops taking requests; those under way finish (a gate, a publish), then the stores close. */
     drain: async () => {
       await drain(server);

@@ -115,6 +115,7 @@ beforeAll(async () => {
     env: {
       PATH: process.env.PATH,
       DEPLOY_API_PORT: '0',
+      DEPLOY_METRICS_PORT: '0',
       DEPLOY_AUTH_FAILURES: '100',
       DEPLOY_TRUST_FILE: trustFile,
       // A rotation is followed at the next token, not 30 s later.
