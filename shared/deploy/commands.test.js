@@ -10,7 +10,11 @@ const { repoRoot } = require('@nativegtm/server/deployables');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 const { startDeployApi } = require('./deployServer');
 const { makeToken } = require('./tokens/deployTokens');
-const { folderTokenStore } = require('./tokens/tokenStore');
+const { openDatabase } = require('@nativegtm/store/postgres/database');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
+const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
+const { startStoreServices } = require('@nativegtm/store/testing/storeServices');
+const { folderTokenStore, postgresTokenStore } = require('./tokens/tokenStore');
 
 jest.setTimeout(60_000);
 
@@ -34,7 +38,7 @@ async function tokenFor(remote, actions) {
     expires: new Date(Date.now() + 86_400_000),
     createdBy: 'operator@test',
   });
-  await folderTokenStore(storeDir).add(record);
+  await backend.tokens.add(record);
   return { token, id: record.id };
 }
 
@@ -66,109 +70,161 @@ function run(command, args, token, to = `http://127.0.0.1:${api.port}`) {
   });
 }
 
-beforeAll(async () => {
-  storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-api-store-'));
-  pipeline = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-pipeline-'));
-  api = await startDeployApi(
-    {
-      DEPLOY_API_PORT: 0,
-      DEPLOY_API_HOST: '127.0.0.1',
-      DEPLOY_METRICS_PORT: 0,
-      DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
-      DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
-      DEPLOY_AUTH_FAILURES: 10,
-      RELEASES_DIR: storeDir,
-      TRUSTED_PROXIES: 'loopback',
-      LOG_LEVEL: 'silent',
-      CHROME_PATH: '/usr/bin/chromium',
-    },
-    {},
-  );
-});
+/**
+ * @typedef {{ config: Partial<import('./config').DeployConfig>, tokens: import('./tokens/tokenStore').TokenStore,
+ *   releasesOf: (remote: string) => Promise<unknown[]>, dispose: () => Promise<void> }} Backend
+ */
 
-afterAll(async () => {
-  await api?.close();
-  fs.rmSync(storeDir, { recursive: true, force: true });
-  fs.rmSync(pipeline, { recursive: true, force: true });
-  removeFakeBuilds();
-});
+/**
+ * The store the API serves, on each backend: a folder, or PostgreSQL with its files in object storage (a real server
+ * and s3rver, started here).
+ * @type {{ folder: () => Promise<Backend>, postgres: () => Promise<Backend> }}
+ */
+const backends = {
+  folder: async () => {
+    storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-api-store-'));
+    return {
+      config: { RELEASES_DIR: storeDir },
+      tokens: folderTokenStore(storeDir),
+      releasesOf: async (remote) => (await openFolderStore(storeDir).remote(remote).releases()).releases,
+      dispose: async () => fs.rmSync(storeDir, { recursive: true, force: true }),
+    };
+  },
+  postgres: async () => {
+    const services = await startStoreServices({ S3rver: require('s3rver') });
+    const databaseUrl = await services.postgres.migratedDatabase('deploy');
+    const bucketUrl = `s3://${services.storage.bucket}/deploy`;
+    const store = openPostgresStore({ databaseUrl, bucketUrl });
+    const database = openDatabase(databaseUrl);
+    return {
+      config: { DATABASE_URL: databaseUrl, RELEASES_BUCKET: bucketUrl },
+      tokens: postgresTokenStore(database, 'the database'),
+      releasesOf: async (remote) => (await store.remote(remote).releases()).releases,
+      // The database closes with its token store.
+      dispose: async () => {
+        await store.close();
+        await services.stop();
+      },
+    };
+  },
+};
 
-it('releases, previews, promotes, lists and rolls back through the API, printing what the commands print', async () => {
-  const { token, id: tokenId } = await tokenFor('jobs', ['publish', 'preview', 'promote', 'skip-gate', 'rollback']);
-  const published = await Promise.all(
-    ['a', 'b'].map((buildId) =>
-      run('release', ['jobs', '--from', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` })], token),
-    ),
-  );
-  const [a = '', b = ''] = published.map((result) => {
-    expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(
-      /^jobs: published release [0-9a-f]{16} from .+ in http:\/\/127\.0\.0\.1:\d+ \(the deploy API\)\. /m,
-    );
-    return result.stdout.trim().split('\n').at(-1) ?? '';
-  });
-  // The same files again: the same release.
-  const again = await run('release', ['jobs', '--from', fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' })], token);
-  expect(again.stdout).toContain(`jobs: these files are already release ${a} (nothing published).`);
+/** @type {Backend} */
+let backend;
 
-  const preview = await run('preview', ['jobs', a], token);
-  expect(preview.status).toBe(0);
-  expect(preview.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`/_preview/jobs/${a}`));
-
-  for (const id of [a, b]) {
-    const promoted = await run('promote', ['jobs', id, '--skip-gate'], token);
-    expect(promoted.status).toBe(0);
-    expect(promoted.stderr).toMatch(/^WARNING: --skip-gate/);
-  }
-  const rolledBack = await run('rollback', ['jobs'], token);
-  expect(rolledBack).toMatchObject({ status: 0, stdout: `jobs: release ${a} is live again (was ${b}).\n` });
-
-  const listed = await run('releases', ['jobs'], token);
-  expect(listed.status).toBe(0);
-  expect(listed.stdout).toMatch(new RegExp(`^live +${a} .* token ${tokenId} \\(team jobs-team\\)`, 'm'));
-  expect(listed.stdout).toMatch(
-    new RegExp(
-      `^who changed what \\(newest first\\):\\n {2}\\S+ {2}rollback jobs {2}by token ${tokenId} \\(team jobs-team\\) from 127\\.0\\.0\\.1$`,
-      'm',
-    ),
-  );
-  // Nothing was written where the pipeline runs.
-  expect(fs.existsSync(path.join(pipeline, 'no-store-here'))).toBe(false);
-});
-
-it('lets two teams release at once, each reaching only its own remote', async () => {
-  const jobs = await tokenFor('jobs', ['publish']);
-  const candidates = await tokenFor('candidates', ['publish']);
-  const [own, mine, theirs] = await Promise.all([
-    run('release', ['jobs', '--from', fakeBuild({ buildId: 'j2', chunk: 'j2.0123456789.js' })], jobs.token),
-    run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c1' })], candidates.token),
-    run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c2' })], jobs.token),
-  ]);
-  expect(own.status).toBe(0);
-  expect(mine.status).toBe(0);
-  expect(theirs).toMatchObject({
-    status: 1,
-    stderr: `error: token ${jobs.id} may not publish candidates (it reaches no action of candidates)\n`,
-  });
-  expect(fs.readdirSync(path.join(storeDir, 'candidates', 'records'))).toHaveLength(1);
-});
-
-it('prints the refusal in one line and exits 1 when the credential is refused, or the API cannot be reached', async () => {
-  const refused = await run('releases', ['jobs'], 'ngd_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-  expect(refused).toMatchObject({ status: 1, stderr: 'error: the token is not one this API made\n' });
-  // A port nothing listens on.
-  const closed = await new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
+describe.each(/** @type {const} */ (['folder', 'postgres']))(
+  'the release commands through the API, on the %s store',
+  (name) => {
+    beforeAll(async () => {
+      backend = await backends[name]();
+      pipeline = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-pipeline-'));
+      api = await startDeployApi(
+        {
+          DEPLOY_API_PORT: 0,
+          DEPLOY_API_HOST: '127.0.0.1',
+          DEPLOY_METRICS_PORT: 0,
+          DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
+          DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
+          DEPLOY_AUTH_FAILURES: 10,
+          ...backend.config,
+          TRUSTED_PROXIES: 'loopback',
+          LOG_LEVEL: 'silent',
+          CHROME_PATH: '/usr/bin/chromium',
+        },
+        {},
+      );
     });
-  });
-  const unreachable = await run('rollback', ['jobs'], 'x', `http://127.0.0.1:${closed}`);
-  expect(unreachable).toMatchObject({
-    status: 1,
-    stderr: `error: the deploy API at http://127.0.0.1:${closed} cannot be reached (ECONNREFUSED); nothing was changed\n`,
-  });
-  const usage = await run('rollback', ['jobs'], 'x', 'http://deploy.example');
-  expect(usage.status).toBe(2);
-  expect(usage.stderr).toMatch(/^error: --to must be an https:\/\/ URL \(http only to this machine\)/);
-});
+
+    afterAll(async () => {
+      await api?.close();
+      await backend?.tokens.close();
+      await backend?.dispose();
+      fs.rmSync(pipeline, { recursive: true, force: true });
+      removeFakeBuilds();
+    });
+
+    it('releases, previews, promotes, lists and rolls back through the API, printing what the commands print', async () => {
+      const { token, id: tokenId } = await tokenFor('jobs', ['publish', 'preview', 'promote', 'skip-gate', 'rollback']);
+      const published = await Promise.all(
+        ['a', 'b'].map((buildId) =>
+          run('release', ['jobs', '--from', fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` })], token),
+        ),
+      );
+      const [a = '', b = ''] = published.map((result) => {
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(
+          /^jobs: published release [0-9a-f]{16} from .+ in http:\/\/127\.0\.0\.1:\d+ \(the deploy API\)\. /m,
+        );
+        return result.stdout.trim().split('\n').at(-1) ?? '';
+      });
+      // The same files again: the same release.
+      const again = await run(
+        'release',
+        ['jobs', '--from', fakeBuild({ buildId: 'a', chunk: 'a.0123456789.js' })],
+        token,
+      );
+      expect(again.stdout).toContain(`jobs: these files are already release ${a} (nothing published).`);
+
+      const preview = await run('preview', ['jobs', a], token);
+      expect(preview.status).toBe(0);
+      expect(preview.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`/_preview/jobs/${a}`));
+
+      for (const id of [a, b]) {
+        const promoted = await run('promote', ['jobs', id, '--skip-gate'], token);
+        expect(promoted.status).toBe(0);
+        expect(promoted.stderr).toMatch(/^WARNING: --skip-gate/);
+      }
+      const rolledBack = await run('rollback', ['jobs'], token);
+      expect(rolledBack).toMatchObject({ status: 0, stdout: `jobs: release ${a} is live again (was ${b}).\n` });
+
+      const listed = await run('releases', ['jobs'], token);
+      expect(listed.status).toBe(0);
+      expect(listed.stdout).toMatch(new RegExp(`^live +${a} .* token ${tokenId} \\(team jobs-team\\)`, 'm'));
+      expect(listed.stdout).toMatch(
+        new RegExp(
+          `^who changed what \\(newest first\\):\\n {2}\\S+ {2}rollback jobs {2}by token ${tokenId} \\(team jobs-team\\) from 127\\.0\\.0\\.1$`,
+          'm',
+        ),
+      );
+      // Nothing was written where the pipeline runs.
+      expect(fs.existsSync(path.join(pipeline, 'no-store-here'))).toBe(false);
+    });
+
+    it('lets two teams release at once, each reaching only its own remote', async () => {
+      const jobs = await tokenFor('jobs', ['publish']);
+      const candidates = await tokenFor('candidates', ['publish']);
+      const [own, mine, theirs] = await Promise.all([
+        run('release', ['jobs', '--from', fakeBuild({ buildId: 'j2', chunk: 'j2.0123456789.js' })], jobs.token),
+        run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c1' })], candidates.token),
+        run('release', ['candidates', '--from', fakeBuild({ remote: 'candidates', buildId: 'c2' })], jobs.token),
+      ]);
+      expect(own.status).toBe(0);
+      expect(mine.status).toBe(0);
+      expect(theirs).toMatchObject({
+        status: 1,
+        stderr: `error: token ${jobs.id} may not publish candidates (it reaches no action of candidates)\n`,
+      });
+      expect(await backend.releasesOf('candidates')).toHaveLength(1);
+    });
+
+    it('prints the refusal in one line and exits 1 when the credential is refused, or the API cannot be reached', async () => {
+      const refused = await run('releases', ['jobs'], 'ngd_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+      expect(refused).toMatchObject({ status: 1, stderr: 'error: the token is not one this API made\n' });
+      // A port nothing listens on.
+      const closed = await new Promise((resolve) => {
+        const server = net.createServer().listen(0, '127.0.0.1', () => {
+          const { port } = /** @type {net.AddressInfo} */ (server.address());
+          server.close(() => resolve(port));
+        });
+      });
+      const unreachable = await run('rollback', ['jobs'], 'x', `http://127.0.0.1:${closed}`);
+      expect(unreachable).toMatchObject({
+        status: 1,
+        stderr: `error: the deploy API at http://127.0.0.1:${closed} cannot be reached (ECONNREFUSED); nothing was changed\n`,
+      });
+      const usage = await run('rollback', ['jobs'], 'x', 'http://deploy.example');
+      expect(usage.status).toBe(2);
+      expect(usage.stderr).toMatch(/^error: --to must be an https:\/\/ URL \(http only to this machine\)/);
+    });
+  },
+);

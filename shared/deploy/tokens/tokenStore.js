@@ -117,7 +117,10 @@ function postgresTokenStore(database, where) {
       (await query(`SELECT ${COLUMNS} FROM deploy_tokens ORDER BY created, id`, [])).flatMap(
         (row) => recordOf(row) ?? [],
       ),
-    find: async (id) => recordOf((await query(`SELECT ${COLUMNS} FROM deploy_tokens WHERE id = $1`, [id]))[0] ?? {}),
+    find: async (id) => {
+      const [row] = await query(`SELECT ${COLUMNS} FROM deploy_tokens WHERE id = $1`, [id]);
+      return row === undefined ? undefined : recordOf(row);
+    },
     revoke: async (id, at) => {
       const rows = await query(
         `UPDATE deploy_tokens SET revoked = COALESCE(revoked, $2) WHERE id = $1 RETURNING ${COLUMNS}`,

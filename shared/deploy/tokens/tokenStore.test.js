@@ -76,6 +76,7 @@ describe.each(Object.entries(backends))('deploy tokens on the %s backend', (_, o
       // Revoking twice keeps the first time.
       expect((await tokens.revoke(first.record.id, new Date())).revoked).toBe(now.toISOString());
       await expect(tokens.revoke('000000000000', now)).rejects.toThrow(/^there is no token 000000000000 in /);
+      expect(await tokens.find('000000000000')).toBeUndefined();
     } finally {
       await tokens.close();
       await dispose();
