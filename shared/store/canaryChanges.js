@@ -19,7 +19,7 @@ const {
   refuseWhileCanary,
   usableRelease,
 } = require('./operations');
-const { StoreBusyError } = require('./storeLock');
+const { STALE_MS, StoreBusyError } = require('./storeLock');
 const { StoreConflict } = require('./storeRefusal');
 
 /** @typedef {import('./storeBackend').StoreBackend} StoreBackend */
@@ -364,6 +364,27 @@ function abortable(state, remote) {
 async function takeOverCanary(backend, { now = Date.now } = {}) {
   const { remote } = backend;
   await backend.read((state) => runningOrRefuse(state, remote));
+  // A command killed inside a change leaves the store's lock until it is stale (STALE_MS): the resume that follows it
+  // waits for that, rather than being refused as busy.
+  const until = Date.now() + STALE_MS + 5000;
+  for (;;) {
+    try {
+      return await takeOver(backend, remote, now);
+    } catch (error) {
+      if (!(error instanceof StoreBusyError && !error.lost) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
+ * The take-over's one change.
+ * @param {StoreBackend} backend
+ * @param {string} remote
+ * @param {() => number} now
+ * @returns {Promise<CanaryState>}
+ */
+function takeOver(backend, remote, now) {
   return backend.change(`canary ${remote} --resume`, async (state) => {
     const canary = runningOrRefuse(state, remote);
     const lease = leaseOf(canary);
