@@ -14,6 +14,15 @@ const DRAIN_GRACE_MS = 10_000;
 /** How long a client may take to send its request's headers, and its whole request (nginx's configuration too). */
 const HEADER_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How long a kept-alive connection may stay idle before the server ends it (Node's default, said here because
+ * UPSTREAM_IDLE_MS depends on it; longer would hold a draining server open longer). A proxy in front must give up its
+ * idle connections sooner: a request it sends on a connection the server is closing at that moment fails, and a POST
+ * is not retried (nginx answers 502: a beacon lost).
+ */
+const KEEP_ALIVE_MS = 5_000;
+/** How long nginx keeps an idle connection to one of the site's servers: well within KEEP_ALIVE_MS. */
+const UPSTREAM_IDLE_MS = 2_000;
 
 /**
  * @typedef {import('node:http').RequestListener & { close?: () => void | Promise<void> }} ClosableHandler
@@ -33,6 +42,7 @@ function createHttpServer(handler) {
       headersTimeout: HEADER_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: 1000,
+      keepAliveTimeout: KEEP_ALIVE_MS,
     },
     (req, res) => {
       // A draining server ends each kept-alive connection after its next answer, so clients move to another server.
@@ -138,4 +148,6 @@ module.exports = {
   PortInUseError,
   HEADER_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
+  KEEP_ALIVE_MS,
+  UPSTREAM_IDLE_MS,
 };

@@ -8,7 +8,7 @@ const { deployables } = require('@nativegtm/server/deployables');
 const { COMMON_HEADERS, htmlHeaders, remoteOrigins } = require('@nativegtm/server/securityHeaders');
 const { DEFAULT_ORIGIN, robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
 const { HEALTH_PATH, READINESS_PATH } = require('@nativegtm/server/healthPaths');
-const { HEADER_TIMEOUT_MS } = require('@nativegtm/server/httpServer');
+const { HEADER_TIMEOUT_MS, UPSTREAM_IDLE_MS } = require('@nativegtm/server/httpServer');
 const { MAX_REPORT_BYTES, REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FIELD_DATA_PATH, FIELD_TOKEN_PATH, MAX_BEACON_BYTES } = require('@nativegtm/contract/fieldData');
 const { FILE_EXTENSION, HASHED_ASSET } = require('@nativegtm/contract/assetNames');
@@ -139,13 +139,20 @@ function remotePlan(deployable, remotes, queries, remoteIndex) {
   };
 }
 
+/**
+ * An upstream's idle connections: `count` kept, each closed by nginx before the server would close it (a request
+ * nginx sent on a connection the server is closing would fail, and a beacon's POST is not retried).
+ * @param {number} count
+ */
+const keepalive = (count) => [`keepalive ${count};`, `keepalive_timeout ${UPSTREAM_IDLE_MS / 1000}s;`];
+
 /** @param {RemotePlan} plan */
 function upstreamBlock(plan) {
   const port = plan.base.port || (plan.base.protocol === 'https:' ? 443 : 80);
   return block(`upstream ${plan.upstream}`, [
     '# Never marked failed: after a remote that hung is back, nginx must not skip it for fail_timeout.',
     `server ${plan.base.hostname}:${port} max_fails=0;`,
-    'keepalive 16;',
+    ...keepalive(16),
   ]);
 }
 
@@ -685,8 +692,8 @@ function renderNginxConfig({
     "# Remotes' server-rendered files, kept by every worker's shared cache (see the include locations).",
     `proxy_cache_path ${quote(path.join(prefix, 'fragments'))} levels=1 keys_zone=nativegtm_fragments:1m max_size=64m inactive=30s use_temp_path=off;`,
     block(`map $msec $${CURRENT_SECOND_VARIABLE}`, [`"~^(?<second>[0-9]+)" $second;`]),
-    block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, 'keepalive 16;']),
-    block(`upstream ${COLLECTOR_UPSTREAM}`, [`server 127.0.0.1:${collectorPort};`, 'keepalive 32;']),
+    block(`upstream ${RELAY_UPSTREAM}`, [`server ${quote(`unix:${relaySocket}`)};`, ...keepalive(16)]),
+    block(`upstream ${COLLECTOR_UPSTREAM}`, [`server 127.0.0.1:${collectorPort};`, ...keepalive(32)]),
     '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
     ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),

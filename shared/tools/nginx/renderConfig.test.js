@@ -7,6 +7,7 @@ const path = require('node:path');
 const { pages } = require('@nativegtm/contract/pages');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
+const { KEEP_ALIVE_MS } = require('@nativegtm/server/httpServer');
 const { renderNginxConfig } = require('./renderConfig');
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
@@ -149,6 +150,18 @@ describe('the rendered nginx configuration', () => {
       const block = sampled.split(`location = ${location} {`)[1]?.split(/\n\s*location /)[0] ?? '';
       expect(block).toContain('proxy_set_header X-Real-IP $remote_addr;');
       expect(block).toContain('proxy_set_header X-Forwarded-For $http_x_forwarded_for;');
+    }
+  });
+
+  it("gives up every upstream's idle connections before the site's servers would close them", () => {
+    const sampled = render({ collectorPort: 9999 });
+    const upstreams = [...sampled.matchAll(/upstream (\S+) \{([^}]*)\}/g)];
+    expect(upstreams.map(([, name]) => name)).toEqual(expect.arrayContaining(['nativegtm_collector']));
+    for (const [, name, body] of upstreams) {
+      const seconds = Number(/keepalive_timeout (\d+)s;/.exec(body ?? '')?.[1]);
+      expect(`${name} idle ${seconds * 1000 < KEEP_ALIVE_MS ? 'within' : 'past'} the servers'`).toBe(
+        `${name} idle within the servers'`,
+      );
     }
   });
 
