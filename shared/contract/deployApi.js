@@ -54,9 +54,23 @@ const deployPaths = {
   preview: (/** @type {string} */ remote, /** @type {string} */ id) => `/v1/remotes/${remote}/releases/${id}/preview`,
   rollback: (/** @type {string} */ remote) => `/v1/remotes/${remote}/rollback`,
   prune: (/** @type {string} */ remote) => `/v1/remotes/${remote}/prune`,
-  /** GET: its status; POST: start one; DELETE: abort it. */
+  /** GET: its status's lines; POST: gate a release and start its canary, which the API drives; DELETE: abort it. */
   canary: (/** @type {string} */ remote) => `/v1/remotes/${remote}/canary`,
+  /** POST: take over the canary of a command that died, and drive it. */
+  canaryResume: (/** @type {string} */ remote) => `/v1/remotes/${remote}/canary/resume`,
+  /** GET: the canary the API drives: its lines from the `from`th on, and how it ended (a command following it). */
+  canaryRun: (/** @type {string} */ remote, /** @type {number} */ from) =>
+    `/v1/remotes/${remote}/canary/run?from=${from}`,
 };
+
+/**
+ * The canary the API drives for a remote, as a command following it reads it: the lines of its steps from the one
+ * asked for (`next`: where the next read starts), then how it ended, or the one line of why the API stopped driving it.
+ * @typedef {{ id: string, lines: string[], next: number, ended?: CanaryEnd, problem?: string }} CanaryRun
+ * @typedef {{ id: string, outcome: 'promoted' | 'rolled back' | 'no verdict' | 'aborted', reason: string,
+ *   verdicts: { share: number }[] }} CanaryEnd
+ *   what the command says of a canary's end (the store records more)
+ */
 
 /** The header that names a published archive's sha256 (64 hex digits), which the API checks. */
 const ARCHIVE_SHA256_HEADER = 'x-archive-sha256';

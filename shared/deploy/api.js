@@ -23,6 +23,9 @@ const { ArchiveRefusal, printable, unpackRelease } = require('@nativegtm/store/r
 const { DEFAULT_KEEP, ReleaseError } = require('@nativegtm/store/operations');
 const { StoreConflict, StoreRefusal, StoreUnavailable } = require('@nativegtm/store/storeRefusal');
 const { StoreBusyError } = require('@nativegtm/store/storeLock');
+const { Refusal, UsageError } = require('@nativegtm/server/commandLine');
+const { canaryOptionTexts, canaryPlan } = require('@nativegtm/tools/canary/options');
+const { canaryStatusLines } = require('@nativegtm/tools/canary/status');
 const { bearerOf, tokenPrincipal } = require('./credentials');
 const { looksLikeJwt } = require('./oidc');
 
@@ -54,6 +57,10 @@ function statusOf(error) {
   if (error instanceof ApiRefusal) return error.status;
   if (error instanceof ArchiveRefusal) return error.tooLarge ? 413 : 400;
   if (error instanceof StoreUnavailable) return 503;
+  // A canary's options the command would refuse as wrong usage.
+  if (error instanceof UsageError) return 400;
+  // A canary whose state cannot be read.
+  if (error instanceof Refusal) return 409;
   if (error instanceof StoreBusyError || error instanceof StoreConflict || error instanceof ReleaseError) return 409;
   // A build the store will not take as a release (another remote's, a directive of its own in its HTML).
   if (error instanceof StoreRefusal) return 400;
@@ -75,6 +82,7 @@ function statusOf(error) {
  * @property {string} remote
  * @property {string | undefined} id
  * @property {RemoteStore} store the remote's store, changed as the request's actor
+ * @property {URLSearchParams} query
  * @property {Principal} principal
  * @property {() => Promise<Record<string, unknown>>} options the request's JSON body
  */
@@ -91,10 +99,15 @@ function statusOf(error) {
  * @param {number} options.failuresPerMinute credentials a network may get wrong in a minute
  * @param {import('@nativegtm/server/observability/logger').Logger} options.logger
  * @param {import('./metrics').DeployMetrics} [options.metrics] where each answer is counted
+ * @param {ReturnType<typeof import('./canaryRuns').createCanaryRuns>} options.canaries the canaries the API drives
+ * @param {import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource} options.fieldRecords what a canary's
+ *   status reads
  * @param {() => Date} [options.now]
  */
 function createDeployApi({
   openRemote,
+  canaries,
+  fieldRecords,
   tokens,
   oidc,
   gate,
@@ -178,6 +191,53 @@ function createDeployApi({
       },
     },
     {
+      method: 'GET',
+      path: /^\/v1\/remotes\/([^/]+)\/canary$/,
+      action: 'read',
+      handle: async ({ store }) => ({ body: { lines: await canaryStatusLines(store, fieldRecords) } }),
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/remotes\/([^/]+)\/canary\/run$/,
+      action: 'read',
+      handle: async ({ remote, query }) => {
+        const from = query.get('from') ?? '0';
+        if (!/^\d{1,6}$/.test(from)) throw new ApiRefusal(400, 'from must be a line number');
+        return { body: { run: canaries.read(remote, Number(from)) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/canary$/,
+      action: 'canary',
+      handle: async ({ store, remote, principal, options }) => {
+        const body = await options();
+        const skip = body.skipGate === true;
+        if (skip) need(principal, remote, 'skip-gate');
+        const id = releaseIdOf(typeof body.id === 'string' ? body.id : undefined);
+        const plan = canaryPlan(canaryOptionTexts(body.options));
+        const state = await store.startCanary(id, { ...plan, gate: gate(remote, skip), now: Date.now });
+        canaries.drive(store, state);
+        return { status: 201, body: { canary: state } };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/remotes\/([^/]+)\/canary\/resume$/,
+      action: 'canary',
+      handle: async ({ store }) => {
+        const state = await store.takeOverCanary();
+        canaries.drive(store, state);
+        return { body: { canary: state } };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: /^\/v1\/remotes\/([^/]+)\/canary$/,
+      action: 'abort',
+      handle: async ({ store }) => ({ body: await store.abortCanary({ now: Date.now }) }),
+    },
+    {
       method: 'POST',
       path: /^\/v1\/remotes\/([^/]+)\/rollback$/,
       action: 'rollback',
@@ -229,7 +289,7 @@ function createDeployApi({
   async function handle(req, res) {
     const started = process.hrtime.bigint();
     // The path as sent, undecoded: routes match it whole, and a remote or an id in it is checked before it is used.
-    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    const [pathname = '/', search = ''] = (req.url ?? '/').split('?');
     const address = clientAddress(req, trust);
     const network = networkOf(address);
     /** @type {Principal | undefined} */
@@ -255,6 +315,7 @@ function createDeployApi({
           remote,
           id: found.match[2],
           store: openRemote(remote, actor),
+          query: new URLSearchParams(search),
           principal,
           options: () => jsonBody(req),
         };

@@ -84,7 +84,7 @@ const backends = {
   folder: async () => {
     storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-api-store-'));
     return {
-      config: { RELEASES_DIR: storeDir },
+      config: { RELEASES_DIR: storeDir, FIELD_DATA_DIR: path.join(storeDir, 'field-data') },
       tokens: folderTokenStore(storeDir),
       releasesOf: async (remote) => (await openFolderStore(storeDir).remote(remote).releases()).releases,
       dispose: async () => fs.rmSync(storeDir, { recursive: true, force: true }),
@@ -205,6 +205,81 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
         stderr: `error: token ${jobs.id} may not publish candidates (it reaches no action of candidates)\n`,
       });
       expect(await backend.releasesOf('candidates')).toHaveLength(1);
+    });
+
+    it('drives a canary the pipeline starts: followed to its end, or left running (--detach) and read with --status', async () => {
+      const release = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
+      const pipelineToken = await tokenFor('jobs', ['canary', 'skip-gate', 'abort']);
+      const onCall = await tokenFor('jobs', ['abort']);
+      const [live = '', next = ''] = await Promise.all(
+        ['c1', 'c2'].map(async (buildId) => {
+          const built = fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` });
+          return (await run('release', ['jobs', '--from', built], release.token)).stdout.trim().split('\n').at(-1);
+        }),
+      );
+      expect((await run('promote', ['jobs', live, '--skip-gate'], release.token)).status).toBe(0);
+      const steps = ['--skip-gate', '--steps', '50,100', '--lease', '3s'];
+
+      // Followed: the API's step lines, then its end, as where the store is (no views here: no verdict).
+      const followed = await run(
+        'canary',
+        ['jobs', next, ...steps, '--step-time', '1s', '--max-wait', '1s'],
+        pipelineToken.token,
+      );
+      expect(followed.stdout).toMatch(
+        new RegExp(`^jobs: canary of release ${next} started at 50 % \\(steps 50, 100; 1s each; a control group`),
+      );
+      expect(followed.stdout).toMatch(/^ 50 % {2}0 views vs 0 on live .*→ no-verdict: /m);
+      expect(followed).toMatchObject({ status: 1 });
+      expect(followed.stderr).toMatch(/^error: ended without a verdict at 50 %, everyone is on live: /);
+
+      // Left to the API: the command leaves, the canary goes on.
+      const detached = await run(
+        'canary',
+        ['jobs', next, ...steps, '--step-time', '1m', '--detach'],
+        pipelineToken.token,
+      );
+      expect(detached.status).toBe(0);
+      expect(detached.stdout).toMatch(/the deploy API drives it; npm run canary -- jobs --status --to http/);
+      const status = await run('canary', ['jobs', '--status'], onCall.token);
+      expect(status.status).toBe(0);
+      expect(status.stdout).toMatch(new RegExp(`^jobs: canary of release ${next} at 50 % \\(control 50 % on live\\)`));
+      expect(status.stdout).toMatch(new RegExp(`^  its command: pid ${process.pid} on .+, running$`, 'm'));
+
+      // The pipeline's token revoked meanwhile: the canary goes on, driven by the API, out of that token's reach.
+      await backend.tokens.revoke(pipelineToken.id, new Date());
+      const revoked = await run('canary', ['jobs', '--abort'], pipelineToken.token);
+      expect(revoked).toMatchObject({ status: 1, stderr: expect.stringMatching(/^error: .*revoked/) });
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      const still = await run('canary', ['jobs', '--status'], onCall.token);
+      expect(still.stdout).toMatch(new RegExp(`^jobs: canary of release ${next} at 50 %`));
+      // Past its lease of 3 s: the API renews it as it drives.
+      expect(still.stdout).toMatch(/^ {2}its lease runs \d+s more$/m);
+
+      const aborted = await run('canary', ['jobs', '--abort'], onCall.token);
+      expect(aborted).toMatchObject({
+        status: 0,
+        stdout: `jobs: canary of release ${next} aborted; everyone is on live.\n`,
+      });
+      const listed = await run('releases', ['jobs'], onCall.token);
+      expect(listed.stdout).toMatch(
+        new RegExp(`canary jobs --abort {2}by token ${onCall.id} \\(team jobs-team\\) from 127\\.0\\.0\\.1$`, 'm'),
+      );
+    });
+
+    it("refuses a canary's wrong options as the command does, before the gate and with nothing changed", async () => {
+      const { token } = await tokenFor('jobs', ['canary']);
+      const local = await run('canary', ['jobs', '0123456789abcdef', '--steps', '50,20'], token);
+      expect(local.status).toBe(2);
+      expect(local.stderr).toMatch(/^error: --steps must be increasing percents ending at 100/);
+      // What a client other than the command could send: the API reads the option texts with the command's rules.
+      const answer = await fetch(`http://127.0.0.1:${api.port}/v1/remotes/jobs/canary`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: '0123456789abcdef', options: { 'step-time': '5 minutes', unknown: 'x' } }),
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: 'a canary takes no option "unknown"' });
     });
 
     it('prints the refusal in one line and exits 1 when the credential is refused, or the API cannot be reached', async () => {

@@ -40,6 +40,8 @@ const DEPLOY_SPECS = {
     desc: "the least time between two fetches of an issuer's keys, when a token names a key not yet known (30000)",
   }),
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  // The field data a canary is judged on: the folder the servers write, or the database with DATABASE_URL.
+  FIELD_DATA_DIR: SERVER_SPECS.FIELD_DATA_DIR,
   DATABASE_URL: SERVER_SPECS.DATABASE_URL,
   RELEASES_BUCKET: SERVER_SPECS.RELEASES_BUCKET,
   TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
@@ -52,7 +54,7 @@ const DEPLOY_SPECS = {
  *   DEPLOY_METRICS_PORT?: number, DEPLOY_MAX_ARCHIVE_BYTES: number,
  *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
  *   DEPLOY_JWKS_COOLDOWN_MS?: number,
- *   RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   RELEASES_DIR?: string, FIELD_DATA_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, TRUSTED_PROXIES: string, LOG_LEVEL: string, CHROME_PATH: string }} DeployConfig
  */
 

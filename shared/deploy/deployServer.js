@@ -12,6 +12,9 @@ const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore')
 const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { gateFor } = require('@nativegtm/tools/releases/gateFor');
 const { startMetricsServer } = require('@nativegtm/server/observability/metricsServer');
+const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
+const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
+const { createCanaryRuns } = require('./canaryRuns');
 const { createDeployApi } = require('./api');
 const { createDeployMetrics } = require('./metrics');
 const { trustIn } = require('./config');
@@ -51,8 +54,15 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
   const { dir, store, tokens } = openStores(config);
   const trusted = config.DEPLOY_TRUST_FILE === undefined ? undefined : trustIn(config.DEPLOY_TRUST_FILE);
   const metrics = createDeployMetrics();
+  const fieldRecords = openFieldRecords({
+    dir: fieldDataDir(config.FIELD_DATA_DIR),
+    databaseUrl: config.DATABASE_URL,
+  });
+  const canaries = createCanaryRuns({ fieldRecords, logger });
   const api = createDeployApi({
     openRemote: (remote, actor) => store.remote(remote, { actor }),
+    canaries,
+    fieldRecords,
     tokens,
     oidc: trusted && oidcVerifier(trusted, { cooldownMs: config.DEPLOY_JWKS_COOLDOWN_MS }),
     gate: (remote, skip) => gateFor({ skip, storeDir: dir, remote, chromiumPath: config.CHROME_PATH }),
@@ -75,6 +85,9 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
   });
   logger.info({ port: address.port, host: config.DEPLOY_API_HOST, metrics: metricsServer.url }, 'deploy API listening');
   const closeStores = async () => {
+    // The canaries it drives stop at their next wait; each stays at its share until a --resume takes it over.
+    await canaries.stop();
+    await fieldRecords.close();
     await metricsServer.stop();
     await tokens.close();
     await store.close?.();

@@ -49,18 +49,18 @@ function deployApiUrl(text) {
 }
 
 /**
- * @param {string} remote
+ * Requests to the deploy API at `to`, with the pipeline's credential (asked for once, at the first request); each
+ * resolves to the API's JSON answer, or rejects with the API's one-line refusal.
  * @param {string} to the API's URL, as --to gives it
- * @param {{ env?: NodeJS.ProcessEnv }} [options]
- * @returns {ReleaseStore}
+ * @param {NodeJS.ProcessEnv} env
  */
-function deployClient(remote, to, { env = process.env } = {}) {
+function deployCaller(to, env) {
   const api = deployApiUrl(to);
   /** @type {Promise<string> | undefined} */
   let credential;
   /**
    * @param {string} method
-   * @param {string} pathname
+   * @param {string} pathname with its query, if any
    * @param {{ body?: Uint8Array<ArrayBuffer> | string, headers?: Record<string, string> }} [request]
    * @returns {Promise<any>}
    */
@@ -89,10 +89,23 @@ function deployClient(remote, to, { env = process.env } = {}) {
     }
     return answer;
   }
-  const json = (/** @type {unknown} */ value) => ({
-    body: JSON.stringify(value),
-    headers: { 'content-type': 'application/json' },
-  });
+  return { api, call };
+}
+
+/**
+ * A request's JSON body.
+ * @param {unknown} value
+ */
+const json = (value) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+
+/**
+ * @param {string} remote
+ * @param {string} to the API's URL, as --to gives it
+ * @param {{ env?: NodeJS.ProcessEnv }} [options]
+ * @returns {ReleaseStore}
+ */
+function deployClient(remote, to, { env = process.env } = {}) {
+  const { api, call } = deployCaller(to, env);
   /** One listing per command: it asks for everything at once. */
   let listing;
   const listed = () => (listing ??= call('GET', deployPaths.releases(remote)));
@@ -127,4 +140,4 @@ function deployClient(remote, to, { env = process.env } = {}) {
   };
 }
 
-module.exports = { deployClient };
+module.exports = { deployClient, deployCaller, json };
