@@ -181,27 +181,41 @@ const MINE_WAIT_MS = 5000;
  * @returns {Promise<T>}
  */
 async function changeMine(backend, mine, what, change) {
-  const until = Date.now() + MINE_WAIT_MS;
+  return whileBusy(MINE_WAIT_MS, 20, () =>
+    backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) => {
+      const { canary } = state.canary();
+      if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
+        throw new CanaryGone(
+          `the canary of release ${mine.id} was ended by another command (npm run releases says how)`,
+        );
+      }
+      if (!sameHolder(canary, mine)) {
+        const { host, pid } = canary.command;
+        throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
+      }
+      return change(canary, state);
+    }),
+  );
+}
+
+/**
+ * Runs `change` again while another command holds the store, or committed a change first, for up to `forMs`; never
+ * once the lock was lost while it ran: the change may have been made, and a step must not count twice.
+ * @template T
+ * @param {number} forMs
+ * @param {number} everyMs
+ * @param {() => Promise<T>} change
+ * @returns {Promise<T>}
+ */
+async function whileBusy(forMs, everyMs, change) {
+  const until = Date.now() + forMs;
   for (;;) {
     try {
-      return await backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) => {
-        const { canary } = state.canary();
-        if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
-          throw new CanaryGone(
-            `the canary of release ${mine.id} was ended by another command (npm run releases says how)`,
-          );
-        }
-        if (!sameHolder(canary, mine)) {
-          const { host, pid } = canary.command;
-          throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
-        }
-        return change(canary, state);
-      });
+      return await change();
     } catch (error) {
-      // Not when the lock was lost while the change ran: it may have been made, and a step must not count twice.
       const busy = (error instanceof StoreBusyError && !error.lost) || error instanceof StoreConflict;
       if (!busy || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   }
 }
@@ -315,32 +329,25 @@ const ABORT_WAIT_MS = 5000;
 async function abortCanary(backend, { now }) {
   const { remote } = backend;
   await backend.read((state) => abortable(state, remote));
-  const until = Date.now() + ABORT_WAIT_MS;
-  for (;;) {
-    try {
-      return await backend.change(`canary ${remote} --abort`, async (state) => {
-        const { canary, problem } = abortable(state, remote);
-        // Ended first, whatever the store can still take: an abort is what puts everyone back on live.
-        state.endCanary();
-        // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
-        if (!canary) return { problem: /** @type {string} */ (problem) };
-        const ended = endOf(canary, 'aborted', 'aborted by an operator', canary.verdicts, now(), backend.actor.by);
-        try {
-          state.recordEnd(ended);
-        } catch (error) {
-          throw new ReleaseError(
-            `${remote}'s canary is ended (everyone is on live), but its end could not be recorded in ` +
-              `${backend.where}: ${/** @type {Error} */ (error).message}`,
-          );
-        }
-        return ended;
-      });
-    } catch (error) {
-      const busy = error instanceof StoreBusyError || error instanceof StoreConflict;
-      if (!busy || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  return whileBusy(ABORT_WAIT_MS, 20, () =>
+    backend.change(`canary ${remote} --abort`, async (state) => {
+      const { canary, problem } = abortable(state, remote);
+      // Ended first, whatever the store can still take: an abort is what puts everyone back on live.
+      state.endCanary();
+      // A state that cannot be read is ended too (servers already put no one in it): there is nothing to record.
+      if (!canary) return { problem: /** @type {string} */ (problem) };
+      const ended = endOf(canary, 'aborted', 'aborted by an operator', canary.verdicts, now(), backend.actor.by);
+      try {
+        state.recordEnd(ended);
+      } catch (error) {
+        throw new ReleaseError(
+          `${remote}'s canary is ended (everyone is on live), but its end could not be recorded in ` +
+            `${backend.where}: ${/** @type {Error} */ (error).message}`,
+        );
+      }
+      return ended;
+    }),
+  );
 }
 
 /**
@@ -366,15 +373,7 @@ async function takeOverCanary(backend, { now = Date.now } = {}) {
   await backend.read((state) => runningOrRefuse(state, remote));
   // A command killed inside a change leaves the store's lock until it is stale (STALE_MS): the resume that follows it
   // waits for that, rather than being refused as busy.
-  const until = Date.now() + STALE_MS + 5000;
-  for (;;) {
-    try {
-      return await takeOver(backend, remote, now);
-    } catch (error) {
-      if (!(error instanceof StoreBusyError && !error.lost) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  return whileBusy(STALE_MS + 5000, 100, () => takeOver(backend, remote, now));
 }
 
 /**
