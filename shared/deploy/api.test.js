@@ -12,6 +12,7 @@ const { packRelease } = require('@nativegtm/store/releaseArchive');
 const { archiveOf } = require('@nativegtm/store/testing/archives');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 const { startDeployApi } = require('./deployServer');
+const { testApiConfig } = require('./testing/apiConfig');
 const { makeToken } = require('./tokens/deployTokens');
 const { folderTokenStore } = require('./tokens/tokenStore');
 
@@ -94,20 +95,12 @@ beforeEach(async () => {
   logs = captureLogs();
   now = new Date('2026-12-01T12:00:00Z');
   api = await startDeployApi(
-    {
-      DEPLOY_API_PORT: 0,
-      DEPLOY_API_HOST: '127.0.0.1',
-      DEPLOY_METRICS_PORT: 0,
+    testApiConfig({
+      storeDir,
       DEPLOY_MAX_ARCHIVE_BYTES: MAX_BYTES,
       DEPLOY_MAX_ARCHIVE_ENTRIES: MAX_ENTRIES,
-      DEPLOY_AUTH_FAILURES: 10,
-      RELEASES_DIR: storeDir,
-      DATABASE_URL: undefined,
-      RELEASES_BUCKET: undefined,
-      TRUSTED_PROXIES: 'loopback',
       LOG_LEVEL: 'info',
-      CHROME_PATH: '/usr/bin/chromium',
-    },
+    }),
     { logger: logs.logger, now: () => now },
   );
 });

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 const { startDeployApi } = require('./deployServer');
+const { testApiConfig } = require('./testing/apiConfig');
 const { makeToken } = require('./tokens/deployTokens');
 const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { openFolderStore } = require('@nativegtm/store/folderStore');
@@ -71,7 +72,7 @@ function run(command, args, token, to = `http://127.0.0.1:${api.port}`) {
 }
 
 /**
- * @typedef {{ config: Partial<import('./config').DeployConfig>, tokens: import('./tokens/tokenStore').TokenStore,
+ * @typedef {{ config: Parameters<typeof testApiConfig>[0], tokens: import('./tokens/tokenStore').TokenStore,
  *   releasesOf: (remote: string) => Promise<unknown[]>, dispose: () => Promise<void> }} Backend
  */
 
@@ -84,7 +85,7 @@ const backends = {
   folder: async () => {
     storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-api-store-'));
     return {
-      config: { RELEASES_DIR: storeDir, FIELD_DATA_DIR: path.join(storeDir, 'field-data') },
+      config: { storeDir },
       tokens: folderTokenStore(storeDir),
       releasesOf: async (remote) => (await openFolderStore(storeDir).remote(remote).releases()).releases,
       dispose: async () => fs.rmSync(storeDir, { recursive: true, force: true }),
@@ -118,21 +119,7 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
     beforeAll(async () => {
       backend = await backends[name]();
       pipeline = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-pipeline-'));
-      api = await startDeployApi(
-        {
-          DEPLOY_API_PORT: 0,
-          DEPLOY_API_HOST: '127.0.0.1',
-          DEPLOY_METRICS_PORT: 0,
-          DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
-          DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
-          DEPLOY_AUTH_FAILURES: 10,
-          ...backend.config,
-          TRUSTED_PROXIES: 'loopback',
-          LOG_LEVEL: 'silent',
-          CHROME_PATH: '/usr/bin/chromium',
-        },
-        {},
-      );
+      api = await startDeployApi(testApiConfig(backend.config));
     });
 
     afterAll(async () => {
