@@ -7,6 +7,7 @@ import { pages } from '@nativegtm/contract/pages';
 import { FIELD_TOKEN_META, TOKEN } from '@nativegtm/contract/fieldData';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
 import { buildRemote } from '../support/buildRemote';
+import { startDeployApi } from '../support/deployApi';
 import { launchChromium } from '../support/chromium';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
@@ -18,7 +19,8 @@ import { collectConsoleErrors, navigateInApp, ports as testPorts, untilHydrated 
 
 jest.setTimeout(240_000);
 
-// Ports B+140..B+144 (the built-in server) and B+145..B+149 (nginx): see tests/support/testSite.js.
+// Ports B+140..B+144 (the built-in server), B+145..B+149 (nginx), B+208..B+209 (the deploy API): see
+// tests/support/testSite.js.
 const sitePorts = portsFrom(testPorts.shell! + 140);
 const nginxPorts = portsFrom(testPorts.shell! + 145);
 const servers = [
@@ -158,6 +160,35 @@ describe('releases', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(live()).toBe(before);
     expect((await npmRun('releases', ['jobs'], env)).stdout).toMatch(new RegExp(`^\\s+${ids[name]}\\s.*FAILED$`, 'm'));
+  });
+
+  it("gates a promote on the deploy API's side and prints its checks, for a pipeline with no store", async () => {
+    const made = await npmRun(
+      'deploy-tokens',
+      ['create', '--remote', 'jobs', '--can', 'promote,rollback', '--team', 'jobs'],
+      env,
+    );
+    expect(made.status).toBe(0);
+    const api = await startDeployApi(env, testPorts.shell! + 208);
+    try {
+      // The pipeline's machine: the API's URL and a token, no store.
+      const pipeline = { RELEASES_DIR: join(scratch, 'no-store-here'), NATIVEGTM_DEPLOY_TOKEN: made.lastLine };
+      const to = ['--to', api.url];
+      const promoted = await npmRun('promote', ['jobs', ids.b, ...to], pipeline);
+      expect(promoted.status).toBe(0);
+      for (const check of ['metadata', 'shared singletons', 'server HTML', 'hydration', 'in-app navigation']) {
+        expect(promoted.stderr).toContain(`✓ ${check}`);
+      }
+      for (const { port } of servers) await untilBuild(port, builds.b);
+      const refused = await npmRun('promote', ['jobs', ids.newerReact, ...to], pipeline);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/^error: release \w+ of jobs failed the gate; nothing changed/m);
+      expect(refused.stderr).toMatch(/✗ shared singletons: react: needs \^20\.0\.0, the live shell provides 19\./);
+      expect((await npmRun('rollback', ['jobs', ...to], pipeline)).status).toBe(0);
+      for (const { port } of servers) await untilBuild(port, builds.a);
+    } finally {
+      await api.stop();
+    }
   });
 
   describe.each(servers)('a preview, on $name', ({ port }) => {

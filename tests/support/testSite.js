@@ -15,7 +15,8 @@
 //   B+115..B+119 nginx and its field-data collector (fieldDataServers.test)
 //   B+120..B+124 a fifth site, B+125..B+129 nginx (cspOrigins.test)
 //   B+130..B+134 npm start's cluster, B+135 its metrics (cluster.test)
-//   B+140..B+144 a site and B+145..B+149 nginx sharing one release store (releases.test)
+//   B+140..B+144 a site and B+145..B+149 nginx sharing one release store, B+208 the deploy API in front of it and
+//   B+209 its metrics (releases.test)
 //   B+150..B+154 a site and B+155..B+159 nginx whose jobs remote runs canaries, B+160 Varnish (canary.test)
 //   B+161..B+165 a site and B+166..B+170 nginx, B+171 a jobs dev server that overrides it (devOverride.test)
 //   B+172..B+176 a site and B+177..B+181 nginx sharing one release store (previewGate.test)
