@@ -88,7 +88,8 @@ const targets: Target[] = [{ name: 'the built-in server', port: builtInPorts.she
 let stopNginx: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 85]));
+  // Ports B+55..B+59: see the port plan in tests/support/testSite.js.
+  const ports = Object.fromEntries(Object.entries(builtInPorts).map(([name, port]) => [name, port + 55]));
   const remotesFile = join(folder, 'remotes.json');
   const remotes = shippedRemotes({ host: '127.0.0.1', portOf: (page) => ports[page.package]! });
   writeFileSync(remotesFile, JSON.stringify(remotes));

@@ -14,7 +14,8 @@ import { collectConsoleErrors, ports as testPorts } from '../support/site';
 // the new remote, serve the composed site, and open the new route. Nothing else is edited by hand.
 
 const repoRoot = resolve(__dirname, '../..');
-const base = testPorts.shell! + 90;
+// Ports B+260..B+265: see the port plan in tests/support/testSite.js.
+const base = testPorts.shell! + 260;
 jest.setTimeout(8 * 60_000);
 
 const scratch = mkdtempSync(join(tmpdir(), 'nativegtm-new-page-'));

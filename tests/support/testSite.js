@@ -1,10 +1,12 @@
 // Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
 // collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
 //
-// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 255 apart:
+// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 300 apart. Files
+// that jest runs side by side each have their own ports:
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+42..B+46 a site, B+47 its metrics, B+48 a remote that is down (operations.test)
-//   B+50..B+54 a second site (resilience.test) · B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
+//   B+50..B+54 a second site, B+60..B+62 test remotes, B+63..B+67 nginx (resilience.test)
+//   B+55..B+59 nginx (malformedRequests.test)
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), with a 1.2 s
 //   fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx), and for a failing remote's tests
 //   B+5..B+9 (the built-in server) and, once that is done, B+15..B+19 (nginx)
@@ -24,6 +26,7 @@
 //   B+192..B+196 npm start, B+197..B+201 nginx, both with a small field-data budget (fieldDataBudget.test)
 //   B+202..B+206 npm start on a store on PostgreSQL, B+207 its metrics (storeBackends.test)
 //   B+210..B+214 HAProxy in front of many nodes, B+220..B+254 the nodes, 10 ports each (manyNodes.test)
+//   B+260..B+265 the site of a scratch copy with a generated fifth page (newPage.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
