@@ -1,25 +1,24 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { deployables } from '@nativegtm/server/deployables';
 import { launchChromium } from '../support/chromium';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
+import { scratchCopy } from '../support/scratchCopy';
 import { waitForPort } from '../support/waitForPort';
 import { collectConsoleErrors, ports as testPorts } from '../support/site';
 
 // `npm run new-page` end to end, in a scratch copy of the repository: generate a page, install, build the shell and
 // the new remote, serve the composed site, and open the new route. Nothing else is edited by hand.
 
-const repoRoot = resolve(__dirname, '../..');
 // Ports B+260..B+265: see the port plan in tests/support/testSite.js.
 const base = testPorts.shell! + 260;
 jest.setTimeout(8 * 60_000);
 
-const scratch = mkdtempSync(join(tmpdir(), 'nativegtm-new-page-'));
-const copy = join(scratch, 'repo');
+let copy = '';
+let removeCopy = () => {};
 let site: ChildProcess | undefined;
 let browser: Browser | undefined;
 
@@ -27,29 +26,18 @@ const inCopy = (command: string, args: string[]) =>
   execFileSync(command, args, { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 beforeAll(() => {
-  // The repository as a clone would have it (tracked and new files, nothing ignored), plus the builds of the
-  // existing packages, which the new page does not change.
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter((file) => file && existsSync(join(repoRoot, file)));
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(copy, file));
-  }
+  // The repository as a clone would have it, installed (the generator is one of the tools, @nativegtm/tools, which
+  // need their packages), plus the builds of the existing packages, which the new page does not change.
+  ({ dir: copy, remove: removeCopy } = scratchCopy('new-page'));
   for (const deployable of deployables.filter((d) => d.role === 'remote')) {
     cpSync(join(deployable.dir, 'dist'), join(copy, deployable.name, 'dist'), { recursive: true });
   }
-  // The README's first step: the generator is one of the tools (@nativegtm/tools), which need their packages.
-  inCopy('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
 });
 
 afterAll(async () => {
   await browser?.close();
   site?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
+  removeCopy();
 });
 
 describe('npm run new-page', () => {
