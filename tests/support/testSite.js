@@ -27,6 +27,7 @@
 //   B+202..B+206 npm start on a store on PostgreSQL, B+207 its metrics (storeBackends.test)
 //   B+210..B+214 HAProxy in front of many nodes, B+220..B+254 the nodes, 10 ports each (manyNodes.test)
 //   B+260..B+265 the site of a scratch copy with a generated fifth page (newPage.test)
+//   B+266..B+267 the deploy API and its metrics on a folder store, B+268..B+269 on PostgreSQL (deployPipeline.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
