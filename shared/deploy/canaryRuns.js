@@ -2,43 +2,26 @@
 // it), started by a pipeline's request and carried on without it. A command following a canary reads its lines here;
 // whoever started it, its changes are made as that request's actor. The loop holds the canary's lease while the API
 // runs; an API stopped leaves the canary at its share until `npm run canary -- <remote> --resume` takes it over.
+const { setTimeout: wait } = require('node:timers/promises');
 const { driveCanary } = require('@nativegtm/tools/canary/driveCanary');
 
 /** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
 /** @typedef {import('@nativegtm/store/canaryInStore').CanaryState} CanaryState */
 /** @typedef {import('@nativegtm/contract/deployApi').CanaryRun} CanaryRun */
 
-/** Thrown into a loop's wait once the API stops: the loop ends there, changing nothing. */
-class Stopped extends Error {}
-
 /**
  * @param {{ fieldRecords: import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource,
  *   logger: import('@nativegtm/server/observability/logger').Logger }} options
  */
 function createCanaryRuns({ fieldRecords, logger }) {
-  /** The latest run of each remote, its loop's promise beside it. @type {Map<string, { run: CanaryRun, done: Promise<void> }>} */
-  const runs = new Map();
-  let stopped = false;
-  /** @type {Set<() => void>} */
-  const waking = new Set();
-
   /**
-   * A wait the API's stop cuts short.
-   * @param {number} ms
+   * The latest run of each remote (its lines, then how it ended), its loop's promise beside it.
+   * @type {Map<string, { run: Omit<CanaryRun, 'next'>, done: Promise<void> }>}
    */
-  const sleep = (ms) =>
-    new Promise((resolve, reject) => {
-      if (stopped) return reject(new Stopped());
-      const stop = () => {
-        clearTimeout(timer);
-        reject(new Stopped());
-      };
-      const timer = setTimeout(() => {
-        waking.delete(stop);
-        resolve(undefined);
-      }, ms);
-      waking.add(stop);
-    });
+  const runs = new Map();
+  // The API's stop cuts every loop's wait short: the loop ends there, changing nothing.
+  const stopping = new AbortController();
+  const sleep = (/** @type {number} */ ms) => wait(ms, undefined, { signal: stopping.signal });
 
   return {
     /**
@@ -47,19 +30,16 @@ function createCanaryRuns({ fieldRecords, logger }) {
      * @param {CanaryState} state
      */
     drive(store, state) {
-      /** @type {CanaryRun} */
-      const run = { id: state.id, lines: [], next: 0 };
-      const print = (/** @type {string} */ line) => {
-        run.lines.push(line);
-        run.next = run.lines.length;
-      };
+      /** @type {Omit<CanaryRun, 'next'>} */
+      const run = { id: state.id, lines: [] };
+      const print = (/** @type {string} */ line) => void run.lines.push(line);
       const done = driveCanary({ store, fieldRecords, state, print, sleep }).then(
         (ended) => {
           run.ended = ended;
           logger.info({ remote: store.remote, id: state.id, outcome: ended.outcome }, 'canary ended');
         },
         (error) => {
-          if (error instanceof Stopped) return;
+          if (stopping.signal.aborted) return;
           // An abort or a takeover elsewhere (the canary is no longer this loop's), or the store failing: the one line
           // a command prints.
           run.problem = String(/** @type {Error} */ (error).message);
@@ -76,13 +56,11 @@ function createCanaryRuns({ fieldRecords, logger }) {
      */
     read(remote, from) {
       const run = runs.get(remote)?.run;
-      return run ? { ...run, lines: run.lines.slice(from) } : null;
+      return run ? { ...run, lines: run.lines.slice(from), next: run.lines.length } : null;
     },
     /** Ends every loop at its next wait, changing nothing more; resolves once they have. */
     async stop() {
-      stopped = true;
-      for (const stop of waking) stop();
-      waking.clear();
+      stopping.abort();
       await Promise.all([...runs.values()].map(({ done }) => done));
     },
   };

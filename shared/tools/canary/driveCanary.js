@@ -24,6 +24,12 @@ const MAX_LOOK_MS = 5_000;
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How often a canary is looked at during a step of `stepTimeMs`: a twentieth of it, within MIN_LOOK_MS..MAX_LOOK_MS.
+ * @param {number} stepTimeMs
+ */
+const lookEvery = (stepTimeMs) => Math.min(MAX_LOOK_MS, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
+
+/**
  * One step's line: its share, the views on each side, each signal on both sides, the verdict.
  * @param {number} share
  * @param {{ canary: Side, control: Side }} sides
@@ -50,7 +56,7 @@ async function driveCanary({ store, fieldRecords, state, now = Date.now, sleep =
   // Only this canary's documents count, each network within its share.
   const counting = { canary: canaryKey(mine), maxNetworkShare: judging.maxNetworkShare };
   // Often enough to renew the lease in time, a look or two missed.
-  const look = Math.min(MAX_LOOK_MS, leaseOf(mine).ttlMs / 3, Math.max(MIN_LOOK_MS, Math.round(stepTimeMs / 20)));
+  const look = Math.min(leaseOf(mine).ttlMs / 3, lookEvery(stepTimeMs));
   for (;;) {
     const { canary } = await store.canary();
     if (!canary || !sameHolder(canary, mine)) {
@@ -94,4 +100,4 @@ async function driveCanary({ store, fieldRecords, state, now = Date.now, sleep =
   }
 }
 
-module.exports = { driveCanary };
+module.exports = { driveCanary, lookEvery };

@@ -1,20 +1,18 @@
 // `npm run canary -- … --to <url>`: the deploy API gates and drives the canary; the command starts, resumes or aborts
 // it there, and follows it, printing each step's line as the API's loop prints it, until it ends. A command that
 // leaves (--detach, a runner cancelled) changes nothing: the API carries on.
+const { setTimeout: sleep } = require('node:timers/promises');
 const { deployPaths } = require('@nativegtm/contract/deployApi');
 const { Refusal } = require('@nativegtm/server/commandLine');
+const { lookEvery } = require('../canary/driveCanary');
 const { deployCaller, json } = require('./deployClient');
-
-/** How often a following command asks for new lines: a twentieth of a step, within these bounds. */
-const MIN_FOLLOW_MS = 250;
-const MAX_FOLLOW_MS = 5_000;
 
 /**
  * @param {string} remote
  * @param {string} to the API's URL, as --to gives it
- * @param {{ env?: NodeJS.ProcessEnv, sleep?: (ms: number) => Promise<unknown> }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv }} [options]
  */
-function followCanary(remote, to, { env = process.env, sleep = (ms) => new Promise((r) => setTimeout(r, ms)) } = {}) {
+function followCanary(remote, to, { env = process.env } = {}) {
   const { call } = deployCaller(to, env);
   return {
     /** @returns {Promise<string[]>} */
@@ -37,7 +35,8 @@ function followCanary(remote, to, { env = process.env, sleep = (ms) => new Promi
      * @returns {Promise<import('@nativegtm/contract/deployApi').CanaryEnd>}
      */
     follow: async (state, print) => {
-      const every = Math.min(MAX_FOLLOW_MS, Math.max(MIN_FOLLOW_MS, Math.round(state.settings.stepTimeMs / 20)));
+      // As often as the API's loop looks at the canary: no line can come sooner.
+      const every = lookEvery(state.settings.stepTimeMs);
       let from = 0;
       for (;;) {
         /** @type {{ run: import('@nativegtm/contract/deployApi').CanaryRun | null }} */
