@@ -68,6 +68,23 @@ function commandAlive(command) {
 }
 
 /**
+ * Whether another process may take the canary over at `at`: its lease ran out, or its command is gone from this
+ * machine. The one rule of a resume and of a deploy API carrying on a canary another API drove.
+ * @param {CanaryState} canary
+ * @param {number} at ms since 1970
+ */
+const takeOverable = (canary, at) =>
+  at >= Date.parse(leaseOf(canary).expiresAt) || commandAlive(canary.command) === false;
+
+/**
+ * The mark of a canary a deploy API drives, as the actor of the backend's changes; none for a command.
+ * @param {StoreBackend} backend
+ * @param {boolean} byApi
+ * @returns {Pick<CanaryState, 'api'>}
+ */
+const apiMark = (backend, byApi) => (byApi ? { api: { actor: backend.actor } } : {});
+
+/**
  * The running canary, or a refusal naming what to do instead.
  * @param {RemoteState} state
  * @param {string} remote
@@ -84,10 +101,10 @@ function runningOrRefuse(state, remote) {
  * @param {StoreBackend} backend
  * @param {string} id
  * @param {{ steps: number[], settings: CanaryState['settings'], gate: Gate | null, now: () => number,
- *   leaseTtlMs?: number }} options
+ *   leaseTtlMs?: number, byApi?: boolean }} options byApi: a deploy API drives it (CanaryState's api)
  * @returns {Promise<CanaryState>}
  */
-async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS }) {
+async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS, byApi = false }) {
   const { remote } = backend;
   const started = await backend.change(`canary ${remote} ${id}`, async (state) => {
     refuseWhileCanary(state, remote, 'second canary');
@@ -110,6 +127,7 @@ async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs
       verdicts: [],
       command: thisCommand(),
       lease: { epoch: 1, ttlMs: leaseTtlMs, expiresAt: new Date(now() + leaseTtlMs).toISOString() },
+      ...apiMark(backend, byApi),
     };
     state.writeCanary(canary);
     return canary;
@@ -364,16 +382,20 @@ function abortable(state, remote) {
 /**
  * Makes this process the one running a canary whose command's lease ran out (or whose process is gone, on this
  * machine), keeping its share and its step's start: a new lease, whose epoch refuses every later change of the other.
+ * A deploy API taking it over marks it as its own (byApi); a command taking it over clears that mark, so that no API
+ * takes it from the operator once the command stops.
  * @param {StoreBackend} backend
- * @param {{ now?: () => number }} [options]
+ * @param {{ now?: () => number, byApi?: boolean, change?: string }} [options] change: what the audit calls it
  * @returns {Promise<CanaryState>}
  */
-async function takeOverCanary(backend, { now = Date.now } = {}) {
+async function takeOverCanary(backend, { now = Date.now, byApi = false, change } = {}) {
   const { remote } = backend;
   await backend.read((state) => runningOrRefuse(state, remote));
   // A command killed inside a change leaves the store's lock until it is stale (STALE_MS): the resume that follows it
   // waits for that, rather than being refused as busy.
-  return whileBusy(STALE_MS + 5000, 100, () => takeOver(backend, remote, now));
+  return whileBusy(STALE_MS + 5000, 100, () =>
+    takeOver(backend, remote, now, byApi, change ?? `canary ${remote} --resume`),
+  );
 }
 
 /**
@@ -381,22 +403,26 @@ async function takeOverCanary(backend, { now = Date.now } = {}) {
  * @param {StoreBackend} backend
  * @param {string} remote
  * @param {() => number} now
+ * @param {boolean} byApi
+ * @param {string} change
  * @returns {Promise<CanaryState>}
  */
-function takeOver(backend, remote, now) {
-  return backend.change(`canary ${remote} --resume`, async (state) => {
+function takeOver(backend, remote, now, byApi, change) {
+  return backend.change(change, async (state) => {
     const canary = runningOrRefuse(state, remote);
     const lease = leaseOf(canary);
     const at = now();
-    const runOut = at >= Date.parse(lease.expiresAt);
-    if (!runOut && commandAlive(canary.command) !== false) {
+    if (!takeOverable(canary, at)) {
       const { host, pid } = canary.command;
       throw new ReleaseError(
         `the command running ${remote}'s canary is alive (pid ${pid} on ${host}; its lease runs until ` +
           `${lease.expiresAt}): nothing to resume`,
       );
     }
-    const next = renewed({ ...canary, command: thisCommand(), lease: { ...lease, epoch: lease.epoch + 1 } }, at);
+    /** @type {CanaryState} */
+    const taken = { ...canary, command: thisCommand(), lease: { ...lease, epoch: lease.epoch + 1 } };
+    delete taken.api;
+    const next = renewed({ ...taken, ...apiMark(backend, byApi) }, at);
     state.writeCanary(next);
     return next;
   });
@@ -422,6 +448,7 @@ module.exports = {
   sameHolder,
   CanaryGone,
   commandAlive,
+  takeOverable,
   isEndedCanary,
   startCanary,
   withdrawCanary,

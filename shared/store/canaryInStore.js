@@ -21,6 +21,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { RELEASE_ID, RELEASE_PATH_PREFIX } = require('@nativegtm/contract/releases');
+const { isActor } = require('./actor');
 const { replaceLinkDurably, syncDirectory, writeFileDurably } = require('./durableFiles');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
 
@@ -47,6 +48,8 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
  * @property {{ host: string, pid: number }} command the process running it
  * @property {CanaryLease} [lease] that process's lease (canaryChanges.js); a state written before leases has none, and
  *   counts as one that ran out
+ * @property {{ actor: import('./actor').Actor }} [api] set while a deploy API drives it: the actor whose request
+ *   started it or took it over, as whom any deploy API on the store carries it on once its lease runs out
  */
 
 /**
@@ -92,6 +95,7 @@ function problemOf(state) {
   if (!margins.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'no thresholds';
   if (!Array.isArray(state.verdicts)) return 'no verdicts';
   if (typeof state.command?.host !== 'string' || !Number.isInteger(state.command?.pid)) return 'no command';
+  if (state.api !== undefined && !isActor(state.api?.actor)) return 'no actor for the deploy API';
   const lease = state.lease;
   if (
     lease !== undefined &&

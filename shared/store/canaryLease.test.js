@@ -6,7 +6,7 @@ const path = require('node:path');
 const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
-const { LEASE_TTL_MS, renewLease } = require('./canaryChanges');
+const { LEASE_TTL_MS, renewLease, takeOverable } = require('./canaryChanges');
 const { StoreBusyError, withStoreLock } = require('./storeLock');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
@@ -126,10 +126,50 @@ describe("a canary command's lease", () => {
     await expect(store.takeOverCanary({ now: () => START })).resolves.toMatchObject({ lease: { epoch: 1 } });
   });
 
+  it("marks a deploy API's canary as its own, and a command's take-over as the command's", async () => {
+    const pipeline = { by: 'token 3f9a2c1d0b7e (team jobs)', kind: /** @type {const} */ ('token'), team: 'jobs' };
+    const viaApi = openFolderStore(dir).remote('jobs', { actor: pipeline });
+    const started = await viaApi.startCanary(next, {
+      steps: [25, 100],
+      settings,
+      gate: null,
+      now: () => START,
+      byApi: true,
+    });
+    expect(started.api).toEqual({ actor: pipeline });
+    // Another API carrying it on keeps the mark, as whom it was given: the actor whose store takes it over.
+    runByAnotherMachine(started);
+    const carried = await viaApi.takeOverCanary({ now: () => START + 15_000, byApi: true });
+    expect(carried).toMatchObject({ api: { actor: pipeline }, lease: { epoch: 2 } });
+    // An operator's --resume where the store is: the command's now, no API takes it from the operator.
+    runByAnotherMachine(carried);
+    const resumed = await store.takeOverCanary({ now: () => START + 30_000 });
+    expect(resumed.lease?.epoch).toBe(3);
+    expect(resumed).not.toHaveProperty('api');
+    expect(readCanary(layout).canary).not.toHaveProperty('api');
+    // A command's canary carries no mark.
+    await store.abortCanary({ now: () => START + 31_000 });
+    expect(await start()).not.toHaveProperty('api');
+  });
+
+  it('says who may take a canary over: once its lease ran out, or at once when its command is gone here', async () => {
+    const state = await start();
+    expect(takeOverable(state, START + 14_999)).toBe(false);
+    expect(takeOverable(state, START + 15_000)).toBe(true);
+    const elsewhere = runByAnotherMachine(state);
+    expect(takeOverable(elsewhere, START + 14_999)).toBe(false);
+    // A pid no process has on this machine (above the kernel's pid_max).
+    const gone = { ...state, command: { host: os.hostname(), pid: 2 ** 22 + 1 } };
+    expect(takeOverable(gone, START)).toBe(true);
+  });
+
   it('makes a state whose lease is not one unusable, as any malformed state', async () => {
     const state = await start();
     const file = path.join(fs.realpathSync(layout.canary), 'canary.json');
     fs.writeFileSync(file, JSON.stringify({ ...state, lease: { epoch: 'one', ttlMs: 15_000, expiresAt: 'soon' } }));
     expect(readCanary(layout)).toEqual({ problem: "the canary's state has no lease" });
+    // A deploy API's mark forged with no actor it could act as: no API may carry it on.
+    fs.writeFileSync(file, JSON.stringify({ ...state, api: { actor: { by: 'anyone', kind: 'root' } } }));
+    expect(readCanary(layout)).toEqual({ problem: "the canary's state has no actor for the deploy API" });
   });
 });

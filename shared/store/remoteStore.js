@@ -38,16 +38,16 @@ const changes = require('./canaryChanges');
  * @property {() => Promise<{ canary?: CanaryState, problem?: string }>} canary the running canary
  * @property {() => Promise<EndedCanary[]>} endedCanaries oldest first
  * @property {(id: string, options: { steps: number[], settings: CanaryState['settings'], gate: Gate | null,
- *   now: () => number, leaseTtlMs?: number }) => Promise<CanaryState>} startCanary its command holds the canary's
- *   lease (canaryChanges.js) from then on
+ *   now: () => number, leaseTtlMs?: number, byApi?: boolean }) => Promise<CanaryState>} startCanary its command
+ *   holds the canary's lease (canaryChanges.js) from then on
  * @property {(mine: CanaryState, at: number) => Promise<CanaryState>} renewLease refused once another command took it
  *   over, as every change of `mine` is
  * @property {(mine: CanaryState, passed: StepRecord, share: number, at: number) => Promise<CanaryState>} advanceCanary
  * @property {(mine: CanaryState, end: { outcome: Exclude<Outcome, 'aborted'>, reason: string,
  *   last: StepRecord | undefined, at: number }) => Promise<EndedCanary>} finishCanary
  * @property {(options: { now: () => number }) => Promise<EndedCanary | { problem: string }>} abortCanary
- * @property {(options?: { now?: () => number }) => Promise<CanaryState>} takeOverCanary once the other command's
- *   lease ran out, or its process is gone
+ * @property {(options?: { now?: () => number, byApi?: boolean, change?: string }) => Promise<CanaryState>}
+ *   takeOverCanary once the other command's lease ran out, or its process is gone
  */
 
 /**

@@ -41,6 +41,8 @@ async function canaryStatusLines(store, records, now = Date.now()) {
   const lease = leaseOf(canary);
   const leaseLeft = Date.parse(lease.expiresAt) - now;
   const left = since + stepTimeMs - now;
+  // A deploy API's canary is carried on by any deploy API on the store; a command's, by the operator.
+  const byApi = canary.api ? 'a deploy API on the store carries it on at its next look' : undefined;
   const step = canary.steps.indexOf(canary.share) + 1;
   return [
     `${remote}: canary of release ${canary.id} at ${canary.share} % (control ${controlShare(canary.share)} % on live), ` +
@@ -54,11 +56,12 @@ async function canaryStatusLines(store, records, now = Date.now()) {
     ...(sides.dropped ? [`  ${verdict.reason}: the step will end without a verdict`] : []),
     ...canary.verdicts.map((passed) => `  ${passed.share} %: ${passed.verdict} (${passed.reason})`),
     alive === false
-      ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; carry on with npm run canary -- ${remote} --resume`
+      ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; ${byApi ?? `carry on with npm run canary -- ${remote} --resume`}`
       : `  its command: pid ${canary.command.pid} on ${canary.command.host}${alive ? ', running' : ' (another machine: cannot tell whether it runs)'}`,
+    ...(canary.api ? [`  driven by the deploy API, as ${canary.api.actor.by}`] : []),
     leaseLeft > 0
       ? `  its lease runs ${durationText(leaseLeft)} more`
-      : `  its lease ran out ${durationText(-leaseLeft)} ago: npm run canary -- ${remote} --resume takes it over`,
+      : `  its lease ran out ${durationText(-leaseLeft)} ago: ${byApi ?? `npm run canary -- ${remote} --resume takes it over`}`,
   ];
 }
 
