@@ -216,7 +216,7 @@ function createDeployApi({
         if (skip) need(principal, remote, 'skip-gate');
         const id = releaseIdOf(typeof body.id === 'string' ? body.id : undefined);
         const plan = canaryPlan(canaryOptionTexts(body.options));
-        const state = await store.startCanary(id, { ...plan, gate: gate(remote, skip), now: Date.now });
+        const state = await store.startCanary(id, { ...plan, gate: gate(remote, skip), now: Date.now, byApi: true });
         canaries.drive(store, state);
         return { status: 201, body: { canary: state } };
       },
@@ -226,7 +226,7 @@ function createDeployApi({
       path: /^\/v1\/remotes\/([^/]+)\/canary\/resume$/,
       action: 'canary',
       handle: async ({ store }) => {
-        const state = await store.takeOverCanary();
+        const state = await store.takeOverCanary({ byApi: true });
         canaries.drive(store, state);
         return { body: { canary: state } };
       },

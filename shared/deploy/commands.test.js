@@ -11,6 +11,7 @@ const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBu
 const { startDeployApi } = require('./deployServer');
 const { testApiConfig } = require('./testing/apiConfig');
 const { makeToken } = require('./tokens/deployTokens');
+const { deployPaths } = require('@nativegtm/contract/deployApi');
 const { openDatabase } = require('@nativegtm/store/postgres/database');
 const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { openPostgresStore } = require('@nativegtm/store/postgres/postgresStore');
@@ -252,6 +253,64 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
       expect(listed.stdout).toMatch(
         new RegExp(`canary jobs --abort {2}by token ${onCall.id} \\(team jobs-team\\) from 127\\.0\\.0\\.1$`, 'm'),
       );
+    });
+
+    it('carries on the canary it drove after a restart, as the credential that started it', async () => {
+      const release = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
+      const pipelineToken = await tokenFor('jobs', ['canary', 'skip-gate']);
+      const onCall = await tokenFor('jobs', ['abort']);
+      const [live = '', next = ''] = await Promise.all(
+        ['r1', 'r2'].map(async (buildId) => {
+          const built = fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` });
+          return (await run('release', ['jobs', '--from', built], release.token)).stdout.trim().split('\n').at(-1);
+        }),
+      );
+      expect((await run('promote', ['jobs', live, '--skip-gate'], release.token)).status).toBe(0);
+      // A step long enough that nothing but the restart happens to it during the test.
+      const options = ['--skip-gate', '--steps', '50,100', '--lease', '2s', '--step-time', '10m'];
+      expect((await run('canary', ['jobs', next, ...options, '--detach'], pipelineToken.token)).status).toBe(0);
+      const before = await run('canary', ['jobs', '--status'], onCall.token);
+      expect(before.stdout).toMatch(
+        new RegExp(`^ {2}driven by the deploy API, as token ${pipelineToken.id} \\(team jobs-team\\)$`, 'm'),
+      );
+
+      // A restart: the API's loop ends at its wait, the canary stays at 50 % with its lease no longer renewed; the
+      // API started again takes it over once that lease ran out (this process, alive, still holds it till then).
+      await api.close();
+      api = await startDeployApi(testApiConfig(backend.config));
+      // Its run on the new API, once it has one.
+      const carried = await (async () => {
+        for (;;) {
+          const response = await fetch(`http://127.0.0.1:${api.port}${deployPaths.canaryRun('jobs', 0)}`, {
+            headers: { authorization: `Bearer ${onCall.token}` },
+          });
+          const { run } = /** @type {{ run: import('@nativegtm/contract/deployApi').CanaryRun | null }} */ (
+            await response.json()
+          );
+          if (run) return run;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      expect(carried.lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^jobs: canary of release ${next} carried on at 50 % by the deploy API \\(pid ${process.pid} on .+\\): ` +
+              `pid ${process.pid} on .+ had stopped driving it$`,
+          ),
+        ),
+      ]);
+      // Still the deploy API's, as the same token: another restart would carry it on again.
+      const after = await run('canary', ['jobs', '--status'], onCall.token);
+      expect(after.stdout).toMatch(new RegExp(`^jobs: canary of release ${next} at 50 %`));
+      expect(after.stdout).toMatch(
+        new RegExp(`^ {2}driven by the deploy API, as token ${pipelineToken.id} \\(team jobs-team\\)$`, 'm'),
+      );
+      // Taken over as the token that started it, which the audit names.
+      const listed = await run('releases', ['jobs'], onCall.token);
+      expect(listed.stdout).toMatch(
+        new RegExp(`canary jobs carried on by the deploy API {2}by token ${pipelineToken.id} \\(team jobs-team\\)`),
+      );
+      expect((await run('canary', ['jobs', '--abort'], onCall.token)).status).toBe(0);
     });
 
     it("refuses a canary's wrong options as the command does, before the gate and with nothing changed", async () => {

@@ -39,6 +39,10 @@ const DEPLOY_SPECS = {
     default: 30_000,
     desc: "the least time between two fetches of an issuer's keys, when a token names a key not yet known (30000)",
   }),
+  DEPLOY_CANARY_LOOK_MS: wholeNumber(10)({
+    default: 5000,
+    desc: 'how often it looks for a canary a deploy API drove whose lease ran out (a restarted API, a lost node), to carry it on (5000)',
+  }),
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
   // The field data a canary is judged on: the folder the servers write, or the database with DATABASE_URL.
   FIELD_DATA_DIR: SERVER_SPECS.FIELD_DATA_DIR,
@@ -53,7 +57,7 @@ const DEPLOY_SPECS = {
  * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_METRICS_HOST?: string,
  *   DEPLOY_METRICS_PORT?: number, DEPLOY_MAX_ARCHIVE_BYTES: number,
  *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
- *   DEPLOY_JWKS_COOLDOWN_MS?: number,
+ *   DEPLOY_JWKS_COOLDOWN_MS?: number, DEPLOY_CANARY_LOOK_MS: number,
  *   RELEASES_DIR?: string, FIELD_DATA_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, TRUSTED_PROXIES: string, LOG_LEVEL: string, CHROME_PATH: string }} DeployConfig
  */

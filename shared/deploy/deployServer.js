@@ -14,6 +14,7 @@ const { gateFor } = require('@nativegtm/tools/releases/gateFor');
 const { startMetricsServer } = require('@nativegtm/server/observability/metricsServer');
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
 const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
+const { remoteNames } = require('@nativegtm/contract/remotes');
 const { createCanaryRuns } = require('./canaryRuns');
 const { createDeployApi } = require('./api');
 const { createDeployMetrics } = require('./metrics');
@@ -58,9 +59,11 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
     dir: fieldDataDir(config.FIELD_DATA_DIR),
     databaseUrl: config.DATABASE_URL,
   });
-  const canaries = createCanaryRuns({ fieldRecords, logger });
+  const canaries = createCanaryRuns({ fieldRecords, logger, metrics });
+  /** @type {(remote: string, actor: import('@nativegtm/store/actor').Actor) => import('@nativegtm/store/remoteStore').RemoteStore} */
+  const openRemote = (remote, actor) => store.remote(remote, { actor });
   const api = createDeployApi({
-    openRemote: (remote, actor) => store.remote(remote, { actor }),
+    openRemote,
     canaries,
     fieldRecords,
     tokens,
@@ -84,8 +87,14 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
     throw error;
   });
   logger.info({ port: address.port, host: config.DEPLOY_API_HOST, metrics: metricsServer.url }, 'deploy API listening');
+  canaries.watch({
+    openRemote,
+    remotes: remoteNames,
+    everyMs: config.DEPLOY_CANARY_LOOK_MS,
+  });
   const closeStores = async () => {
-    // The canaries it drives stop at their next wait; each stays at its share until a --resume takes it over.
+    // The canaries it drives stop at their next wait; each stays at its share until a deploy API on the store (this
+    // one restarted, or another node's) carries it on once its lease runs out.
     await canaries.stop();
     await fieldRecords.close();
     await metricsServer.stop();

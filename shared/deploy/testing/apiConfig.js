@@ -14,6 +14,8 @@ function testApiConfig({ storeDir, ...overrides }) {
     DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
     DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
     DEPLOY_AUTH_FAILURES: 10,
+    // A canary an API stopped with is carried on within moments of its lease running out.
+    DEPLOY_CANARY_LOOK_MS: 100,
     ...(storeDir === undefined ? {} : { RELEASES_DIR: storeDir, FIELD_DATA_DIR: path.join(storeDir, 'field-data') }),
     TRUSTED_PROXIES: 'loopback',
     LOG_LEVEL: 'silent',
