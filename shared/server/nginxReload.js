@@ -135,8 +135,25 @@ function isNginx(pid) {
 }
 
 /**
- * Reloads one nginx and resolves once it has started a process of the new configuration (its new workers take every
- * connection from then on). Nothing to do when it does not run.
+ * Whether a process is a worker of nginx that still takes requests: one whose graceful shutdown has begun says so in
+ * its title, set just before it closes its listening sockets and its idle kept-alive connections.
+ * @param {number} pid
+ */
+function workerTakingRequests(pid) {
+  let title;
+  try {
+    title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return false; // gone
+  }
+  return title.startsWith('nginx: worker process') && !title.includes('shutting down');
+}
+
+/**
+ * Reloads one nginx and resolves once it has started a process of the new configuration and every worker of the old
+ * one has stopped taking requests. Until then an old worker may still answer one with the old configuration: a new
+ * connection it accepts, or the next request on a connection a client kept alive (a CDN's, a browser's). Nothing to
+ * do when it does not run.
  * @param {string} pidFile
  * @param {number} timeoutMs
  * @returns {Promise<boolean>} whether it ran and was reloaded
@@ -155,12 +172,17 @@ async function reloadOne(pidFile, timeoutMs) {
     );
   }
   const deadline = Date.now() + timeoutMs;
+  let started = false;
   while (Date.now() < deadline) {
-    if ([...childrenOf(pid)].some((child) => !before.has(child))) return true;
+    started ||= [...childrenOf(pid)].some((child) => !before.has(child));
+    if (started && ![...before].some(workerTakingRequests)) return true;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new NginxReloadError(
-    `nginx (pid ${pid}, ${pidFile}) did not take the new canary state within ${timeoutMs / 1000} s: see its error log`,
+    started
+      ? `nginx (pid ${pid}, ${pidFile}) still has workers of the old configuration taking requests after ` +
+          `${timeoutMs / 1000} s: see its error log`
+      : `nginx (pid ${pid}, ${pidFile}) did not take the new canary state within ${timeoutMs / 1000} s: see its error log`,
   );
 }
 

@@ -45,7 +45,73 @@ async function fakeMaster(reloads) {
   return pidFile;
 }
 
+/**
+ * A stand-in for nginx's master with workers as nginx's: titled so, each renamed by its graceful shutdown. A SIGHUP
+ * starts a new worker, then tells the old ones to shut down `quitAfterMs` later (never: null), as nginx's master does.
+ * @param {number | null} quitAfterMs
+ * @returns {Promise<{ pidFile: string, oldWorker: () => number }>} oldWorker: the pid of the worker it started with
+ */
+async function masterWithWorkers(quitAfterMs) {
+  const pidFile = path.join(store, `master-${started.length}.pid`);
+  const worker = `
+    process.title = 'nginx: worker process';
+    process.on('SIGQUIT', () => { process.title = 'nginx: worker process is shutting down'; });
+    setInterval(() => {}, 1000);
+  `;
+  const script = `
+    process.title = 'nginx: master process (a stand-in)';
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    const start = () => spawn(process.execPath, ['-e', ${JSON.stringify(worker)}], { stdio: 'ignore' });
+    let workers = [start()];
+    fs.writeFileSync(${JSON.stringify(pidFile)} + '.worker', workers[0].pid + '\\n');
+    process.on('SIGHUP', () => {
+      const old = workers;
+      workers = [start()];
+      const quit = ${JSON.stringify(quitAfterMs)};
+      if (quit !== null) setTimeout(() => { for (const w of old) w.kill('SIGQUIT'); }, quit);
+      setTimeout(() => { for (const w of old) w.kill('SIGKILL'); }, 30000);
+    });
+    process.on('SIGTERM', () => { for (const w of workers) w.kill('SIGKILL'); process.exit(0); });
+    // Once its first worker has its title: until then it is not yet a worker nginx would have.
+    const titled = () => { try { return fs.readFileSync('/proc/' + workers[0].pid + '/cmdline', 'utf8').startsWith('nginx: worker'); } catch { return false; } };
+    const ready = setInterval(() => { if (titled()) { clearInterval(ready); fs.writeFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); } }, 10);
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  started.push(child);
+  const written = () => /^\d+\n$/.test(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '');
+  for (let waited = 0; !written(); waited += 10) {
+    if (waited > 10_000) throw new Error('the fake master did not start');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const oldWorker = () => Number(fs.readFileSync(`${pidFile}.worker`, 'utf8'));
+  return { pidFile, oldWorker };
+}
+
+/** @param {number} pid */
+const titleOf = (pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
+
 describe('reloading the nginx servers that serve a store', () => {
+  it('waits until the workers of the old configuration stop taking requests, not only for a new one', async () => {
+    const { pidFile, oldWorker } = await masterWithWorkers(300);
+    registerNginx(store, pidFile);
+    const reloading = Date.now();
+    expect(await reloadNginx(store)).toBe(1);
+    expect(Date.now() - reloading).toBeGreaterThanOrEqual(300);
+    expect(titleOf(oldWorker())).toBe('nginx: worker process is shutting down');
+  });
+
+  it('fails in one line when a worker of the old configuration goes on taking requests', async () => {
+    const { pidFile } = await masterWithWorkers(null);
+    registerNginx(store, pidFile);
+    await expect(reloadNginx(store, { timeoutMs: 500 })).rejects.toThrow(
+      new RegExp(
+        `^nginx \\(pid \\d+, ${pidFile}\\) still has workers of the old configuration taking requests after 0.5 s`,
+      ),
+    );
+  });
+
   it('signals each registered master and waits for a process of the new configuration', async () => {
     registerNginx(store, await fakeMaster(true));
     registerNginx(store, await fakeMaster(true));
