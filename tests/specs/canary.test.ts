@@ -87,15 +87,17 @@ afterAll(async () => {
 /** `npm run canary -- jobs <args>` on this spec's store (releaseCommands.js). */
 const canaryCommand = (args: string[]) => startCanaryCommand(['jobs', ...args], env);
 
-/** Waits until the store says the canary runs at `share`. */
-const runningAt = async (share: number) => {
+/**
+ * Waits until `command` says its canary started at `share`, which it prints once every nginx serving the store has
+ * taken it (no worker of the old configuration takes a request then), and the built-in server too (it looks at the
+ * store at most every 200 ms): both servers' documents list it.
+ */
+const runningAt = async (command: RunningCommand, share: number) => {
   await eventually(
-    async () => readCanary(layout()).canary?.share,
-    (current) => current === share,
-    { timeoutMs: 60_000, what: `the canary at ${share} %` },
+    async () => command.output(),
+    (text) => new RegExp(`^jobs: canary of release \\w+ started at ${share} %`, 'm').test(text),
+    { timeoutMs: 60_000, what: `the canary started at ${share} %` },
   );
-  // Then until both servers have taken it: their documents list it (nginx's once the command has reloaded it). A
-  // kept-alive connection nginx's old workers close under a reload is asked again, as a browser would.
   for (const { name, port } of servers) {
     await eventually(
       async () => (await jobsDocument(port).catch(() => undefined))?.canaries,
@@ -142,7 +144,7 @@ describe('a canary on both servers', () => {
   it('serves each side its release, privately, and everyone else the shared live documents', async () => {
     const command = canaryCommand([ids.good, '--steps', '25,50,100', '--step-time', '10m', '--skip-gate']);
     try {
-      await runningAt(25);
+      await runningAt(command, 25);
       for (const { port } of servers) {
         const shared = await jobsDocument(port);
         // Every document lists the running canary, for browsers to know whether to send their bucket.
@@ -280,7 +282,7 @@ describe('a canary on both servers', () => {
       const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
       const context = await browser.newContext();
       try {
-        await runningAt(50);
+        await runningAt(command, 50);
         const page = await context.newPage();
         const seen: string[] = [];
         for (let view = 0; view < 10; view += 1) {
@@ -491,7 +493,7 @@ describe('nginx reloaded by the canary command', () => {
       for (let round = 0; round < 3; round += 1) {
         const command = canaryCommand([ids.good, '--steps', '50,100', '--step-time', '10m', '--skip-gate']);
         try {
-          await runningAt(50);
+          await runningAt(command, 50);
           expect(await npmRun('canary', ['jobs', '--abort'], env)).toMatchObject({ status: 0 });
           expect(await command.done).toMatchObject({ status: 1 });
         } finally {
@@ -533,7 +535,7 @@ describe('a canary command stopped past its lease', () => {
     const first = canaryCommand([ids.good, '--steps', '25,100', '--step-time', '10m', '--lease', '2s', '--skip-gate']);
     let resumed: RunningCommand | undefined;
     try {
-      await runningAt(25);
+      await runningAt(first, 25);
       const started = readCanary(layout()).canary!;
       first.child.kill('SIGSTOP');
       // The lease is the signal: another command may take over once the store says it ran out.
@@ -582,7 +584,7 @@ describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of
       return { ...documentOf(response), hit: String(response.headers['x-varnish']).split(' ').length === 2 };
     };
     try {
-      await runningAt(25);
+      await runningAt(command, 25);
       // Visitors outside: first visits, and browsers with cookies of their own, share one cached document.
       const first = await viaCache(jobsPage.route);
       expect(first).toMatchObject({ build: builds.live, cohort: undefined, canaries: 'jobs=25' });
@@ -657,7 +659,7 @@ describe('a canary judged on its visitors', () => {
   it('rolls back a release that passes the gate but throws for visitors, naming the error signal', async () => {
     // Eight views a side: eight errors in eight views against none in eight is significant at 1 %.
     const command = judgedCanary(ids.faulty, 8);
-    await runningAt(50);
+    await runningAt(command, 50);
     // A visitor of the canary whose tab stays open through the rollback.
     const context = await visitorWithBucket(bucketOn('canary', 50));
     const open = await context.newPage();
@@ -677,8 +679,14 @@ describe('a canary judged on its visitors', () => {
     );
     expect(readLivePointer(layout()).id).toBe(ids.live);
 
-    // The open tab keeps the modules it loaded until its next document, which is live.
+    // The open tab keeps the modules it loaded until its next document, which is live (once the built-in server has
+    // looked at the store since the rollback: every 200 ms).
     expect(await open.getByRole('button', { name: 'Save search' }).count()).toBe(1);
+    await eventually(
+      async () => (await jobsDocument(sitePorts.shell!, bucketOn('canary', 50))).build,
+      (build) => build === builds.live,
+      { timeoutMs: 30_000, what: 'live for the canary visitor' },
+    );
     await open.reload();
     await untilHydrated(open);
     expect(await open.getAttribute('[data-remote="jobs"]', 'data-build')).toBe(builds.live);
@@ -688,7 +696,7 @@ describe('a canary judged on its visitors', () => {
 
   it('rolls back a release whose interaction blocks the main thread, on INP', async () => {
     const command = judgedCanary(ids.faulty, 6, '--skip-gate');
-    await runningAt(50);
+    await runningAt(command, 50);
     await visitUntilDone(command, 50, {
       canary: clickIfThere('Sort'),
       control: clickHeading,
@@ -702,7 +710,7 @@ describe('a canary judged on its visitors', () => {
 
   it('takes a good release from 50 % to 100 %, and leaves it live', async () => {
     const command = judgedCanary(ids.good, 6, '--skip-gate');
-    await runningAt(50);
+    await runningAt(command, 50);
     await visitUntilDone(command, 50, { canary: clickHeading, control: clickHeading });
     const ended = await command.done;
     expect(ended.stdout).toMatch(/^ 50 % {2}\d+ views vs \d+ on live · errors 0\.0 vs 0\.0 per 1,000 .*→ pass/m);
@@ -711,8 +719,15 @@ describe('a canary judged on its visitors', () => {
     expect(ended.status).toBe(0);
     expect(readLivePointer(layout()).id).toBe(ids.good);
     expect(readCanary(layout())).toEqual({});
-    // Everyone gets it now, from the shared documents.
-    for (const { port } of servers) expect((await jobsDocument(port)).build).toBe(builds.good);
+    // Everyone gets it now, from the shared documents: nginx's at once (the command's reload waited for its old
+    // workers), the built-in server's at its next look at the store (every 200 ms; how soon is the bench's).
+    for (const { name, port } of servers) {
+      await eventually(
+        async () => (await jobsDocument(port)).build,
+        (build) => build === builds.good,
+        { timeoutMs: 30_000, what: `the promoted release on ${name}` },
+      );
+    }
   });
 });
 
@@ -796,7 +811,7 @@ async function judgedOn(port: number, traffic: Traffic[]) {
     '40',
     '--skip-gate',
   ]);
-  await runningAt(50);
+  await runningAt(command, 50);
   const started = Date.now();
   for (const { side, network, documents, views, lcp, errors } of traffic) {
     const tokens = await Promise.all(Array.from({ length: documents }, () => tokenOf(port, side, network)));
