@@ -83,7 +83,7 @@ function createCanaryRuns({ fieldRecords, logger, metrics }) {
     const { canary } = await openRemote(remote, machineActor()).canary();
     if (!canary?.api || !takeOverable(canary, Date.now())) return;
     const store = openRemote(remote, canary.api.actor);
-    const state = await store.takeOverCanary({ byApi: true, change: `canary ${remote} carried on by the deploy API` });
+    const state = await store.takeOverCanary({ carryOn: true });
     const { host, pid } = canary.command;
     const line =
       `${remote}: canary of release ${state.id} carried on at ${state.share} % by the deploy API ` +

@@ -383,19 +383,18 @@ function abortable(state, remote) {
  * Makes this process the one running a canary whose command's lease ran out (or whose process is gone, on this
  * machine), keeping its share and its step's start: a new lease, whose epoch refuses every later change of the other.
  * A deploy API taking it over marks it as its own (byApi); a command taking it over clears that mark, so that no API
- * takes it from the operator once the command stops.
+ * takes it from the operator once the command stops. carryOn: a deploy API carrying on, by itself, a canary another
+ * deploy API drove; refused for a canary a command runs.
  * @param {StoreBackend} backend
- * @param {{ now?: () => number, byApi?: boolean, change?: string }} [options] change: what the audit calls it
+ * @param {{ now?: () => number, byApi?: boolean, carryOn?: boolean }} [options]
  * @returns {Promise<CanaryState>}
  */
-async function takeOverCanary(backend, { now = Date.now, byApi = false, change } = {}) {
+async function takeOverCanary(backend, { now = Date.now, byApi = false, carryOn = false } = {}) {
   const { remote } = backend;
   await backend.read((state) => runningOrRefuse(state, remote));
   // A command killed inside a change leaves the store's lock until it is stale (STALE_MS): the resume that follows it
   // waits for that, rather than being refused as busy.
-  return whileBusy(STALE_MS + 5000, 100, () =>
-    takeOver(backend, remote, now, byApi, change ?? `canary ${remote} --resume`),
-  );
+  return whileBusy(STALE_MS + 5000, 100, () => takeOver(backend, remote, now, byApi || carryOn, carryOn));
 }
 
 /**
@@ -404,12 +403,15 @@ async function takeOverCanary(backend, { now = Date.now, byApi = false, change }
  * @param {string} remote
  * @param {() => number} now
  * @param {boolean} byApi
- * @param {string} change
+ * @param {boolean} carryOn
  * @returns {Promise<CanaryState>}
  */
-function takeOver(backend, remote, now, byApi, change) {
+function takeOver(backend, remote, now, byApi, carryOn) {
+  const change = carryOn ? `canary ${remote} carried on by the deploy API` : `canary ${remote} --resume`;
   return backend.change(change, async (state) => {
     const canary = runningOrRefuse(state, remote);
+    // Read again in the change: a command may have taken it over since the API looked.
+    if (carryOn && !canary.api) throw new ReleaseError(`${remote}'s canary is run by a command: it is left to it`);
     const lease = leaseOf(canary);
     const at = now();
     if (!takeOverable(canary, at)) {

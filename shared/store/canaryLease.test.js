@@ -139,14 +139,21 @@ describe("a canary command's lease", () => {
     expect(started.api).toEqual({ actor: pipeline });
     // Another API carrying it on keeps the mark, as whom it was given: the actor whose store takes it over.
     runByAnotherMachine(started);
-    const carried = await viaApi.takeOverCanary({ now: () => START + 15_000, byApi: true });
+    const carried = await viaApi.takeOverCanary({ now: () => START + 15_000, carryOn: true });
     expect(carried).toMatchObject({ api: { actor: pipeline }, lease: { epoch: 2 } });
+    expect((await store.audit()).at(-1)).toMatchObject({ action: 'canary jobs carried on by the deploy API' });
     // An operator's --resume where the store is: the command's now, no API takes it from the operator.
     runByAnotherMachine(carried);
     const resumed = await store.takeOverCanary({ now: () => START + 30_000 });
     expect(resumed.lease?.epoch).toBe(3);
     expect(resumed).not.toHaveProperty('api');
     expect(readCanary(layout).canary).not.toHaveProperty('api');
+    // An API that looked before that resume cannot carry it on: the mark is read again in the change.
+    runByAnotherMachine(resumed);
+    await expect(viaApi.takeOverCanary({ now: () => START + 45_000, carryOn: true })).rejects.toThrow(
+      "jobs's canary is run by a command: it is left to it",
+    );
+    expect(readCanary(layout).canary?.lease?.epoch).toBe(3);
     // A command's canary carries no mark.
     await store.abortCanary({ now: () => START + 31_000 });
     expect(await start()).not.toHaveProperty('api');

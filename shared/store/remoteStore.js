@@ -46,7 +46,7 @@ const changes = require('./canaryChanges');
  * @property {(mine: CanaryState, end: { outcome: Exclude<Outcome, 'aborted'>, reason: string,
  *   last: StepRecord | undefined, at: number }) => Promise<EndedCanary>} finishCanary
  * @property {(options: { now: () => number }) => Promise<EndedCanary | { problem: string }>} abortCanary
- * @property {(options?: { now?: () => number, byApi?: boolean, change?: string }) => Promise<CanaryState>}
+ * @property {(options?: { now?: () => number, byApi?: boolean, carryOn?: boolean }) => Promise<CanaryState>}
  *   takeOverCanary once the other command's lease ran out, or its process is gone
  */
 
