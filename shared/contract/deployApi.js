@@ -66,7 +66,9 @@ const deployPaths = {
 /**
  * The canary the API drives for a remote, as a command following it reads it: the lines of its steps from the one
  * asked for (`next`: where the next read starts), then how it ended, or the one line of why the API stopped driving it.
- * @typedef {{ id: string, lines: string[], next: number, ended?: CanaryEnd, problem?: string }} CanaryRun
+ * `epoch`: the canary's lease epoch when this run took it; a run that carries the canary on after an API restart has a
+ * higher one, and its lines start again from the first.
+ * @typedef {{ id: string, epoch: number, lines: string[], next: number, ended?: CanaryEnd, problem?: string }} CanaryRun
  * @typedef {{ id: string, outcome: 'promoted' | 'rolled back' | 'no verdict' | 'aborted', reason: string,
  *   verdicts: { share: number }[] }} CanaryEnd
  *   what the command says of a canary's end (the store records more)

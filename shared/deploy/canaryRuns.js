@@ -7,7 +7,7 @@
 const { setTimeout: wait } = require('node:timers/promises');
 const os = require('node:os');
 const { machineActor } = require('@nativegtm/store/actor');
-const { takeOverable } = require('@nativegtm/store/canaryChanges');
+const { leaseOf, takeOverable } = require('@nativegtm/store/canaryChanges');
 const { driveCanary } = require('@nativegtm/tools/canary/driveCanary');
 
 /** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
@@ -44,7 +44,7 @@ function createCanaryRuns({ fieldRecords, logger, metrics }) {
    */
   function drive(store, state, first = []) {
     /** @type {Omit<CanaryRun, 'next'>} */
-    const run = { id: state.id, lines: [...first] };
+    const run = { id: state.id, epoch: leaseOf(state).epoch, lines: [...first] };
     const print = (/** @type {string} */ line) => void run.lines.push(line);
     const done = driveCanary({ store, fieldRecords, state, print, sleep }).then(
       (ended) => {

@@ -255,7 +255,7 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
       );
     });
 
-    it('carries on the canary it drove after a restart, as the credential that started it', async () => {
+    it('carries on the canary it drove after a restart, as the credential that started it, still followed', async () => {
       const release = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
       const pipelineToken = await tokenFor('jobs', ['canary', 'skip-gate']);
       const onCall = await tokenFor('jobs', ['abort']);
@@ -266,31 +266,36 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
         }),
       );
       expect((await run('promote', ['jobs', live, '--skip-gate'], release.token)).status).toBe(0);
-      // A step long enough that nothing but the restart happens to it during the test.
+      /** The run the API answers a follower, once it has one of this canary. */
+      const runOnApi = async () => {
+        for (;;) {
+          // A kept-alive connection to the API before its restart fails once: asked again on a new one.
+          const answer = await fetch(`http://127.0.0.1:${api.port}${deployPaths.canaryRun('jobs', 0)}`, {
+            headers: { authorization: `Bearer ${onCall.token}` },
+          })
+            .then((response) => response.json())
+            .catch(() => ({ run: null }));
+          const { run } = /** @type {{ run: import('@nativegtm/contract/deployApi').CanaryRun | null }} */ (answer);
+          if (run?.id === next) return run;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      // A pipeline follows it; a step long enough that nothing but the restart happens to it here.
       const options = ['--skip-gate', '--steps', '50,100', '--lease', '2s', '--step-time', '10m'];
-      expect((await run('canary', ['jobs', next, ...options, '--detach'], pipelineToken.token)).status).toBe(0);
+      const following = run('canary', ['jobs', next, ...options], pipelineToken.token);
+      expect((await runOnApi()).epoch).toBe(1);
       const before = await run('canary', ['jobs', '--status'], onCall.token);
       expect(before.stdout).toMatch(
         new RegExp(`^ {2}driven by the deploy API, as token ${pipelineToken.id} \\(team jobs-team\\)$`, 'm'),
       );
 
-      // A restart: the API's loop ends at its wait, the canary stays at 50 % with its lease no longer renewed; the
-      // API started again takes it over once that lease ran out (this process, alive, still holds it till then).
+      // A restart on the same port: the API's loop ends at its wait, the canary stays at 50 % with its lease no longer
+      // renewed; the API started again takes it over once that lease ran out (this process, alive, holds it till then).
+      const { port } = api;
       await api.close();
-      api = await startDeployApi(testApiConfig(backend.config));
-      // Its run on the new API, once it has one.
-      const carried = await (async () => {
-        for (;;) {
-          const response = await fetch(`http://127.0.0.1:${api.port}${deployPaths.canaryRun('jobs', 0)}`, {
-            headers: { authorization: `Bearer ${onCall.token}` },
-          });
-          const { run } = /** @type {{ run: import('@nativegtm/contract/deployApi').CanaryRun | null }} */ (
-            await response.json()
-          );
-          if (run) return run;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
+      api = await startDeployApi(testApiConfig({ ...backend.config, DEPLOY_API_PORT: port }));
+      const carried = await runOnApi();
+      expect(carried.epoch).toBe(2);
       expect(carried.lines).toEqual([
         expect.stringMatching(
           new RegExp(
@@ -310,7 +315,18 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
       expect(listed.stdout).toMatch(
         new RegExp(`canary jobs carried on by the deploy API {2}by token ${pipelineToken.id} \\(team jobs-team\\)`),
       );
+
+      // The pipeline's command followed it across the restart, to its end (aborted here by the person on call).
       expect((await run('canary', ['jobs', '--abort'], onCall.token)).status).toBe(0);
+      const followed = await following;
+      // Whether it found the API away in between depends on when it looked (deployCanary.test.js has both).
+      expect(followed.stdout).toContain(carried.lines[0]);
+      expect(followed).toMatchObject({
+        status: 1,
+        stderr: expect.stringMatching(
+          new RegExp(`^error: the canary of release ${next} was ended (or taken over )?by`),
+        ),
+      });
     });
 
     it("refuses a canary's wrong options as the command does, before the gate and with nothing changed", async () => {

@@ -21,12 +21,16 @@ const { deployCredential } = require('./deployCredential');
  *   'changes' | 'audit' | 'preview' | 'canary' | 'endedCanaries'>} ReleaseStore
  */
 
-/** A refusal of the deploy API, or of reaching it. */
+/** A refusal of the deploy API (its HTTP status), or of reaching it (no status). */
 class DeployRefusal extends StoreRefusal {
-  /** @param {string} message */
-  constructor(message) {
+  /**
+   * @param {string} message
+   * @param {number} [status]
+   */
+  constructor(message, status) {
     super(message);
     this.name = 'DeployRefusal';
+    this.status = status;
   }
 }
 
@@ -85,6 +89,7 @@ function deployCaller(to, env) {
     if (!response.ok) {
       throw new DeployRefusal(
         typeof answer?.error === 'string' ? answer.error : `the deploy API answered HTTP ${response.status}`,
+        response.status,
       );
     }
     return answer;
@@ -140,4 +145,4 @@ function deployClient(remote, to, { env = process.env } = {}) {
   };
 }
 
-module.exports = { deployClient, deployCaller, json };
+module.exports = { DeployRefusal, deployClient, deployCaller, json };
