@@ -6,7 +6,8 @@ const path = require('node:path');
 const { openFolderStore } = require('@nativegtm/store/folderStore');
 const { storeLayout } = require('@nativegtm/store/layout');
 const { readCanary, writeCanary } = require('@nativegtm/store/canaryInStore');
-const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { liveAndNext } = require('@nativegtm/store/testing/liveAndNext');
 const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { silentLogger } = require('@nativegtm/server/observability/logger');
 const { createCanaryRuns } = require('./canaryRuns');
@@ -33,13 +34,7 @@ let next;
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-canary-runs-'));
   folder = openFolderStore(dir);
-  const store = folder.remote('jobs');
-  const source = { commit: 'abc', dirty: false };
-  const publish = async (/** @type {string} */ id) =>
-    (await store.publish(fakeBuild({ buildId: id, chunk: `${id}.0123456789.js` }), source)).id;
-  const live = await publish('a');
-  next = await publish('b');
-  await store.promote(live, { gate: null });
+  ({ next } = await liveAndNext(folder.remote('jobs')));
   fieldRecords = openFieldRecords({ dir: path.join(dir, 'field-data') });
   metrics = createDeployMetrics();
   canaries = createCanaryRuns({ fieldRecords, logger: silentLogger(), metrics });

@@ -73,6 +73,23 @@ function run(command, args, token, to = `http://127.0.0.1:${api.port}`) {
 }
 
 /**
+ * Releases two fake builds of jobs through the API and promotes the first, as a canary test starts.
+ * @param {string} token one that may publish, promote and skip the gate
+ * @param {[string, string]} buildIds
+ * @returns {Promise<string>} the id of the second, not live
+ */
+async function liveAndNext(token, buildIds) {
+  const [live = '', next = ''] = await Promise.all(
+    buildIds.map(async (buildId) => {
+      const built = fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` });
+      return (await run('release', ['jobs', '--from', built], token)).stdout.trim().split('\n').at(-1);
+    }),
+  );
+  expect((await run('promote', ['jobs', live, '--skip-gate'], token)).status).toBe(0);
+  return next;
+}
+
+/**
  * @typedef {{ config: Parameters<typeof testApiConfig>[0], tokens: import('./tokens/tokenStore').TokenStore,
  *   releasesOf: (remote: string) => Promise<unknown[]>, dispose: () => Promise<void> }} Backend
  */
@@ -199,13 +216,7 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
       const release = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
       const pipelineToken = await tokenFor('jobs', ['canary', 'skip-gate', 'abort']);
       const onCall = await tokenFor('jobs', ['abort']);
-      const [live = '', next = ''] = await Promise.all(
-        ['c1', 'c2'].map(async (buildId) => {
-          const built = fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` });
-          return (await run('release', ['jobs', '--from', built], release.token)).stdout.trim().split('\n').at(-1);
-        }),
-      );
-      expect((await run('promote', ['jobs', live, '--skip-gate'], release.token)).status).toBe(0);
+      const next = await liveAndNext(release.token, ['c1', 'c2']);
       const steps = ['--skip-gate', '--steps', '50,100', '--lease', '3s'];
 
       // Followed: the API's step lines, then its end, as where the store is (no views here: no verdict).
@@ -259,13 +270,7 @@ describe.each(/** @type {const} */ (['folder', 'postgres']))(
       const release = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
       const pipelineToken = await tokenFor('jobs', ['canary', 'skip-gate']);
       const onCall = await tokenFor('jobs', ['abort']);
-      const [live = '', next = ''] = await Promise.all(
-        ['r1', 'r2'].map(async (buildId) => {
-          const built = fakeBuild({ buildId, chunk: `${buildId}.0123456789.js` });
-          return (await run('release', ['jobs', '--from', built], release.token)).stdout.trim().split('\n').at(-1);
-        }),
-      );
-      expect((await run('promote', ['jobs', live, '--skip-gate'], release.token)).status).toBe(0);
+      const next = await liveAndNext(release.token, ['r1', 'r2']);
       /** The run the API answers a follower, once it has one of this canary. */
       const runOnApi = async () => {
         for (;;) {

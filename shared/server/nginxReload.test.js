@@ -18,6 +18,19 @@ afterEach(() => {
 });
 
 /**
+ * Until a stand-in master has written its pid: a file that exists may not be written yet, and an empty pid file names
+ * no nginx.
+ * @param {string} pidFile
+ */
+async function untilWritten(pidFile) {
+  const written = () => /^\d+\n$/.test(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '');
+  for (let waited = 0; !written(); waited += 10) {
+    if (waited > 10_000) throw new Error('the fake master did not start');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
  * A stand-in for nginx's master: a process that writes its pid file and, when `reloads`, answers SIGHUP as nginx does,
  * with a new child process (a worker of the new configuration).
  * @param {boolean} reloads
@@ -36,12 +49,7 @@ async function fakeMaster(reloads) {
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
   started.push(child);
-  // Until the pid is in it: a file that exists may not be written yet, and an empty pid file names no nginx.
-  const written = () => /^\d+\n$/.test(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '');
-  for (let waited = 0; !written(); waited += 10) {
-    if (waited > 5000) throw new Error('the fake master did not start');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await untilWritten(pidFile);
   return pidFile;
 }
 
@@ -80,11 +88,7 @@ async function masterWithWorkers(quitAfterMs) {
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
   started.push(child);
-  const written = () => /^\d+\n$/.test(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '');
-  for (let waited = 0; !written(); waited += 10) {
-    if (waited > 10_000) throw new Error('the fake master did not start');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await untilWritten(pidFile);
   const oldWorker = () => Number(fs.readFileSync(`${pidFile}.worker`, 'utf8'));
   return { pidFile, oldWorker };
 }

@@ -8,7 +8,8 @@ const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
 const { LEASE_TTL_MS, renewLease, takeOverable } = require('./canaryChanges');
 const { StoreBusyError, withStoreLock } = require('./storeLock');
-const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
+const { removeFakeBuilds } = require('./testing/fakeBuild');
+const { liveAndNext } = require('./testing/liveAndNext');
 
 const START = Date.UTC(2026, 10, 28, 9, 0);
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,12 +29,7 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-lease-'));
   store = openFolderStore(dir).remote('jobs');
   layout = storeLayout(dir, 'jobs');
-  const source = { commit: 'abc', dirty: false };
-  const publish = async (/** @type {string} */ id) =>
-    (await store.publish(fakeBuild({ buildId: id, chunk: `${id}.0123456789.js` }), source)).id;
-  const live = await publish('a');
-  next = await publish('b');
-  await store.promote(live, { gate: null });
+  ({ next } = await liveAndNext(store));
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
