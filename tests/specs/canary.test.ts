@@ -77,6 +77,11 @@ afterAll(async () => {
   await sites?.stop();
 });
 
+// A test that failed half-way can leave its canary running: ended here, so that the next test fails only on its own.
+afterEach(async () => {
+  if (readCanary(layout()).canary) await npmRun('canary', ['jobs', '--abort'], env);
+});
+
 /** `npm run canary -- jobs <args>` on this spec's store (releaseCommands.js). */
 const canaryCommand = (args: string[]) => startCanaryCommand(['jobs', ...args], env);
 
