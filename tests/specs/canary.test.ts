@@ -330,7 +330,6 @@ describe('a canary on both servers', () => {
         ).toBe(true);
       } finally {
         await context.close();
-        await npmRun('canary', ['jobs', '--abort'], env);
         command.child.kill('SIGKILL');
         await command.done;
       }
@@ -504,8 +503,6 @@ describe('nginx reloaded by the canary command', () => {
       }
     } finally {
       answers = await load.stop();
-      // Nothing left running for the specs after this one, whatever happened above.
-      await npmRun('canary', ['jobs', '--abort'], env);
     }
     // No failure, and no document that mixes two states: a canary visitor gets the release while the canary is
     // listed, and the shared live document once it is not. A canary document carries its visitor's field-data token
@@ -645,7 +642,6 @@ describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of
     } finally {
       await context.close();
       await varnish.stop();
-      await npmRun('canary', ['jobs', '--abort'], env);
       command.child.kill('SIGKILL');
       await command.done;
     }
