@@ -331,11 +331,12 @@ function finishCanary(backend, mine, { outcome, reason, last, at }) {
 }
 
 /**
- * How long an abort waits for the command running the canary to let go of the store: it holds it for moments, but on
- * a loaded machine a renewal's moment (a lock, a state written to disk) can pass 800 ms, and an abort must not be
- * refused then.
+ * How long an abort waits for the command running the canary to let go of the store. A live command holds it for
+ * moments (on a loaded machine a renewal's lock and fsync can pass 800 ms), but one killed inside a change leaves the
+ * lock until it is stale (STALE_MS): an operator who kills a stuck command and then aborts its canary, the emergency
+ * lever, must not be refused for that, so the abort waits it out as --resume does.
  */
-const ABORT_WAIT_MS = 5000;
+const ABORT_WAIT_MS = STALE_MS + 5000;
 
 /**
  * Puts everyone on live now, whatever the command running the canary is doing: it finds its canary gone at its next

@@ -7,7 +7,7 @@ const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
 const { LEASE_TTL_MS, renewLease, takeOverable } = require('./canaryChanges');
-const { StoreBusyError, withStoreLock } = require('./storeLock');
+const { STALE_MS, StoreBusyError, withStoreLock } = require('./storeLock');
 const { removeFakeBuilds } = require('./testing/fakeBuild');
 const { liveAndNext } = require('./testing/liveAndNext');
 
@@ -175,4 +175,21 @@ describe("a canary command's lease", () => {
     fs.writeFileSync(file, JSON.stringify({ ...state, api: { actor: { by: 'anyone', kind: 'root' } } }));
     expect(readCanary(layout)).toEqual({ problem: "the canary's state has no actor for the deploy API" });
   });
+});
+
+describe('an abort', () => {
+  it("ends the canary of a command killed inside a change, once the store's lock it left is stale", async () => {
+    await start();
+    // The lock as a command killed during a renewal leaves it: taken, never refreshed again, stale in 6 s. That is
+    // longer than any live command holds the store, so only an abort that waits out a dead holder ends the canary.
+    fs.mkdirSync(layout.lock);
+    fs.writeFileSync(
+      `${layout.lock}-holder.json`,
+      JSON.stringify({ pid: 2 ** 22 + 1, command: 'canary jobs x renew', since: 'then' }),
+    );
+    const taken = new Date(Date.now() - STALE_MS + 6000);
+    fs.utimesSync(layout.lock, taken, taken);
+    await expect(store.abortCanary({ now: () => START + 1000 })).resolves.toMatchObject({ outcome: 'aborted' });
+    expect(readCanary(layout)).toEqual({});
+  }, 30_000);
 });
