@@ -79,7 +79,8 @@ afterAll(async () => {
 
 // A test that failed half-way can leave its canary running: ended here, so that the next test fails only on its own.
 afterEach(async () => {
-  if (readCanary(layout()).canary) await npmRun('canary', ['jobs', '--abort'], env);
+  if (readCanary(layout()).canary)
+    expect(await npmRun('canary', ['jobs', '--abort'], env)).toMatchObject({ status: 0 });
 });
 
 /** `npm run canary -- jobs <args>` on this spec's store (releaseCommands.js). */
@@ -91,11 +92,20 @@ const canaryCommand = (args: string[]) => startCanaryCommand(['jobs', ...args], 
  * store at most every 200 ms): both servers' documents list it.
  */
 const runningAt = async (command: RunningCommand, share: number) => {
-  await eventually(
-    async () => command.output(),
-    (text) => new RegExp(`^jobs: canary of release \\w+ started at ${share} %`, 'm').test(text),
+  const started = new RegExp(`^jobs: canary of release \\w+ started at ${share} %`, 'm');
+  // A command that ended (refused, say) prints nothing more: its own words fail the test, not a minute's wait. Its
+  // output is whole once `done` settles (the streams closed), so it is read after that is known.
+  let ended = false;
+  void command.done.then(() => (ended = true));
+  const output = await eventually(
+    async () => {
+      const exited = ended;
+      return { text: command.output(), exited };
+    },
+    ({ text, exited }) => started.test(text) || exited,
     { timeoutMs: 60_000, what: `the canary started at ${share} %` },
   );
+  if (!started.test(output.text)) throw new Error(`the canary command ended before it started: ${output.text}`);
   for (const { name, port } of servers) {
     await eventually(
       async () => (await jobsDocument(port).catch(() => undefined))?.canaries,
