@@ -94,14 +94,11 @@ const canaryCommand = (args: string[]) => startCanaryCommand(['jobs', ...args], 
 const runningAt = async (command: RunningCommand, share: number) => {
   const started = new RegExp(`^jobs: canary of release \\w+ started at ${share} %`, 'm');
   // A command that ended (refused, say) prints nothing more: its own words fail the test, not a minute's wait. Its
-  // output is whole once `done` settles (the streams closed), so it is read after that is known.
+  // output is whole once `done` settles (the streams closed), so it is read after that is known (`exited` first).
   let ended = false;
   void command.done.then(() => (ended = true));
   const output = await eventually(
-    async () => {
-      const exited = ended;
-      return { text: command.output(), exited };
-    },
+    async () => ({ exited: ended, text: command.output() }),
     ({ text, exited }) => started.test(text) || exited,
     { timeoutMs: 60_000, what: `the canary started at ${share} %` },
   );
