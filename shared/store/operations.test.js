@@ -141,6 +141,15 @@ describe('promote', () => {
     fs.rmSync(`${layout.lock}-holder.json`);
   });
 
+  it('takes the lock when its holder lets it go while the loser looks for its name, rather than refuse', async () => {
+    const a = await release('a');
+    // The instant between the holder removing its file and letting go of the lock (a quick change ending).
+    fs.mkdirSync(layout.lock);
+    setTimeout(() => fs.rmSync(layout.lock, { recursive: true }), 300);
+    await promote(jobs, a, { gate: passing, now });
+    expect(readLivePointer(layout)).toEqual({ id: a });
+  });
+
   it('takes over the lock of a command that died, once the lock is stale', async () => {
     const a = await release('a');
     // A lock the killed command stopped refreshing: older than STALE_MS.

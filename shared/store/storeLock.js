@@ -29,18 +29,27 @@ class StoreBusyError extends StoreRefusal {
 const HOLDER_WAIT_MS = 2_000;
 
 /**
- * Who holds the lock, as its holder wrote it. The holder writes it just after taking the lock, so a command that
- * lost the race by a millisecond may look before it exists: it waits a moment for it. Nothing when it never comes
- * (the holder died between the two steps).
- * @param {string} file
- * @returns {Promise<{ pid?: number, command?: string, since?: string }>}
+ * How many times a command tries the lock when each time it finds it let go while it looked for its holder: more only
+ * under a stream of quick changes, where refusing says more than waiting on.
  */
-async function readHolder(file) {
+const LOCK_ATTEMPTS = 3;
+
+/**
+ * Who holds the lock, as its holder wrote it. The holder writes it just after taking the lock and removes it just
+ * before letting go, so a command that lost the race by a millisecond may look while it is not there: it waits a
+ * moment for it. Null when the lock is let go meanwhile (the holder was finishing: the command may take it now);
+ * nothing known when the file never comes (the holder died between the two steps).
+ * @param {string} file the holder's file
+ * @param {string} lock the lock's directory
+ * @returns {Promise<{ pid?: number, command?: string, since?: string } | null>}
+ */
+async function readHolder(file, lock) {
   const until = Date.now() + HOLDER_WAIT_MS;
   for (;;) {
     try {
       return JSON.parse(fs.readFileSync(file, 'utf8'));
     } catch {
+      if (!fs.existsSync(lock)) return null;
       if (Date.now() >= until) return {};
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -57,8 +66,9 @@ function writeHolder(file, command) {
 }
 
 /**
- * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it, and a
- * StoreWriteError when the store's file system refuses a write (storeWriteError.js).
+ * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it (unless it lets
+ * go while this one looks for its name), and a StoreWriteError when the store's file system refuses a write
+ * (storeWriteError.js).
  * @template T
  * @param {string} file
  * @param {string} command what the holder is doing, for the other's message
@@ -70,26 +80,30 @@ async function withStoreLock(file, command, work) {
   /** @type {Error | undefined} */
   let lost;
   let release;
-  try {
-    release = await lockfile.lock(path.dirname(file), {
-      lockfilePath: file,
-      realpath: false,
-      retries: 0,
-      stale: STALE_MS,
-      // Not proper-lockfile's default (throw in a timer, ending the process mid-change): the command finishes what it
-      // started, and says at the end that the lock was lost.
-      onCompromised: (error) => {
-        lost = error;
-      },
-    });
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED')
-      throw asStoreWriteError(error, path.dirname(file));
-    const other = await readHolder(holderFile);
-    throw new StoreBusyError(
-      `another command is changing this remote's releases: "${other.command ?? 'unknown'}" (pid ${other.pid ?? '?'}, ` +
-        `since ${other.since ?? '?'}). Nothing was changed; try again when it is done.`,
-    );
+  for (let attempt = 1; !release; attempt += 1) {
+    try {
+      release = await lockfile.lock(path.dirname(file), {
+        lockfilePath: file,
+        realpath: false,
+        retries: 0,
+        stale: STALE_MS,
+        // Not proper-lockfile's default (throw in a timer, ending the process mid-change): the command finishes what
+        // it started, and says at the end that the lock was lost.
+        onCompromised: (error) => {
+          lost = error;
+        },
+      });
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED')
+        throw asStoreWriteError(error, path.dirname(file));
+      const other = await readHolder(holderFile, file);
+      // Let go while this command looked (a quick change, such as a running canary's lease renewal, ending): its turn.
+      if (other === null && attempt < LOCK_ATTEMPTS) continue;
+      throw new StoreBusyError(
+        `another command is changing this remote's releases: "${other?.command ?? 'unknown'}" ` +
+          `(pid ${other?.pid ?? '?'}, since ${other?.since ?? '?'}). Nothing was changed; try again when it is done.`,
+      );
+    }
   }
   try {
     // Inside: a holder's file that cannot be written (a full disk) must not leave the lock taken.
