@@ -16,7 +16,7 @@ const {
   gateFailed,
   gateRelease,
   liveAndPrevious,
-  refuseWhileCanary,
+  changeUnlessCanary,
   usableRelease,
 } = require('./operations');
 const { STALE_MS, StoreBusyError } = require('./storeLock');
@@ -106,8 +106,7 @@ function runningOrRefuse(state, remote) {
  */
 async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS, byApi = false }) {
   const { remote } = backend;
-  const started = await backend.change(`canary ${remote} ${id}`, async (state) => {
-    refuseWhileCanary(state, remote, 'second canary');
+  const started = await changeUnlessCanary(backend, `canary ${remote} ${id}`, 'second canary', async (state) => {
     usableRelease(state, backend, id);
     const { live } = liveAndPrevious(state);
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to compare a canary with`);

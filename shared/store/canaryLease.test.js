@@ -61,6 +61,32 @@ describe("a canary command's lease", () => {
     expect(renewed.lease?.expiresAt).toBe(new Date(START + 20_000).toISOString());
   });
 
+  it('leaves a promote, rollback or second canary refused for the canary in the moment a renewal holds the store', async () => {
+    const state = await start();
+    /** @type {() => void} */
+    let letGo = () => {};
+    /** @type {() => void} */
+    let holding = () => {};
+    const held = new Promise((resolve) => (holding = () => resolve(undefined)));
+    const renewing = withStoreLock(
+      layout.lock,
+      `canary jobs ${next} renew`,
+      () =>
+        new Promise((resolve) => {
+          letGo = () => resolve(undefined);
+          holding();
+        }),
+    );
+    await held;
+    const refused = (/** @type {string} */ what) =>
+      new RegExp(`a canary of jobs is running \\(release ${state.id} is at 25 %\\): no ${what} until it ends`);
+    await expect(store.promote(next, { gate: null })).rejects.toThrow(refused('promote'));
+    await expect(store.rollback()).rejects.toThrow(refused('rollback'));
+    await expect(start()).rejects.toThrow(refused('second canary'));
+    letGo();
+    await renewing;
+  });
+
   it('is not renewed twice when the lock was lost during the renewal (it may have been made)', async () => {
     const state = await start();
     const lost = new StoreBusyError("the store's lock was lost", { lost: true });

@@ -54,6 +54,29 @@ function refuseWhileCanary(state, remote, what) {
   );
 }
 
+/**
+ * `backend.change` for a change refused while a canary runs (refuseWhileCanary), which says so even in the moment
+ * the canary's command holds the store (it renews its lease every few seconds): a read without the lock refuses a
+ * running one first; the change checks again under the lock, for one started since and for a state that cannot be
+ * read (which may be a store that cannot be read at all: the change says so first).
+ * @template T
+ * @param {StoreBackend} backend
+ * @param {string} label the change, for the audit and the lock's holder
+ * @param {string} what e.g. "promote", for the refusal
+ * @param {(state: RemoteState) => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+async function changeUnlessCanary(backend, label, what, work) {
+  const { remote } = backend;
+  await backend.read((state) => {
+    if (state.canary().canary) refuseWhileCanary(state, remote, what);
+  });
+  return backend.change(label, async (state) => {
+    refuseWhileCanary(state, remote, what);
+    return work(state);
+  });
+}
+
 /** @param {RemoteState} state */
 const liveAndPrevious = (state) => liveAndPreviousOf(state.pointer(), state.history());
 
@@ -106,8 +129,7 @@ function gateFailed(remote, id, result, consequence) {
  */
 async function promote(backend, id, { gate, now = () => new Date() }) {
   const { remote } = backend;
-  const outcome = await backend.change(`promote ${remote} ${id}`, async (state) => {
-    refuseWhileCanary(state, remote, 'promote');
+  const outcome = await changeUnlessCanary(backend, `promote ${remote} ${id}`, 'promote', async (state) => {
     usableRelease(state, backend, id);
     const result = await gateRelease(state, backend, id, gate, now().toISOString());
     const { live } = liveAndPrevious(state);
@@ -128,8 +150,7 @@ async function promote(backend, id, { gate, now = () => new Date() }) {
  */
 function rollback(backend, { now = () => new Date() } = {}) {
   const { remote } = backend;
-  return backend.change(`rollback ${remote}`, async (state) => {
-    refuseWhileCanary(state, remote, 'rollback');
+  return changeUnlessCanary(backend, `rollback ${remote}`, 'rollback', async (state) => {
     const { live, previous } = liveAndPrevious(state);
     if (!live) throw new ReleaseError(`no release of ${remote} is live: there is nothing to roll back`);
     if (!previous) throw new ReleaseError(`release ${live} of ${remote} is live, and no release was live before it`);
@@ -211,7 +232,7 @@ async function preview(backend, id, { allowFailed }) {
 module.exports = {
   ReleaseError,
   DEFAULT_KEEP,
-  refuseWhileCanary,
+  changeUnlessCanary,
   usableRelease,
   liveAndPrevious,
   gateRelease,
