@@ -94,14 +94,29 @@ describe('nginx with the generated configuration, its fragment cache', () => {
     const first = await untilWhole();
     expect(first.build).toBeDefined();
     remote.seen.length = 0;
+    const logged = nginx.errorLog().length;
     const started = Date.now();
-    for (let index = 0; index < 60; index += 1) {
-      expect((await document()).build).toBe(first.build);
-    }
+    const builds: (string | undefined)[] = [];
+    for (let index = 0; index < 60; index += 1) builds.push((await document()).build);
     const seconds = Math.ceil((Date.now() - started) / 1000);
     const fetches = remote.seen.filter((request) => request.url.startsWith('/ssr/')).length;
     // Two files (head and page HTML), each fetched at most once a second, and once more at the edges.
     expect(fetches).toBeLessThanOrEqual(2 * (seconds + 1));
+    // Every document carries the page's HTML, of the same build; except that a refresh taking longer than the
+    // fragment timeout (the remote is this test's own process, on a loaded machine) is a failure nginx logs and
+    // remembers, as designed: the documents of its second go without the HTML, and the next refresh brings it back.
+    // So each run of documents without it must have its own timed-out fetch of the page HTML in nginx's error log.
+    expect(builds.filter((build) => build !== undefined && build !== first.build)).toEqual([]);
+    const gaps = builds.filter(
+      (build, index) => build === undefined && (index === 0 || builds[index - 1] !== undefined),
+    ).length;
+    const timeouts = nginx
+      .errorLog()
+      .slice(logged)
+      .split('\n')
+      .filter((line) => /upstream timed out.*ssr\/body\//.test(line)).length;
+    expect(gaps).toBeLessThanOrEqual(timeouts);
+    expect((await untilWhole()).build).toBe(first.build);
   });
 
   it('shows a redeployed page in new documents within about a second under steady traffic', async () => {

@@ -22,7 +22,8 @@ const { waitForPort } = require('./waitForPort');
  *   TRUSTED_PROXIES (loopback unless given); store: the store on PostgreSQL, of which releasesDir is the node's copy
  *   (the collector keeps it).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
- *   collectorMetrics?: string }>} pid: nginx's master process; collectorMetrics: the collector's /metrics URL
+ *   collectorMetrics?: string, errorLog: () => string }>} pid: nginx's master process; collectorMetrics: the
+ *   collector's /metrics URL; errorLog: what nginx has logged so far (warnings and worse)
  */
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
@@ -87,6 +88,7 @@ async function startNginx(options) {
     warnings,
     pid: /** @type {number} */ (child.pid),
     collectorMetrics: collector?.metricsUrl,
+    errorLog: () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
