@@ -58,6 +58,7 @@ async function startNginx(options) {
 
   // -e: nginx opens its error log before reading the configuration; its default one is root's to write.
   const errorLog = join(prefix, 'error.log');
+  const readErrorLog = () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '');
   const check = spawnSync(nginx, ['-t', '-e', errorLog, '-p', prefix, '-c', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
 
@@ -79,7 +80,7 @@ async function startNginx(options) {
   } catch (error) {
     child.kill('SIGKILL');
     await collector?.stop();
-    const log = existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '';
+    const log = readErrorLog();
     rmSync(prefix, { recursive: true, force: true });
     throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}\n${log}`);
   }
@@ -88,7 +89,7 @@ async function startNginx(options) {
     warnings,
     pid: /** @type {number} */ (child.pid),
     collectorMetrics: collector?.metricsUrl,
-    errorLog: () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''),
+    errorLog: readErrorLog,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {
