@@ -6,6 +6,15 @@
 // one read: otherwise another change committed meanwhile, and this one is refused naming it (no lost update, even
 // across machines). The commit takes the next store revision, records who made the change in the audit, and notifies
 // the nodes (LISTEN nativegtm_store), which learn of it at once.
+//
+// Revisions follow commit order, across remotes: the commit takes its revision under one lock held until it commits
+// (REVISION_LOCK), so a change that took a lower revision is visible before any change can take a higher one. A node
+// that has synced revision r therefore has every change up to r, and a look that finds the highest revision still r
+// may skip the rows (./snapshotSync.js). Without the lock, a change of jobs could take r1, one of candidates r2 and
+// commit first, a node sync to r2, and jobs' change commit later under a revision the node thinks it has: the review
+// that found it left jobs' promote unseen until some other change. The lock is held only from the revision to the
+// commit (one insert into the audit, one notify): two remotes' changes wait for each other for moments, never for
+// a rule or an upload.
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -27,6 +36,9 @@ const { StoreConflict, StoreRefusal } = require('../storeRefusal');
 
 /** The channel a commit notifies, with the store revision it made. */
 const CHANGES_CHANNEL = 'nativegtm_store';
+
+/** The transaction-level advisory lock a commit takes its revision under (any number no other lock of ours uses). */
+const REVISION_LOCK = 0x6e677463;
 
 /** How old files no release names must be before prune removes them: a publish may be uploading them now. */
 const ORPHAN_AGE_MS = 60 * 60_000;
@@ -249,6 +261,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       ]);
       if (String(locked[0].revision) !== rows.revision) throw await conflict(client, remote, label);
       for (const write of writes) await write(client);
+      await client.query('SELECT pg_advisory_xact_lock($1)', [REVISION_LOCK]);
       const { rows: next } = await client.query(
         "UPDATE remotes SET revision = nextval('store_revision') WHERE remote = $1 RETURNING revision",
         [remote],

@@ -141,24 +141,26 @@ async function storeRevision(database) {
 }
 
 /**
- * Keeps the node's copy in step with the database until stopped.
- * @param {{ databaseUrl: string, bucketUrl: string, dir: string, pollMs?: number,
- *   onSync?: (event: { revision: string, ms: number, canaryChanged: boolean }) => void,
- *   onProblem?: (problem: string) => void, onCanaryChange?: () => Promise<void> }} options
+ * @typedef {{ onSync?: (event: { revision: string, ms: number, canaryChanged: boolean }) => void,
+ *   onProblem?: (problem: string) => void, onCanaryChange?: () => Promise<void> }} SyncEvents
  *   onSync: after each sync that changed the copy; onProblem: once per distinct problem (the database down, a file
  *   refused); onCanaryChange: after a sync that changed a canary (nginx reads canaries when it loads its configuration)
  */
-function startSnapshotSync({
-  databaseUrl,
-  bucketUrl,
+
+/**
+ * What brings the node's copy to the database: each sync() is one look, or once more after the one under way. Apart
+ * from the connections it runs on, so that a test can run it on connections whose every query it schedules.
+ * @param {{ database: import('./database').Database, objects: import('./objectStore').ObjectStore, dir: string }
+ *   & SyncEvents} options
+ */
+function snapshotSyncer({
+  database,
+  objects,
   dir,
-  pollMs = POLL_MS,
   onSync = () => {},
   onProblem = () => {},
   onCanaryChange = async () => {},
 }) {
-  const database = openDatabase(databaseUrl, { max: 1 });
-  const objects = openObjectStore(bucketUrl);
   let stopped = false;
   /** @type {Promise<void> | undefined} */
   let running;
@@ -181,6 +183,7 @@ function startSnapshotSync({
     const started = performance.now();
     try {
       const known = readSnapshotStatus(dir);
+      // Revisions follow commit order (./postgresBackend.js): at the revision it has, the copy has every change.
       if (known && !known.problem && (await storeRevision(database)) === known.revision) {
         writeSnapshotStatus(dir, { revision: known.revision, syncedAt: new Date().toISOString() });
         lastProblem = undefined;
@@ -223,6 +226,26 @@ function startSnapshotSync({
     })();
     return running;
   }
+
+  return {
+    sync,
+    /** Resolves once the sync under way, if any, ended; none starts after. */
+    stop: async () => {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+/**
+ * Keeps the node's copy in step with the database until stopped.
+ * @param {{ databaseUrl: string, bucketUrl: string, dir: string, pollMs?: number } & SyncEvents} options
+ */
+function startSnapshotSync({ databaseUrl, bucketUrl, dir, pollMs = POLL_MS, ...events }) {
+  const database = openDatabase(databaseUrl, { max: 1 });
+  const objects = openObjectStore(bucketUrl);
+  const { sync, stop } = snapshotSyncer({ database, objects, dir, ...events });
+  let stopped = false;
 
   /** @type {Client | undefined} */
   let listener;
@@ -267,11 +290,11 @@ function startSnapshotSync({
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => {});
-      await running;
+      await stop();
       objects.close();
       await database.close();
     },
   };
 }
 
-module.exports = { startSnapshotSync };
+module.exports = { startSnapshotSync, snapshotSyncer };
