@@ -4,13 +4,15 @@
 // state itself is canaryInStore.js on a folder, which both servers read.
 //
 // The command running a canary holds a lease (CanaryLease): each of its changes checks, in the change, that no other
-// command took the canary over (the lease's epoch), and renews it. Another command takes it over only once the lease
+// command took the canary over (the lease's epoch), and renews it; between changes it renews it alone, which is no
+// change of the store (canaryLease.js). Another command takes it over only once the lease
 // ran out (or, on the same machine, once its process is gone); then the first one's next change is refused and it
 // stops, whatever it was doing meanwhile (stopped, swapped out, cut off). The lease runs out by the clock of the
 // machine that looks at it: machines sharing a store must keep their clocks in step (NTP), to well within the
 // lease's time.
 const os = require('node:os');
 const { thisCommand } = require('./canaryInStore');
+const { LEASE_TTL_MS, leaseTtlProblem } = require('./canaryLease');
 const {
   ReleaseError,
   gateFailed,
@@ -38,9 +40,6 @@ const { StoreConflict } = require('./storeRefusal');
 
 /** The shares a canary goes through unless told: 100 is the promote. */
 const DEFAULT_STEPS = [5, 25, 50, 100];
-
-/** How long a canary command's lease lasts unless told: it renews it well before, at every look at the store. */
-const LEASE_TTL_MS = 15_000;
 
 /** A canary was ended under the command's feet (aborted, or taken over by a resume): it stops, changing nothing. */
 class CanaryGone extends ReleaseError {
@@ -106,6 +105,8 @@ function runningOrRefuse(state, remote) {
  */
 async function startCanary(backend, id, { steps, settings, gate, now, leaseTtlMs = LEASE_TTL_MS, byApi = false }) {
   const { remote } = backend;
+  const tooLong = leaseTtlProblem(leaseTtlMs);
+  if (tooLong) throw new ReleaseError(`no canary started: ${tooLong}`);
   const started = await changeUnlessCanary(backend, `canary ${remote} ${id}`, 'second canary', async (state) => {
     usableRelease(state, backend, id);
     const { live } = liveAndPrevious(state);
@@ -199,20 +200,27 @@ const MINE_WAIT_MS = 5000;
  */
 async function changeMine(backend, mine, what, change) {
   return whileBusy(MINE_WAIT_MS, 20, () =>
-    backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) => {
-      const { canary } = state.canary();
-      if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
-        throw new CanaryGone(
-          `the canary of release ${mine.id} was ended by another command (npm run releases says how)`,
-        );
-      }
-      if (!sameHolder(canary, mine)) {
-        const { host, pid } = canary.command;
-        throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
-      }
-      return change(canary, state);
-    }),
+    backend.change(`canary ${backend.remote} ${mine.id} ${what}`, async (state) =>
+      change(stillMine(state.canary().canary, mine), state),
+    ),
   );
+}
+
+/**
+ * The store's canary when it is still the one `mine` runs, under its lease; otherwise the refusal that ends the
+ * command.
+ * @param {CanaryState | undefined} canary
+ * @param {CanaryState} mine
+ */
+function stillMine(canary, mine) {
+  if (!canary || canary.id !== mine.id || canary.startedAt !== mine.startedAt) {
+    throw new CanaryGone(`the canary of release ${mine.id} was ended by another command (npm run releases says how)`);
+  }
+  if (!sameHolder(canary, mine)) {
+    const { host, pid } = canary.command;
+    throw new CanaryGone(`the canary of release ${mine.id} was taken over by pid ${pid} on ${host}`);
+  }
+  return canary;
 }
 
 /**
@@ -238,18 +246,25 @@ async function whileBusy(forMs, everyMs, change) {
 }
 
 /**
- * Renews the command's lease on its canary (refused, as any change, once another command took it over).
+ * Renews the command's lease on its canary (refused, as a change is, once another command took it over or ended it).
+ * No change of the store: what servers read stays as it is (canaryLease.js).
  * @param {StoreBackend} backend
  * @param {CanaryState} mine
  * @param {number} at ms since 1970
  * @returns {Promise<CanaryState>}
  */
-function renewLease(backend, mine, at) {
-  return changeMine(backend, mine, 'renew', (current, state) => {
-    const changed = renewed(current, at);
-    state.writeCanary(changed);
-    return changed;
-  });
+async function renewLease(backend, mine, at) {
+  /** @type {CanaryState | undefined} */
+  let result;
+  await whileBusy(MINE_WAIT_MS, 20, () =>
+    backend.renewLease(`canary ${backend.remote} ${mine.id} renew`, ({ canary }) => {
+      const current = stillMine(canary, mine);
+      result = renewed(current, at);
+      const { epoch, expiresAt } = leaseOf(result);
+      return { id: current.id, startedAt: current.startedAt, epoch, expiresAt };
+    }),
+  );
+  return /** @type {CanaryState} */ (result);
 }
 
 /**
@@ -443,7 +458,6 @@ const isEndedCanary = (ended) =>
 
 module.exports = {
   DEFAULT_STEPS,
-  LEASE_TTL_MS,
   leaseOf,
   renewalDue,
   renewLease,

@@ -22,6 +22,7 @@ const path = require('node:path');
 const { BUCKETS, canariesContent, sideOf } = require('@nativegtm/contract/canaryBuckets');
 const { RELEASE_ID, RELEASE_PATH_PREFIX } = require('@nativegtm/contract/releases');
 const { isActor } = require('./actor');
+const { isTime } = require('./canaryLease');
 const { replaceLinkDurably, syncDirectory, writeFileDurably } = require('./durableFiles');
 const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
 
@@ -54,7 +55,8 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
 
 /**
  * The lease of the command running a canary: it may change the canary while no other command took it over (epoch
- * grows with each take-over), and another may take it over once it ran out (expiresAt, renewed by each change).
+ * grows with each take-over), and another may take it over once it ran out (expiresAt, set by each change of the
+ * canary and moved on by each renewal: canaryLease.js).
  * @typedef {{ epoch: number, ttlMs: number, expiresAt: string }} CanaryLease
  */
 
@@ -67,8 +69,6 @@ const LISTED_KEY = 'listed';
 /** @param {unknown} value */
 const isShare = (value) =>
   Number.isInteger(value) && /** @type {number} */ (value) >= 0 && /** @type {number} */ (value) <= 100;
-/** @param {unknown} value */
-const isTime = (value) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 /**
  * Why a state is not one this version writes, or undefined when it is.

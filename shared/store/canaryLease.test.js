@@ -6,7 +6,8 @@ const path = require('node:path');
 const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
-const { LEASE_TTL_MS, renewLease, takeOverable } = require('./canaryChanges');
+const { renewLease, takeOverable } = require('./canaryChanges');
+const { LEASE_TTL_MS } = require('./canaryLease');
 const { STALE_MS, StoreBusyError, withStoreLock } = require('./storeLock');
 const { removeFakeBuilds } = require('./testing/fakeBuild');
 const { liveAndNext } = require('./testing/liveAndNext');
@@ -90,9 +91,9 @@ describe("a canary command's lease", () => {
   it('is not renewed twice when the lock was lost during the renewal (it may have been made)', async () => {
     const state = await start();
     const lost = new StoreBusyError("the store's lock was lost", { lost: true });
-    const backend = /** @type {any} */ ({ remote: 'jobs', change: jest.fn().mockRejectedValue(lost) });
+    const backend = /** @type {any} */ ({ remote: 'jobs', renewLease: jest.fn().mockRejectedValue(lost) });
     await expect(renewLease(backend, state, START + 5000)).rejects.toBe(lost);
-    expect(backend.change).toHaveBeenCalledTimes(1);
+    expect(backend.renewLease).toHaveBeenCalledTimes(1);
   });
 
   it('is taken when the canary starts, for 15 s unless told', async () => {

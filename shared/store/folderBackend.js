@@ -10,7 +10,8 @@ const { machineActor } = require('./actor');
 const { appendAudit, readAudit } = require('./audit');
 const { readCanary, writeCanary, endCanary } = require('./canaryInStore');
 const { isEndedCanary } = require('./canaryChanges');
-const { appendLinesDurably } = require('./durableFiles');
+const { withRenewal } = require('./canaryLease');
+const { appendLinesDurably, writeFileDurably } = require('./durableFiles');
 const { readHistory, readJsonLines } = require('./liveHistory');
 const { readLivePointer, writeLivePointer } = require('./livePointer');
 const { publishRelease } = require('./publish');
@@ -86,6 +87,22 @@ function removeUnusedFiles(layout, kept) {
 }
 
 /**
+ * The running canary with its lease as last renewed; a renewal file that cannot be read renews nothing.
+ * @param {StoreLayout} layout
+ */
+function canaryRenewed(layout) {
+  const read = readCanary(layout);
+  if (!read.canary) return read;
+  let renewal;
+  try {
+    renewal = JSON.parse(fs.readFileSync(layout.canaryLease, 'utf8'));
+  } catch {
+    return read;
+  }
+  return { canary: withRenewal(read.canary, renewal) };
+}
+
+/**
  * The remote's folder as a change sees it; `undos` collects what the change can take back, `wrote` is called on each
  * write.
  * @param {StoreLayout} layout
@@ -113,7 +130,7 @@ function folderState(layout, remote, undos, wrote = () => {}) {
     gate: (id) => readGate(layout, id),
     history: () => readHistory(layout),
     pointer: () => readLivePointer(layout),
-    canary: () => readCanary(layout),
+    canary: () => canaryRenewed(layout),
     endedCanaries: () => readJsonLines(layout.canaryHistory).filter(isEndedCanary),
     unusable: (id) => {
       const files = metadataCheck(layout.release(id), remote);
@@ -121,8 +138,14 @@ function folderState(layout, remote, undos, wrote = () => {}) {
     },
     writeGate: writing((id, result) => writeGate(layout, id, result)),
     changeLive: writing((change) => changeLive(layout, change)),
-    writeCanary: writing((state) => writeCanary(layout, remote, state)),
-    endCanary: writing(() => void endCanary(layout)),
+    writeCanary: writing((state) => {
+      writeCanary(layout, remote, state);
+      fs.rmSync(layout.canaryLease, { force: true });
+    }),
+    endCanary: writing(() => {
+      endCanary(layout);
+      fs.rmSync(layout.canaryLease, { force: true });
+    }),
     recordEnd: writing((ended) => undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`))),
     addPreviewMark: writing((id, mark) => {
       fs.mkdirSync(layout.previewMarks, { recursive: true });
@@ -186,6 +209,13 @@ function folderBackend(dir, remote, { onCanaryChange = async () => {}, actor = m
       }),
     releaseFiles: async (id) => ({ dir: layout.release(id), done: async () => {} }),
     told: onCanaryChange,
+    // Under the lock, as a change: a take-over cannot read the lease between this renewal's check and its write.
+    renewLease: async (label, renew) => {
+      ensureWritable(layout);
+      await withStoreLock(layout.lock, label, async () => {
+        writeFileDurably(layout.canaryLease, JSON.stringify(renew(canaryRenewed(layout))));
+      });
+    },
   };
 }
 

@@ -12,6 +12,7 @@
 //   <store>/<remote>/history.jsonl       every change of the live pointer, one JSON object per line
 //   <store>/<remote>/audit.jsonl         every change of the remote's store: what, when and who (audit.js)
 //   <store>/<remote>/canary              the running canary: a symbolic link to canaries/<n> (canaryInStore.js)
+//   <store>/<remote>/canary-lease.json   the last renewal of the running canary's lease (canaryLease.js)
 //   <store>/<remote>/canary-history.jsonl every canary that ended: its release, steps, verdicts and outcome
 //   <store>/<remote>/nginx-canary/       the running canary as nginx reads it, written from canary/canary.json
 //   <store>/<remote>/.lock               held by the command changing this remote's store (a directory)
@@ -44,6 +45,7 @@ function storeLayout(storeDir, remote) {
     canary: path.join(dir, 'canary'),
     canaries: path.join(dir, 'canaries'),
     canaryHistory: path.join(dir, 'canary-history.jsonl'),
+    canaryLease: path.join(dir, 'canary-lease.json'),
     /** nginx's view of the running canary (canaryInStore.js writeNginxCanaryMaps). */
     nginxCanary: path.join(dir, 'nginx-canary'),
     lock: path.join(dir, '.lock'),

@@ -9,6 +9,9 @@ const S3rver = require('s3rver');
 const { openFolderStore } = require('./folderStore');
 const { openPostgresStore } = require('./postgres/postgresStore');
 const { CanaryGone } = require('./canaryChanges');
+const { readCanary } = require('./canaryInStore');
+const { readAudit } = require('./audit');
+const { storeLayout } = require('./layout');
 const { StoreRefusal, StoreUnavailable } = require('./storeRefusal');
 const { startStoreServices } = require('./testing/storeServices');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
@@ -39,7 +42,8 @@ afterAll(() => services?.stop());
  * @typedef {{ open: (options?: { orphanAgeMs?: number }) => { remote: (name: string,
  *   as?: { actor?: import('./actor').Actor }) => import('./remoteStore').RemoteStore,
  *   close?: () => Promise<void> }, files: (id: string) => Promise<string[]>, orphan: (id: string) => Promise<void>,
- *   dispose: () => Promise<void> }} TestStore
+ *   served: () => Promise<unknown>, dispose: () => Promise<void> }} TestStore
+ *   served: what serves the store reads of jobs' canary, and where the store's changes are counted
  */
 const backends = {
   /** @returns {Promise<TestStore>} */
@@ -50,6 +54,14 @@ const backends = {
       files: async (id) =>
         fs.existsSync(path.join(dir, 'jobs', id)) ? fs.readdirSync(path.join(dir, 'jobs', id)) : [],
       orphan: async (id) => void fs.mkdirSync(path.join(dir, 'jobs', '.incoming', `${id}-x`), { recursive: true }),
+      served: async () => {
+        const layout = storeLayout(dir, 'jobs');
+        return {
+          canary: readCanary(layout),
+          link: fs.readlinkSync(layout.canary),
+          audit: await readAudit(layout.audit),
+        };
+      },
       dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   },
@@ -70,6 +82,20 @@ const backends = {
       },
       files: async (id) => (await objects.list(`jobs/${id}/`)).map((object) => object.name),
       orphan: async (id) => objects.put(`jobs/${id}/mf-manifest.json`, Buffer.from('{}')),
+      served: async () => {
+        const client = new Client({ connectionString: databaseUrl });
+        await client.connect();
+        try {
+          const query = async (/** @type {string} */ sql) => (await client.query(sql)).rows;
+          return {
+            canary: await query("SELECT state FROM canaries WHERE remote = 'jobs'"),
+            revision: await query('SELECT max(revision) FROM remotes'),
+            audit: await query('SELECT count(*) FROM audit'),
+          };
+        } finally {
+          await client.end();
+        }
+      },
       dispose: async () => {
         await Promise.all(opened.map((store) => store.close()));
         objects.close();
@@ -284,6 +310,52 @@ describe.each(Object.entries(backends))('the store on the %s backend', (_, creat
     expect(await jobs.endedCanaries()).toEqual([]);
   });
 
+  it("renews a canary's lease without changing the store, and keeps a take-over out until the renewal runs out", async () => {
+    const a = await publish('a');
+    const b = await publish('b');
+    await jobs.promote(a, { gate: null });
+    const start = Date.now();
+    let mine = await jobs.startCanary(b, {
+      steps: [25, 100],
+      settings,
+      gate: null,
+      now: () => start,
+      leaseTtlMs: 1000,
+    });
+    const before = await testStore.served();
+    for (let renewal = 1; renewal <= 5; renewal += 1) mine = await jobs.renewLease(mine, start + renewal * 500);
+    // No audit line, no revision, nothing a server or a node reads: a renewal is no change.
+    expect(await testStore.served()).toEqual(before);
+    const expiresAt = new Date(start + 3500).toISOString();
+    expect(mine.lease).toEqual({ epoch: 1, ttlMs: 1000, expiresAt });
+    expect((await jobs.canary()).canary?.lease).toEqual(mine.lease);
+
+    const other = testStore.open().remote('jobs');
+    await expect(other.takeOverCanary({ now: () => start + 3499 })).rejects.toThrow(
+      `its lease runs until ${expiresAt}`,
+    );
+    const theirs = await other.takeOverCanary({ now: () => start + 3500 });
+    // The take-over's lease is its own: the first command's renewal renews nothing of it, and it can renew no more.
+    expect(theirs.lease).toEqual({ epoch: 2, ttlMs: 1000, expiresAt: new Date(start + 4500).toISOString() });
+    expect((await jobs.canary()).canary?.lease).toEqual(theirs.lease);
+    await expect(jobs.renewLease(mine, start + 3600)).rejects.toThrow(/taken over by pid/);
+    await expect(other.renewLease(theirs, start + 4000)).resolves.toMatchObject({ lease: { epoch: 2 } });
+  });
+
+  it('refuses a canary whose lease is shorter than a second or longer than five minutes, before its gate', async () => {
+    const a = await publish('a');
+    const b = await publish('b');
+    await jobs.promote(a, { gate: null });
+    const gate = jest.fn(failing);
+    for (const leaseTtlMs of [999, 5 * 60_000 + 1, Number.MAX_SAFE_INTEGER]) {
+      await expect(
+        jobs.startCanary(b, { steps: [25, 100], settings, gate, now: Date.now, leaseTtlMs }),
+      ).rejects.toThrow("no canary started: a canary's lease lasts from 1 s to 5 min");
+    }
+    expect(gate).not.toHaveBeenCalled();
+    expect(await jobs.canary()).toEqual({});
+  });
+
   it('aborts a running canary: everyone is on live, and the abort is recorded', async () => {
     const a = await publish('a');
     const b = await publish('b');
@@ -340,7 +412,7 @@ describe('the store on PostgreSQL', () => {
       bucketUrl: `s3://${storage.bucket}/unmigrated`,
     });
     await expect(store.remote('jobs').releases()).rejects.toThrow(
-      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data, 1765100000000_audit-actors, 1765100000001_deploy-tokens\): run npm run store -- migrate/,
+      /lacks this version's schema \(1764300000000_release-store, 1764900000000_field-data, 1765100000000_audit-actors, 1765100000001_deploy-tokens, 1765200000000_canary-leases\): run npm run store -- migrate/,
     );
     await store.close();
   });

@@ -22,13 +22,14 @@
  * @property {(id: string) => GateResult | undefined} gate the last gate run on the release
  * @property {() => LiveChange[]} history every change of the live release, oldest first
  * @property {() => { id?: string, problem?: string }} pointer the live release, or why it cannot be read
- * @property {() => { canary?: CanaryState, problem?: string }} canary the running canary, or why it cannot be read
+ * @property {() => { canary?: CanaryState, problem?: string }} canary the running canary (its lease as last renewed),
+ *   or why it cannot be read
  * @property {() => EndedCanary[]} endedCanaries oldest first
  * @property {(id: string) => string | undefined} unusable why a release that is recorded cannot be served
  * @property {(id: string, result: GateResult) => void} writeGate
  * @property {(change: LiveChange) => void} changeLive the history and the live release
- * @property {(state: CanaryState) => void} writeCanary
- * @property {() => void} endCanary
+ * @property {(state: CanaryState) => void} writeCanary with the lease it holds; drops the lease's renewal
+ * @property {() => void} endCanary and the lease's renewal
  * @property {(ended: EndedCanary) => void} recordEnd appends to the ended canaries
  * @property {(id: string, mark: string) => void} addPreviewMark
  * @property {(id: string) => void} removeRelease its record, gate, marks and files
@@ -51,6 +52,10 @@
  * @property {(id: string) => Promise<{ dir: string, done: () => Promise<void> }>} releaseFiles the release's files in
  *   a folder (for the gate), until done
  * @property {() => Promise<void>} told what serves the store is told of a canary's change (the folder's nginx)
+ * @property {(label: string, renew: (running: { canary?: CanaryState, problem?: string }) =>
+ *   import('./canaryLease').LeaseRenewal) => Promise<void>} renewLease records a renewal of the running canary's
+ *   lease (canaryLease.js): `renew` is given the canary as the store has it, as a change would see it (the folder's
+ *   lock, the remote's row lock), and throws to refuse. No change: no revision, no audit line, no one told.
  */
 
 module.exports = {};

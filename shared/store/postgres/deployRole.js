@@ -7,7 +7,16 @@ const { Client } = require('pg');
 const { MIGRATIONS_TABLE } = require('./migrate');
 
 /** The tables a change of the store reads and writes (./postgresBackend.js). */
-const STORE_TABLES = ['remotes', 'releases', 'gates', 'preview_marks', 'live_changes', 'canaries', 'ended_canaries'];
+const STORE_TABLES = [
+  'remotes',
+  'releases',
+  'gates',
+  'preview_marks',
+  'live_changes',
+  'canaries',
+  'canary_leases',
+  'ended_canaries',
+];
 
 /**
  * Grants `role` what the deploy API needs of the database at `databaseUrl`, and revokes the rest.

@@ -19,9 +19,11 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
 const { machineActor, isActor } = require('../actor');
 const { canaryStateProblem } = require('../canaryInStore');
 const { isEndedCanary } = require('../canaryChanges');
+const { withRenewal } = require('../canaryLease');
 const { isLiveChange } = require('../liveHistory');
 const { checkBuild, filesUnder, isHashedFile, releaseId } = require('../publish');
 const { metadataCheck } = require('../releaseFiles');
@@ -68,12 +70,38 @@ async function readRemote(client, remote) {
     ),
     history: (await query('SELECT change FROM live_changes WHERE remote = $1 ORDER BY seq')).map((row) => row.change),
     canary: /** @type {unknown} */ ((await query('SELECT state FROM canaries WHERE remote = $1'))[0]?.state),
+    // The lease's last renewal (../canaryLease.js): what a change reads of it, a node does not copy.
+    renewal: await readRenewal(client, remote),
     ended: (await query('SELECT ended FROM ended_canaries WHERE remote = $1 ORDER BY seq')).map((row) => row.ended),
     marks: (await query('SELECT id, mark FROM preview_marks WHERE remote = $1')).map((row) => ({
       id: /** @type {string} */ (row.id),
       mark: /** @type {string} */ (row.mark),
     })),
   };
+}
+
+/**
+ * The last renewal of the remote's canary's lease, as stored (none: undefined).
+ * @param {Client} client
+ * @param {string} remote
+ * @returns {Promise<unknown>}
+ */
+async function readRenewal(client, remote) {
+  return (await client.query('SELECT renewal FROM canary_leases WHERE remote = $1', [remote])).rows[0]?.renewal;
+}
+
+/**
+ * The running canary as a change sees it: the state, with its lease as last renewed.
+ * @param {unknown} canary the canaries row's state
+ * @param {unknown} renewal
+ * @returns {{ canary?: import('../canaryInStore').CanaryState, problem?: string }}
+ */
+function canaryOf(canary, renewal) {
+  if (canary === undefined) return {};
+  const problem = canaryStateProblem(canary);
+  return problem
+    ? { problem: `the canary's state has ${problem}` }
+    : { canary: withRenewal(/** @type {any} */ (canary), renewal) };
 }
 
 /** @typedef {Awaited<ReturnType<typeof readRemote>>} RemoteRows */
@@ -115,11 +143,7 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
       if (!rows.releases.has(rows.live)) return { problem: `the live release ${rows.live} is not recorded` };
       return { id: rows.live };
     },
-    canary: () => {
-      if (rows.canary === undefined) return {};
-      const problem = canaryStateProblem(rows.canary);
-      return problem ? { problem: `the canary's state has ${problem}` } : { canary: /** @type {any} */ (rows.canary) };
-    },
+    canary: () => canaryOf(rows.canary, rows.renewal),
     endedCanaries: () => rows.ended.filter(isEndedCanary),
     // Its files were checked before they went up, and each node checks each file it downloads.
     unusable: () => undefined,
@@ -144,13 +168,17 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
       const problem = canaryStateProblem(state);
       if (problem) throw new Error(`Not a canary state: ${problem}.`);
       rows.canary = state;
+      rows.renewal = undefined;
       write('INSERT INTO canaries (remote, state) VALUES ($1, $2) ON CONFLICT (remote) DO UPDATE SET state = $2', [
         JSON.stringify(state),
       ]);
+      write('DELETE FROM canary_leases WHERE remote = $1', []);
     },
     endCanary: () => {
       rows.canary = undefined;
+      rows.renewal = undefined;
       write('DELETE FROM canaries WHERE remote = $1', []);
+      write('DELETE FROM canary_leases WHERE remote = $1', []);
     },
     recordEnd: (ended) => {
       rows.ended.push(ended);
@@ -248,6 +276,8 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
    */
   async function change(label, work) {
     const rows = await readRows();
+    // As read: the change's own writes replace rows.renewal.
+    const { renewal } = rows;
     /** @type {Write[]} */
     const writes = [];
     /** @type {((objects: import('./objectStore').ObjectStore) => Promise<void>)[]} */
@@ -260,6 +290,10 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
         remote,
       ]);
       if (String(locked[0].revision) !== rows.revision) throw await conflict(client, remote, label);
+      // A renewal is no revision, but a change that read the lease (a take-over) must not commit past one.
+      if (!isDeepStrictEqual(await readRenewal(client, remote), renewal)) {
+        throw new StoreConflict(`${remote}'s canary's lease was renewed while "${label}" ran. Nothing was changed.`);
+      }
       for (const write of writes) await write(client);
       await client.query('SELECT pg_advisory_xact_lock($1)', [REVISION_LOCK]);
       const { rows: next } = await client.query(
@@ -346,6 +380,18 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     },
     // Nodes learn of every change from the database (LISTEN), not from the command.
     told: async () => {},
+    // Under the remote's row lock, as a change's commit: a take-over cannot commit between this check and its write.
+    renewLease: async (_label, renew) => {
+      await database.transaction(async (client) => {
+        await client.query('SELECT 1 FROM remotes WHERE remote = $1 FOR UPDATE', [remote]);
+        const { rows } = await client.query('SELECT state FROM canaries WHERE remote = $1', [remote]);
+        const renewal = renew(canaryOf(rows[0]?.state, await readRenewal(client, remote)));
+        await client.query(
+          'INSERT INTO canary_leases (remote, renewal) VALUES ($1, $2) ON CONFLICT (remote) DO UPDATE SET renewal = $2',
+          [remote, JSON.stringify(renewal)],
+        );
+      });
+    },
   };
 }
 

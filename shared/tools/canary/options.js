@@ -2,7 +2,8 @@
 // settings. The command reads its own command line with this; the deploy API reads the same option texts a client
 // sends it, so both refuse the same input with the same line.
 const { UsageError, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
-const { DEFAULT_STEPS, LEASE_TTL_MS } = require('@nativegtm/store/canaryChanges');
+const { DEFAULT_STEPS } = require('@nativegtm/store/canaryChanges');
+const { LEASE_TTL_MS } = require('@nativegtm/store/canaryLease');
 const { parseDuration } = require('../duration');
 const { DEFAULT_THRESHOLDS } = require('./verdict');
 

@@ -1,6 +1,7 @@
 /** @jest-environment node */
 const fc = require('fast-check');
-const { DEFAULT_STEPS, LEASE_TTL_MS } = require('@nativegtm/store/canaryChanges');
+const { DEFAULT_STEPS } = require('@nativegtm/store/canaryChanges');
+const { LEASE_TTL_MS } = require('@nativegtm/store/canaryLease');
 const { canaryOptionTexts, canaryPlan } = require('./options');
 
 describe("a canary's options, from a command line or a request", () => {
