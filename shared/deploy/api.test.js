@@ -5,6 +5,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { gunzipSync, gzipSync } = require('node:zlib');
 const fc = require('fast-check');
 const { ARCHIVE_SHA256_HEADER, deployPaths } = require('@nativegtm/contract/deployApi');
 const { captureLogs } = require('@nativegtm/server/observability/logCapture');
@@ -289,6 +290,12 @@ describe('a published archive', () => {
     const bomb = await archiveOf([file('huge.js', 'x'.repeat(MAX_BYTES + 1))]);
     expect(bomb.length).toBeLessThan(MAX_BYTES);
     expect((await publish('jobs', token, bomb)).status).toBe(413);
+    // A build followed by zeros, which are no file's: inflated all the same, so counted.
+    const build = gunzipSync(await packRelease(fakeBuild()));
+    expect(await publish('jobs', token, gzipSync(Buffer.concat([build, Buffer.alloc(MAX_BYTES)])))).toEqual({
+      status: 413,
+      body: { error: `the archive unpacks to more than ${MAX_BYTES} bytes` },
+    });
     expect(stored('jobs')).toEqual([]);
   });
 

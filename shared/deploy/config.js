@@ -21,7 +21,7 @@ const DEPLOY_SPECS = {
   },
   DEPLOY_MAX_ARCHIVE_BYTES: wholeNumber(1024)({
     default: ARCHIVE_LIMITS.maxBytes,
-    desc: 'the bytes a published archive may have, packed or unpacked (50 MB)',
+    desc: 'the bytes a published archive may have, packed, or unpacked as gunzip gives them (50 MB)',
   }),
   DEPLOY_MAX_ARCHIVE_ENTRIES: wholeNumber(1)({
     default: ARCHIVE_LIMITS.maxEntries,

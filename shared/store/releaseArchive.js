@@ -1,8 +1,11 @@
 // A built remote as a .tar.gz (a CI artifact), unpacked into a new folder to publish from, as hostile input: it may be
 // forged, cut short or huge. Only plain files and folders under the folder are taken; any other entry (a link, a
 // device, a path with `..` or from the root) refuses the whole archive, and so does going past a bound, read as it
-// streams in: the compressed bytes, the unpacked bytes (a gzip bomb) and the entries. When the client names the
-// archive's sha256, the bytes must have it. A refusal leaves nothing behind.
+// streams in: the compressed bytes, the unpacked bytes (a gzip bomb) and the entries. The unpacked bytes are every
+// byte gunzip gives, counted before the tar parser sees them: the files, and also their headers, padding, long
+// (pax, GNU) headers and any zero blocks between or after the entries, none of which is a file's yet all of which
+// must be inflated. When the client names the archive's sha256, the bytes must have it. A refusal leaves nothing
+// behind.
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -81,12 +84,32 @@ function packedBytes(maxBytes) {
   return { stream, digest: () => hash.digest('hex') };
 }
 
+/** @param {number} maxBytes */
+const unpacksPast = (maxBytes) =>
+  new ArchiveRefusal(`the archive unpacks to more than ${maxBytes} bytes`, { tooLarge: true });
+
+/**
+ * The bytes gunzip gives, as they come: refused past `maxBytes` (a small archive of a huge file, or of nothing but
+ * zeros: a gzip bomb), before the rest is inflated.
+ * @param {number} maxBytes
+ */
+function inflatedBytes(maxBytes) {
+  let bytes = 0;
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) done(unpacksPast(maxBytes));
+      else done(null, chunk);
+    },
+  });
+}
+
 /**
  * Unpacks a .tar.gz from `source` into `dir` (which must not exist yet), or refuses it, leaving no `dir`.
  * @param {NodeJS.ReadableStream} source
  * @param {string} dir
  * @param {{ maxBytes?: number, maxEntries?: number, sha256?: string }} [options] sha256: what the bytes must hash to
- * @returns {Promise<{ entries: number, bytes: number, sha256: string }>} bytes: unpacked
+ * @returns {Promise<{ entries: number, bytes: number, sha256: string }>} bytes: the files' own (their contents)
  */
 async function unpackRelease(
   source,
@@ -99,19 +122,8 @@ async function unpackRelease(
   fs.mkdirSync(dir);
   const packed = packedBytes(maxBytes);
   let entries = 0;
-  let unpacked = 0;
-  /** The unpacked bytes as they are written, refused past `maxBytes` (a small archive of a huge file: a gzip bomb). */
-  const countUnpacked = () =>
-    new Transform({
-      transform(chunk, _encoding, done) {
-        unpacked += chunk.length;
-        if (unpacked > maxBytes) {
-          done(new ArchiveRefusal(`the archive unpacks past the limit of ${maxBytes} bytes`, { tooLarge: true }));
-          return;
-        }
-        done(null, chunk);
-      },
-    });
+  /** The bytes the files say they hold: all of them come out of gunzip too, so past `maxBytes` it is refused unread. */
+  let declared = 0;
   // A refused entry stops the whole pipeline at once, unread past it; the refusal is what the caller gets.
   /** @type {Error | undefined} */
   let refusal;
@@ -145,12 +157,11 @@ async function unpackRelease(
         throw new ArchiveRefusal(`the archive's entry "${name}" is a ${header.type}, not a file`);
       }
       // What the entry says it holds, before reading it.
-      if (unpacked + (header.size ?? 0) > maxBytes) {
-        throw new ArchiveRefusal(`the archive unpacks past the limit of ${maxBytes} bytes`, { tooLarge: true });
-      }
+      declared += header.size ?? 0;
+      if (declared > maxBytes) throw unpacksPast(maxBytes);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       // A second entry of the same name would replace the first: refused (wx), as an archive no build writes.
-      pipeline(body, countUnpacked(), fs.createWriteStream(target, { flags: 'wx', mode: 0o644 })).then(
+      pipeline(body, fs.createWriteStream(target, { flags: 'wx', mode: 0o644 })).then(
         () => next(),
         (error) => refuse(entryError(error, name)),
       );
@@ -160,7 +171,7 @@ async function unpackRelease(
     }
   });
   try {
-    await pipeline(source, packed.stream, createGunzip(), extract, { signal: stop.signal });
+    await pipeline(source, packed.stream, createGunzip(), inflatedBytes(maxBytes), extract, { signal: stop.signal });
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
     const cause = refusal ?? error;
@@ -172,7 +183,7 @@ async function unpackRelease(
     fs.rmSync(dir, { recursive: true, force: true });
     throw new ArchiveRefusal(`the archive's sha256 is ${digest}, not ${sha256} as it was named`);
   }
-  return { entries, bytes: unpacked, sha256: digest };
+  return { entries, bytes: declared, sha256: digest };
 }
 
 /**

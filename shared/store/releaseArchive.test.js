@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Readable } = require('node:stream');
+const { gunzipSync } = require('node:zlib');
 const fc = require('fast-check');
 const { ArchiveRefusal, packRelease, unpackRelease } = require('./releaseArchive');
 const { archiveOf } = require('./testing/archives');
@@ -72,11 +73,40 @@ describe('a release archive', () => {
     expect(bomb.length).toBeLessThan(10_000);
     await expect(unpack(bomb, { maxBytes: 1_000_000 })).rejects.toMatchObject({
       tooLarge: true,
-      message: 'the archive unpacks past the limit of 1000000 bytes',
+      message: 'the archive unpacks to more than 1000000 bytes',
     });
     await expect(unpack(bomb, { maxBytes: 1000 })).rejects.toMatchObject({
       tooLarge: true,
       message: 'the archive passes the limit of 1000 bytes',
+    });
+    expect(left()).toBe(false);
+  });
+
+  it('counts every byte it inflates: zero blocks after the entries and long headers, not only the files', async () => {
+    const zeros = await archive(build, { after: Buffer.alloc(1_000_000) });
+    expect(zeros.length).toBeLessThan(10_000);
+    await expect(unpack(zeros, { maxBytes: 500_000 })).rejects.toMatchObject({
+      tooLarge: true,
+      message: 'the archive unpacks to more than 500000 bytes',
+    });
+    expect(left()).toBe(false);
+    // A pax header is read whole into memory before its entry: its bytes count as the file's do.
+    const longHeader = await archive([{ name: 'a.js', body: 'x', pax: { comment: 'x'.repeat(600_000) } }]);
+    await expect(unpack(longHeader, { maxBytes: 500_000 })).rejects.toMatchObject({
+      tooLarge: true,
+      message: 'the archive unpacks to more than 500000 bytes',
+    });
+    expect(left()).toBe(false);
+  });
+
+  it('takes an archive that inflates to its bound exactly, and refuses it one byte over', async () => {
+    const bytes = await archive(build);
+    const inflated = gunzipSync(bytes).length;
+    await expect(unpack(bytes, { maxBytes: inflated })).resolves.toMatchObject({ entries: 4, bytes: 47 });
+    fs.rmSync(path.join(scratch, 'release'), { recursive: true });
+    await expect(unpack(bytes, { maxBytes: inflated - 1 })).rejects.toMatchObject({
+      tooLarge: true,
+      message: `the archive unpacks to more than ${inflated - 1} bytes`,
     });
     expect(left()).toBe(false);
   });

@@ -5,10 +5,11 @@ const tar = require('tar-stream');
 
 /**
  * @param {(Record<string, unknown> & { name: string, body?: string | Buffer })[]} entries tar headers, each with its
- *   body
+ *   body (a `pax` header object is written as a pax header before the entry)
+ * @param {{ after?: Buffer }} [options] after: bytes past the archive's end, compressed with it (zero blocks, say)
  * @returns {Promise<Buffer>}
  */
-async function archiveOf(entries) {
+async function archiveOf(entries, { after = Buffer.alloc(0) } = {}) {
   const pack = tar.pack();
   /** @type {Buffer[]} */
   const chunks = [];
@@ -21,7 +22,7 @@ async function archiveOf(entries) {
   }
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return gzipSync(Buffer.concat([...chunks, after]));
 }
 
 module.exports = { archiveOf };

@@ -6,6 +6,8 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { gzipSync } = require('node:zlib');
+const { ARCHIVE_LIMITS } = require('@nativegtm/store/releaseArchive');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
 
 const RELEASE = path.join(__dirname, '../commands/release.js');
@@ -66,6 +68,22 @@ describe('a release from a .tar.gz', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
     // Refused before the store was opened: nothing there at all.
+    expect(fs.existsSync(path.join(scratch, 'store'))).toBe(false);
+  });
+
+  it('refuses one that inflates past the bound, zero blocks after its build included, in one line', () => {
+    const tarFile = path.join(scratch, 'build.tar');
+    expect(spawnSync('tar', ['-cf', tarFile, '-C', fakeBuild(), '.'], { encoding: 'utf8' }).stderr).toBe('');
+    const archive = path.join(scratch, 'padded.tar.gz');
+    fs.writeFileSync(
+      archive,
+      gzipSync(Buffer.concat([fs.readFileSync(tarFile), Buffer.alloc(ARCHIVE_LIMITS.maxBytes)])),
+    );
+    const refused = release(['--from', archive]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(`the archive unpacks to more than ${ARCHIVE_LIMITS.maxBytes} bytes`),
+    ]);
     expect(fs.existsSync(path.join(scratch, 'store'))).toBe(false);
   });
 });
