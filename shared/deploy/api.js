@@ -13,7 +13,6 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { PassThrough } = require('node:stream');
 const { RateLimiterMemory } = require('rate-limiter-flexible');
 const { isRemoteName } = require('@nativegtm/contract/remotes');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
@@ -26,8 +25,10 @@ const { StoreBusyError } = require('@nativegtm/store/storeLock');
 const { Refusal, UsageError } = require('@nativegtm/server/commandLine');
 const { canaryOptionTexts, canaryPlan } = require('@nativegtm/tools/canary/options');
 const { canaryStatusLines } = require('@nativegtm/tools/canary/status');
+const { ApiRefusal } = require('./apiRefusal');
 const { bearerOf, tokenPrincipal } = require('./credentials');
 const { looksLikeJwt } = require('./oidc');
+const { readBody } = require('./requestBody');
 
 /** @typedef {import('@nativegtm/contract/deployApi').DeployAction} DeployAction */
 /** @typedef {import('@nativegtm/store/remoteStore').RemoteStore} RemoteStore */
@@ -35,16 +36,6 @@ const { looksLikeJwt } = require('./oidc');
 /** @typedef {import('./credentials').Principal} Principal */
 /** @typedef {import('node:http').IncomingMessage} Request */
 /** @typedef {import('node:http').ServerResponse} Response */
-
-/** A refusal of this API's own, with its status. */
-class ApiRefusal extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
-    super(message);
-    this.name = 'ApiRefusal';
-    this.status = status;
-  }
-}
 
 /** The largest JSON body a request may have: a few options. */
 const MAX_JSON_BYTES = 4096;
@@ -96,6 +87,7 @@ function statusOf(error) {
  * @param {(remote: string, skip: boolean) => import('@nativegtm/store/operations').Gate | null} options.gate
  * @param {import('@nativegtm/server/fieldData/clientNetwork').Trust} options.trust TRUSTED_PROXIES
  * @param {{ maxBytes: number, maxEntries: number }} options.limits a published archive's
+ * @param {number} options.bodyIdleMs how long a request's body may send nothing before it is refused
  * @param {number} options.failuresPerMinute credentials a network may get wrong in a minute
  * @param {import('@nativegtm/server/observability/logger').Logger} options.logger
  * @param {import('./metrics').DeployMetrics} [options.metrics] where each answer is counted
@@ -113,6 +105,7 @@ function createDeployApi({
   gate,
   trust,
   limits,
+  bodyIdleMs,
   failuresPerMinute,
   logger,
   metrics,
@@ -167,7 +160,7 @@ function createDeployApi({
       method: 'POST',
       path: /^\/v1\/remotes\/([^/]+)\/releases$/,
       action: 'publish',
-      handle: (context) => publish(context, limits),
+      handle: (context) => publish(context, { limits, bodyIdleMs }),
     },
     {
       method: 'POST',
@@ -296,6 +289,8 @@ function createDeployApi({
     let principal;
     /** @type {{ status?: number, body: unknown }} */
     let answer;
+    /** The one line of a refusal, logged with the answer: a client that went away never reads it. */
+    let refused;
     /** What the request asked, as the metrics count it. */
     let action = 'none';
     try {
@@ -317,7 +312,7 @@ function createDeployApi({
           store: openRemote(remote, actor),
           query: new URLSearchParams(search),
           principal,
-          options: () => jsonBody(req),
+          options: () => jsonBody(req, bodyIdleMs),
         };
         answer =
           found.route.method === 'GET'
@@ -329,6 +324,7 @@ function createDeployApi({
       const message =
         status === 500 ? 'the deploy API failed; its log says why' : String(/** @type {Error} */ (error).message);
       if (status === 500) logger.error({ err: error, path: pathname }, 'request failed');
+      refused = message;
       answer = { status, body: { error: message } };
     }
     const status = answer.status ?? 200;
@@ -343,6 +339,7 @@ function createDeployApi({
         // The path only: a query string is never logged, and no credential is in a path.
         path: pathname,
         status,
+        error: refused,
         network,
         who: principal?.name,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
@@ -408,12 +405,12 @@ function releaseIdOf(id) {
 
 /**
  * Publishes the .tar.gz the request's body streams, named by its sha256, unpacked within the limits into a scratch
- * folder, then into the store; the scratch folder is removed whatever happens, so a refused or cut-off upload leaves
- * nothing behind.
+ * folder, then into the store; the scratch folder is removed whatever happens, so a refused, cut-off or stalled upload
+ * leaves nothing behind.
  * @param {Context} context
- * @param {{ maxBytes: number, maxEntries: number }} limits
+ * @param {{ limits: { maxBytes: number, maxEntries: number }, bodyIdleMs: number }} options
  */
-async function publish({ req, store, principal }, limits) {
+async function publish({ req, store, principal }, { limits, bodyIdleMs }) {
   const sha256 = req.headers[ARCHIVE_SHA256_HEADER];
   if (typeof sha256 !== 'string') throw new ApiRefusal(400, `name the archive's sha256 in ${ARCHIVE_SHA256_HEADER}`);
   const length = Number(req.headers['content-length']);
@@ -425,11 +422,7 @@ async function publish({ req, store, principal }, limits) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-deploy-'));
   try {
     const buildDir = path.join(scratch, 'dist');
-    // Node's request is not handed to the pipeline itself: a refusal then destroys the stream in between, not the
-    // socket the answer goes back on.
-    const body = new PassThrough();
-    req.pipe(body);
-    const unpacked = await unpackRelease(body, buildDir, { ...limits, sha256 }).finally(() => req.unpipe(body));
+    const unpacked = await readBody(req, bodyIdleMs, (body) => unpackRelease(body, buildDir, { ...limits, sha256 }));
     const { id, existed } = await store.publish(buildDir, { commit, dirty: false }).catch((error) => {
       // The store names the folder it was given: to the client, that is its archive.
       if (error instanceof StoreRefusal) error.message = error.message.replaceAll(buildDir, 'the archive');
@@ -454,19 +447,23 @@ function commitHeader(header) {
 }
 
 /**
- * The request's JSON body (an object; none is `{}`), bounded; a refusal otherwise.
+ * The request's JSON body (an object; none is `{}`), bounded in bytes and in time; a refusal otherwise.
  * @param {Request} req
+ * @param {number} idleMs
  * @returns {Promise<Record<string, unknown>>}
  */
-async function jsonBody(req) {
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > MAX_JSON_BYTES) throw new ApiRefusal(413, `the request's body passes ${MAX_JSON_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+async function jsonBody(req, idleMs) {
+  const bytes = await readBody(req, idleMs, async (body) => {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > MAX_JSON_BYTES) throw new ApiRefusal(413, `the request's body passes ${MAX_JSON_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  });
+  const text = bytes.toString('utf8');
   if (text.trim() === '') return {};
   let value;
   try {

@@ -27,6 +27,10 @@ const DEPLOY_SPECS = {
     default: ARCHIVE_LIMITS.maxEntries,
     desc: 'the entries a published archive may have (5000)',
   }),
+  DEPLOY_BODY_IDLE_MS: wholeNumber(100)({
+    default: 15_000,
+    desc: "how long a request's body (an archive's upload) may send nothing before it is refused with 408 (15000)",
+  }),
   DEPLOY_AUTH_FAILURES: wholeNumber(1)({
     default: 10,
     desc: 'the credentials a network may get wrong in a minute before it is refused for the rest of it (10)',
@@ -55,8 +59,8 @@ const DEPLOY_SPECS = {
 
 /**
  * @typedef {{ DEPLOY_API_PORT: number, DEPLOY_API_HOST: string, DEPLOY_METRICS_HOST?: string,
- *   DEPLOY_METRICS_PORT?: number, DEPLOY_MAX_ARCHIVE_BYTES: number,
- *   DEPLOY_MAX_ARCHIVE_ENTRIES: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
+ *   DEPLOY_METRICS_PORT?: number, DEPLOY_MAX_ARCHIVE_BYTES: number, DEPLOY_MAX_ARCHIVE_ENTRIES: number,
+ *   DEPLOY_BODY_IDLE_MS: number, DEPLOY_AUTH_FAILURES: number, DEPLOY_TRUST_FILE?: string,
  *   DEPLOY_JWKS_COOLDOWN_MS?: number, DEPLOY_CANARY_LOOK_MS: number,
  *   RELEASES_DIR?: string, FIELD_DATA_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, TRUSTED_PROXIES: string, LOG_LEVEL: string, CHROME_PATH: string }} DeployConfig

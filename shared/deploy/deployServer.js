@@ -71,6 +71,7 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
     gate: (remote, skip) => gateFor({ skip, storeDir: dir, remote, chromiumPath: config.CHROME_PATH }),
     trust: parseTrustedProxies(config.TRUSTED_PROXIES),
     limits: { maxBytes: config.DEPLOY_MAX_ARCHIVE_BYTES, maxEntries: config.DEPLOY_MAX_ARCHIVE_ENTRIES },
+    bodyIdleMs: config.DEPLOY_BODY_IDLE_MS,
     failuresPerMinute: config.DEPLOY_AUTH_FAILURES,
     logger,
     metrics,

@@ -13,6 +13,7 @@ function testApiConfig({ storeDir, ...overrides }) {
     DEPLOY_METRICS_PORT: 0,
     DEPLOY_MAX_ARCHIVE_BYTES: 1024 * 1024,
     DEPLOY_MAX_ARCHIVE_ENTRIES: 100,
+    DEPLOY_BODY_IDLE_MS: 15_000,
     DEPLOY_AUTH_FAILURES: 10,
     // A canary an API stopped with is carried on within moments of its lease running out.
     DEPLOY_CANARY_LOOK_MS: 100,
