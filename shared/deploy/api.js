@@ -64,6 +64,8 @@ function statusOf(error) {
  * @property {RegExp} path its groups: the remote, then the release id where there is one
  * @property {DeployAction | 'read'} action what the credential must reach
  * @property {(context: Context) => Promise<{ status?: number, body: unknown }>} handle
+ * @property {boolean} [ownTurn] a change that takes its remote's turn itself, for its part that changes the store (a
+ *   publish, once its archive is unpacked); any other change waits its turn whole
  */
 
 /**
@@ -76,6 +78,7 @@ function statusOf(error) {
  * @property {URLSearchParams} query
  * @property {Principal} principal
  * @property {() => Promise<Record<string, unknown>>} options the request's JSON body
+ * @property {<T>(work: () => Promise<T>) => Promise<T>} inTurn `work` in the remote's turn (a route's `ownTurn`)
  */
 
 /**
@@ -118,7 +121,9 @@ function createDeployApi({
   /**
    * The changes of one remote, one after the other: the store lets one command at a time change a remote and refuses
    * the next at once, which suits a person at a terminal; two pipelines of a team publishing together wait their turn
-   * here instead (behind a gate, minutes). Reads do not wait.
+   * here instead (behind a gate, minutes). Reads do not wait, nor does an upload: a publish unpacks its archive into a
+   * scratch folder first and waits its turn only to store it, so an abort or a rollback never waits for someone's
+   * slow upload.
    * @type {Map<string, Promise<unknown>>}
    */
   const turns = new Map();
@@ -160,6 +165,7 @@ function createDeployApi({
       method: 'POST',
       path: /^\/v1\/remotes\/([^/]+)\/releases$/,
       action: 'publish',
+      ownTurn: true,
       handle: (context) => publish(context, { limits, bodyIdleMs }),
     },
     {
@@ -304,6 +310,7 @@ function createDeployApi({
         principal = await authenticate(req, network);
         need(principal, remote, found.route.action);
         const actor = address === undefined ? principal.actor : { ...principal.actor, network: address };
+        /** @type {Context} */
         const context = {
           req,
           res,
@@ -313,9 +320,10 @@ function createDeployApi({
           query: new URLSearchParams(search),
           principal,
           options: () => jsonBody(req, bodyIdleMs),
+          inTurn: (work) => inTurn(remote, work),
         };
         answer =
-          found.route.method === 'GET'
+          found.route.method === 'GET' || found.route.ownTurn
             ? await found.route.handle(context)
             : await inTurn(remote, () => found.route.handle(context));
       }
@@ -410,7 +418,7 @@ function releaseIdOf(id) {
  * @param {Context} context
  * @param {{ limits: { maxBytes: number, maxEntries: number }, bodyIdleMs: number }} options
  */
-async function publish({ req, store, principal }, { limits, bodyIdleMs }) {
+async function publish({ req, store, principal, inTurn }, { limits, bodyIdleMs }) {
   const sha256 = req.headers[ARCHIVE_SHA256_HEADER];
   if (typeof sha256 !== 'string') throw new ApiRefusal(400, `name the archive's sha256 in ${ARCHIVE_SHA256_HEADER}`);
   const length = Number(req.headers['content-length']);
@@ -423,7 +431,7 @@ async function publish({ req, store, principal }, { limits, bodyIdleMs }) {
   try {
     const buildDir = path.join(scratch, 'dist');
     const unpacked = await readBody(req, bodyIdleMs, (body) => unpackRelease(body, buildDir, { ...limits, sha256 }));
-    const { id, existed } = await store.publish(buildDir, { commit, dirty: false }).catch((error) => {
+    const { id, existed } = await inTurn(() => store.publish(buildDir, { commit, dirty: false })).catch((error) => {
       // The store names the folder it was given: to the client, that is its archive.
       if (error instanceof StoreRefusal) error.message = error.message.replaceAll(buildDir, 'the archive');
       throw error;

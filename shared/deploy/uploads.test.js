@@ -1,7 +1,7 @@
 /** @jest-environment node */
 // A publish whose upload ends badly, through a real HTTP server: a client gone half-way (its socket closed mid-body)
-// or one that stalls. Either is refused at once and logged, leaves no scratch folder, and the remote's next changes
-// answer.
+// or one that stalls. Either is refused at once and logged, leaves no scratch folder, and never holds the remote's
+// other changes: a rollback answers while the upload is under way, and the next changes after it.
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -210,5 +210,19 @@ describe('an upload that stalls', () => {
     });
     expect(await soon(() => scratches().length === 0)).toBe(true);
     expect(await publish(whole)).toMatchObject({ status: 201 });
+  });
+
+  it("holds none of its remote's changes meanwhile: a rollback answers at once", async () => {
+    await twoPromoted();
+    const { answer } = await stallingUpload();
+    let answered = false;
+    const settled = () => {
+      answered = true;
+    };
+    answer.then(settled, settled);
+    expect(await call(deployPaths.rollback('jobs'))).toMatchObject({ status: 200 });
+    // The rollback did not wait for the upload to be refused.
+    expect(answered).toBe(false);
+    expect((await answer).status).toBe(408);
   });
 });
