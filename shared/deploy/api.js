@@ -65,7 +65,7 @@ function statusOf(error) {
  * @property {DeployAction | 'read'} action what the credential must reach
  * @property {(context: Context) => Promise<{ status?: number, body: unknown }>} handle
  * @property {boolean} [ownTurn] a change that takes its remote's turn itself, for its part that changes the store (a
- *   publish, once its archive is unpacked); any other change waits its turn whole
+ *   publish, once its archive is unpacked); any other change waits its turn whole, once its options are read
  */
 
 /**
@@ -77,7 +77,7 @@ function statusOf(error) {
  * @property {RemoteStore} store the remote's store, changed as the request's actor
  * @property {URLSearchParams} query
  * @property {Principal} principal
- * @property {() => Promise<Record<string, unknown>>} options the request's JSON body
+ * @property {() => Promise<Record<string, unknown>>} options the request's JSON body, read once
  * @property {<T>(work: () => Promise<T>) => Promise<T>} inTurn `work` in the remote's turn (a route's `ownTurn`)
  */
 
@@ -121,9 +121,9 @@ function createDeployApi({
   /**
    * The changes of one remote, one after the other: the store lets one command at a time change a remote and refuses
    * the next at once, which suits a person at a terminal; two pipelines of a team publishing together wait their turn
-   * here instead (behind a gate, minutes). Reads do not wait, nor does an upload: a publish unpacks its archive into a
-   * scratch folder first and waits its turn only to store it, so an abort or a rollback never waits for someone's
-   * slow upload.
+   * here instead (behind a gate, minutes). Reads do not wait, nor does a request's body: a change's options are read
+   * before it waits, and a publish unpacks its archive into a scratch folder first and waits its turn only to store
+   * it, so an abort or a rollback never waits for someone's slow upload.
    * @type {Map<string, Promise<unknown>>}
    */
   const turns = new Map();
@@ -310,6 +310,8 @@ function createDeployApi({
         principal = await authenticate(req, network);
         need(principal, remote, found.route.action);
         const actor = address === undefined ? principal.actor : { ...principal.actor, network: address };
+        /** @type {Promise<Record<string, unknown>> | undefined} */
+        let options;
         /** @type {Context} */
         const context = {
           req,
@@ -319,13 +321,15 @@ function createDeployApi({
           store: openRemote(remote, actor),
           query: new URLSearchParams(search),
           principal,
-          options: () => jsonBody(req, bodyIdleMs),
+          options: () => (options ??= jsonBody(req, bodyIdleMs)),
           inTurn: (work) => inTurn(remote, work),
         };
-        answer =
-          found.route.method === 'GET' || found.route.ownTurn
-            ? await found.route.handle(context)
-            : await inTurn(remote, () => found.route.handle(context));
+        if (found.route.method === 'GET' || found.route.ownTurn) {
+          answer = await found.route.handle(context);
+        } else {
+          await context.options();
+          answer = await inTurn(remote, () => found.route.handle(context));
+        }
       }
     } catch (error) {
       const status = statusOf(error);

@@ -226,3 +226,27 @@ describe('an upload that stalls', () => {
     expect((await answer).status).toBe(408);
   });
 });
+
+describe("a change's options that stall", () => {
+  it("hold none of its remote's changes meanwhile, and are refused once they sent nothing for the idle bound", async () => {
+    await twoPromoted();
+    const { body } = await call(deployPaths.releases('jobs'), { method: 'GET' });
+    const promote = startRequest(deployPaths.promote('jobs', body.releases[0].id), Buffer.from('{"skipGate":'), {
+      length: 32,
+      headers: { 'content-type': 'application/json' },
+    });
+    let answered = false;
+    const settled = () => {
+      answered = true;
+    };
+    promote.answer.then(settled, settled);
+    // Time for its headers to be read and its credential checked: it is waiting for the rest of its body.
+    await sleep(200);
+    expect(await call(deployPaths.rollback('jobs'))).toMatchObject({ status: 200 });
+    expect(answered).toBe(false);
+    expect(await promote.answer).toMatchObject({
+      status: 408,
+      body: { error: `the request's body sent nothing for ${IDLE_MS} ms` },
+    });
+  });
+});
