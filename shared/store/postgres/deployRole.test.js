@@ -1,6 +1,7 @@
 /** @jest-environment node */
 // The deploy API's database role: a change of the store goes through, the tokens are read-only to it, and the audit
-// takes new lines and nothing else.
+// takes new lines and nothing else. Its reads of the field data, through the servers' readers, are checked where
+// those are in reach (shared/deploy/databaseRole.test.js).
 const { Client } = require('pg');
 const { startPostgres } = require('../testing/postgres');
 const { grantDeployApi } = require('./deployRole');

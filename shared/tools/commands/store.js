@@ -22,7 +22,8 @@ runReleaseCommand(USAGE, async () => {
     description:
       "migrate: brings the database of DATABASE_URL to this version's schema. copy: copies the folder store " +
       '(RELEASES_DIR, or --from) into the database and RELEASES_BUCKET; safe to run again. grant-deploy-api: gives ' +
-      "the deploy API's role the store's tables, the tokens to read, and the audit to append to only.",
+      "the deploy API's role the store's tables, the tokens and the field data to read, and the audit to append to " +
+      'only.',
     min: 1,
     max: 2,
     options: { from: { type: 'string' } },
