@@ -3,17 +3,16 @@
 // the answer, with nothing changed:
 //
 //   1. the path names an action and a remote that exist (404)
-//   2. the client's network has not got too many credentials wrong this minute (429)
-//   3. its credential is one this API made or trusts, unexpired and not revoked (401)
-//   4. that credential may do this action on this remote (403)
-//   5. the request itself: its body, its release (400, 404, 409, 413), then the store's own refusal
+//   2. its credential is one this API made or trusts, unexpired and not revoked (401; 429 once the client's network
+//      sent too many wrong ones this minute, while a right one is still taken: failureLimit.js)
+//   3. that credential may do this action on this remote (403)
+//   4. the request itself: its body, its release (400, 404, 409, 413), then the store's own refusal
 //
 // Every answer is JSON: what the command prints, or `{ error }` with the one line the command prints on a refusal.
 // The store's changes are made as the credential's actor, with the request's address: the audit names both.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { RateLimiterMemory } = require('rate-limiter-flexible');
 const { isRemoteName } = require('@nativegtm/contract/remotes');
 const { RELEASE_ID } = require('@nativegtm/contract/releases');
 const { ARCHIVE_SHA256_HEADER, SOURCE_COMMIT_HEADER } = require('@nativegtm/contract/deployApi');
@@ -27,6 +26,7 @@ const { canaryOptionTexts, canaryPlan } = require('@nativegtm/tools/canary/optio
 const { canaryStatusLines } = require('@nativegtm/tools/canary/status');
 const { ApiRefusal } = require('./apiRefusal');
 const { bearerOf, tokenPrincipal } = require('./credentials');
+const { failureLimit } = require('./failureLimit');
 const { looksLikeJwt } = require('./oidc');
 const { readBody } = require('./requestBody');
 
@@ -114,9 +114,7 @@ function createDeployApi({
   metrics,
   now = () => new Date(),
 }) {
-  // Failed credentials per network, for a minute: guessing is bounded where it comes from, not per token (a guesser
-  // does not know which token it is guessing).
-  const failures = new RateLimiterMemory({ points: failuresPerMinute, duration: 60 });
+  const failures = failureLimit(failuresPerMinute);
 
   /**
    * The changes of one remote, one after the other: the store lets one command at a time change a remote and refuses
@@ -263,22 +261,16 @@ function createDeployApi({
    * @returns {Promise<Principal>}
    */
   async function authenticate(req, network) {
-    const tried = await failures.get(network);
-    if (tried && tried.consumedPoints >= failuresPerMinute) {
-      throw new ApiRefusal(
-        429,
-        `too many wrong credentials from your network; try again in ${Math.ceil(tried.msBeforeNext / 1000)} s`,
-      );
-    }
     const credential = bearerOf(req.headers.authorization);
-    const proved = !credential
-      ? { problem: 'no credential: send Authorization: Bearer <token>' }
-      : oidc && looksLikeJwt(credential)
-        ? await oidc.verify(credential, now())
-        : await tokenPrincipal(credential, tokens, now());
+    const proved = await failures.check(network, async () =>
+      !credential
+        ? { problem: 'no credential: send Authorization: Bearer <token>' }
+        : oidc && looksLikeJwt(credential)
+          ? oidc.verify(credential, now())
+          : tokenPrincipal(credential, tokens, now()),
+    );
     if ('principal' in proved) return proved.principal;
-    await failures.penalty(network, 1);
-    throw new ApiRefusal(401, proved.problem);
+    throw new ApiRefusal(proved.status, proved.problem);
   }
 
   /**

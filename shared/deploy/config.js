@@ -33,7 +33,7 @@ const DEPLOY_SPECS = {
   }),
   DEPLOY_AUTH_FAILURES: wholeNumber(1)({
     default: 10,
-    desc: 'the credentials a network may get wrong in a minute before it is refused for the rest of it (10)',
+    desc: 'the credentials a network may get wrong in a minute; past them, its wrong ones get 429 with no reason (10)',
   }),
   DEPLOY_TRUST_FILE: envalid.str({
     default: undefined,
