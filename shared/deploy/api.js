@@ -8,8 +8,9 @@
 //   3. that credential may do this action on this remote (403)
 //   4. the request itself: its body, its release (400, 404, 409, 413), then the store's own refusal
 //
-// Every answer is JSON: what the command prints, or `{ error }` with the one line the command prints on a refusal.
-// The store's changes are made as the credential's actor, with the request's address: the audit names both.
+// Every answer is JSON: what the command prints, or `{ error }` with the one line the command prints on a refusal,
+// with no path of the server's in it (serverPaths.js). The store's changes are made as the credential's actor, with
+// the request's address: the audit names both.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -97,6 +98,8 @@ function statusOf(error) {
  * @param {ReturnType<typeof import('./canaryRuns').createCanaryRuns>} options.canaries the canaries the API drives
  * @param {import('@nativegtm/server/fieldData/fieldRecords').FieldRecordSource} options.fieldRecords what a canary's
  *   status reads
+ * @param {(text: string) => string} options.hidePaths each of the server's paths in a text of an answer, named
+ *   (serverPaths.js)
  * @param {() => Date} [options.now]
  */
 function createDeployApi({
@@ -112,6 +115,7 @@ function createDeployApi({
   failuresPerMinute,
   logger,
   metrics,
+  hidePaths,
   now = () => new Date(),
 }) {
   const failures = failureLimit(failuresPerMinute);
@@ -156,7 +160,8 @@ function createDeployApi({
           store.canary(),
           store.endedCanaries(),
         ]);
-        return { body: { ...listed, changes, audit, canary: running, endedCanaries: ended, where: store.where } };
+        // Not the store's `where`: the client names the API as where its releases are.
+        return { body: { ...listed, changes, audit, canary: running, endedCanaries: ended } };
       },
     },
     {
@@ -335,7 +340,7 @@ function createDeployApi({
     // A request whose body the API stopped reading (too large, refused before it) ends its connection: what the
     // client is still sending is never read.
     if (!req.complete) res.setHeader('Connection', 'close');
-    send(res, status, answer.body);
+    send(res, status, answer.body, hidePaths);
     metrics?.answered(action, status);
     logger.info(
       {
@@ -485,9 +490,11 @@ async function jsonBody(req, idleMs) {
  * @param {Response} res
  * @param {number} status
  * @param {unknown} body
+ * @param {(text: string) => string} hidePaths
  */
-function send(res, status, body) {
-  const text = `${JSON.stringify(body)}\n`;
+function send(res, status, body, hidePaths) {
+  // Every text in it, however deep: a gate's check, a canary's line, a refusal.
+  const text = `${JSON.stringify(body, (_, value) => (typeof value === 'string' ? hidePaths(value) : value))}\n`;
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),

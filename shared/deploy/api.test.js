@@ -12,6 +12,8 @@ const { captureLogs } = require('@nativegtm/server/observability/logCapture');
 const { packRelease } = require('@nativegtm/store/releaseArchive');
 const { archiveOf } = require('@nativegtm/store/testing/archives');
 const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { openFolderStore } = require('@nativegtm/store/folderStore');
+const { metadataCheck } = require('@nativegtm/store/releaseFiles');
 const { startDeployApi } = require('./deployServer');
 const { testApiConfig } = require('./testing/apiConfig');
 const { makeToken } = require('./tokens/deployTokens');
@@ -357,6 +359,47 @@ describe('a published archive', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("the server's paths", () => {
+  it("are in no answer: not the store's folder in a listing, a refusal, or a gate's check", async () => {
+    const { token } = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
+    const published = (await publish('jobs', token, await packRelease(fakeBuild({ buildId: 'a' })))).body.id;
+    const broken = (await publish('jobs', token, await packRelease(fakeBuild({ buildId: 'b' })))).body.id;
+    // A gate run where the store is, as the operator's promote runs it: its check names the release's folder.
+    const gated = await openFolderStore(storeDir)
+      .remote('jobs')
+      .promote(published, {
+        gate: async (releaseDir) => {
+          const check = metadataCheck(releaseDir, 'candidates');
+          return { at: now.toISOString(), passed: check.ok, checks: [check] };
+        },
+      })
+      .catch((/** @type {Error} */ error) => error.message);
+    expect(gated).toContain(path.join(storeDir, 'jobs', published));
+    // A release whose files went missing on the server.
+    fs.rmSync(path.join(storeDir, 'jobs', broken, 'ssr', 'manifest.json'));
+
+    const listed = await call(deployPaths.releases('jobs'), { token });
+    expect(listed.body).not.toHaveProperty('where');
+    const refused = await call(deployPaths.promote('jobs', broken), {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ skipGate: true }),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(
+      new RegExp(`^release ${broken} of jobs cannot be served: <store>/jobs/${broken} has no server-rendered page`),
+    );
+    const unknown = await call(deployPaths.promote('jobs', '0123456789abcdef'), { method: 'POST', token });
+    expect(unknown.body.error).toBe('there is no release 0123456789abcdef of jobs in <store>/jobs');
+    const gate = listed.body.releases.find((/** @type {{ id: string }} */ release) => release.id === published).gate;
+    expect(gate.checks[0].detail).toBe(`<store>/jobs/${published} is a build of "jobs", not of "candidates"`);
+    for (const answer of [listed, refused, unknown]) {
+      expect(JSON.stringify(answer.body)).not.toContain(storeDir);
+      expect(JSON.stringify(answer.body)).not.toContain(os.tmpdir());
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // one the release commands open (PostgreSQL with a bucket, or the folder RELEASES_DIR, every nginx serving it reloaded
 // after a canary's change); the tokens are kept beside it (tokens/tokenStore.js).
 const http = require('node:http');
+const os = require('node:os');
 const { listen, drain, close } = require('@nativegtm/server/httpServer');
 const { createLogger } = require('@nativegtm/server/observability/logger');
 const { parseTrustedProxies } = require('@nativegtm/server/fieldData/clientNetwork');
@@ -15,11 +16,13 @@ const { startMetricsServer } = require('@nativegtm/server/observability/metricsS
 const { fieldDataDir } = require('@nativegtm/server/fieldData/recordStore');
 const { openFieldRecords } = require('@nativegtm/server/fieldData/fieldRecords');
 const { remoteNames } = require('@nativegtm/contract/remotes');
+const { repoRoot } = require('@nativegtm/server/deployables');
 const { createCanaryRuns } = require('./canaryRuns');
 const { createDeployApi } = require('./api');
 const { createDeployMetrics } = require('./metrics');
 const { trustIn } = require('./config');
 const { oidcVerifier } = require('./oidc');
+const { pathHider } = require('./serverPaths');
 const { folderTokenStore, postgresTokenStore } = require('./tokens/tokenStore');
 
 /** How long a request may take to arrive whole: an archive of 50 MB from a slow runner. */
@@ -55,10 +58,8 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
   const { dir, store, tokens } = openStores(config);
   const trusted = config.DEPLOY_TRUST_FILE === undefined ? undefined : trustIn(config.DEPLOY_TRUST_FILE);
   const metrics = createDeployMetrics();
-  const fieldRecords = openFieldRecords({
-    dir: fieldDataDir(config.FIELD_DATA_DIR),
-    databaseUrl: config.DATABASE_URL,
-  });
+  const fieldDir = fieldDataDir(config.FIELD_DATA_DIR);
+  const fieldRecords = openFieldRecords({ dir: fieldDir, databaseUrl: config.DATABASE_URL });
   const canaries = createCanaryRuns({ fieldRecords, logger, metrics });
   /** @type {(remote: string, actor: import('@nativegtm/store/actor').Actor) => import('@nativegtm/store/remoteStore').RemoteStore} */
   const openRemote = (remote, actor) => store.remote(remote, { actor });
@@ -75,6 +76,14 @@ async function startDeployApi(config, { logger = createLogger({ level: config.LO
     failuresPerMinute: config.DEPLOY_AUTH_FAILURES,
     logger,
     metrics,
+    hidePaths: pathHider({
+      store: dir,
+      'field data': fieldDir,
+      scratch: os.tmpdir(),
+      install: repoRoot,
+      home: os.homedir(),
+      browser: config.CHROME_PATH,
+    }),
     now,
   });
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: 10_000 }, api.handler);
