@@ -56,9 +56,16 @@ function parseTrust(text) {
   /** @type {any} */
   const parsed = JSON.parse(text);
   if (!Array.isArray(parsed?.issuers)) throw new Error('it must be { "issuers": [ … ] }');
+  /** Where each issuer was named first. @type {Map<string, string>} */
+  const named = new Map();
   return parsed.issuers.map((/** @type {any} */ entry, /** @type {number} */ index) => {
     const where = `issuers[${index}]`;
     const issuer = trustedUrl(entry?.issuer, `${where}.issuer`);
+    // A token is checked against the first entry of its issuer only: a second one's rules and audience would never
+    // apply, silently.
+    const first = named.get(issuer);
+    if (first) throw new Error(`${where}.issuer "${issuer}" is ${first}'s too: put all its rules in one entry`);
+    named.set(issuer, where);
     if (typeof entry.audience !== 'string' || entry.audience === '') throw new Error(`${where}.audience is missing`);
     const jwks = entry.jwks === undefined ? undefined : trustedUrl(entry.jwks, `${where}.jwks`);
     if (!Array.isArray(entry.rules) || entry.rules.length === 0) throw new Error(`${where}.rules is empty`);

@@ -270,4 +270,12 @@ describe('the trust file', () => {
   ])('refuses %s', (_, entry, reason) => {
     expect(() => parseTrust(JSON.stringify({ issuers: [entry] }))).toThrow(reason);
   });
+
+  it('refuses an issuer named twice, whose second entry would never apply', () => {
+    const entry = { issuer: 'https://gitlab.example', audience: 'a', rules };
+    const other = { issuer: 'https://token.actions.githubusercontent.com', audience: 'a', rules };
+    expect(() => parseTrust(JSON.stringify({ issuers: [entry, other, { ...entry, audience: 'b' }] }))).toThrow(
+      'issuers[2].issuer "https://gitlab.example" is issuers[0]\'s too: put all its rules in one entry',
+    );
+  });
 });
