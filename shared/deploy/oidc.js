@@ -80,6 +80,14 @@ function parseTrust(text) {
       ) {
         throw new Error(`${here}.claims must name at least one claim and its value`);
       }
+      // GitLab's ref is the short name, the same for a branch and a tag: a protected tag named `main` would pass a rule
+      // meant for the main branch. GitHub's is whole (refs/heads/main), its kind in it.
+      if (claims.ref !== undefined && !claims.ref.startsWith('refs/') && claims.ref_type === undefined) {
+        throw new Error(
+          `${here}.claims names ref "${claims.ref}" but not ref_type: a branch and a tag can both be "${claims.ref}"; ` +
+            'add "ref_type": "branch" (or "tag")',
+        );
+      }
       if (!isRemoteName(rule.remote)) throw new Error(`${here}.remote "${rule.remote}" is not a remote`);
       if (!Array.isArray(rule.can)) throw new Error(`${here}.can must list actions`);
       return { claims, remote: rule.remote, can: parseDeployActions(rule.can.join(',')) };

@@ -105,6 +105,12 @@ beforeAll(async () => {
               remote: 'jobs',
               can: ['promote', 'skip-gate'],
             },
+            // As GitLab's tokens name a job's branch: only the protected main branch, not a protected tag named main.
+            {
+              claims: { project_path: 'acme/site', ref: 'main', ref_type: 'branch', ref_protected: 'true' },
+              remote: 'candidates',
+              can: ['promote'],
+            },
           ],
         },
       ],
@@ -212,6 +218,26 @@ it('refuses (403) what its rules do not grant: a branch that is not protected pr
   expect((await call(deployPaths.releases('candidates'), jobToken())).status).toBe(403);
 });
 
+it('tells a protected branch from a protected tag of the same name, as GitLab names both', async () => {
+  const gitlab = (/** @type {string} */ refType) =>
+    jobToken({
+      sub: `project_path:acme/site:ref_type:${refType}:ref:main`,
+      repository: undefined,
+      project_path: 'acme/site',
+      ref: 'main',
+      ref_type: refType,
+      ref_protected: 'true',
+    });
+  expect((await call(deployPaths.releases('candidates'), gitlab('branch'))).status).toBe(200);
+  expect(await call(deployPaths.releases('candidates'), gitlab('tag'))).toEqual({
+    status: 403,
+    body: {
+      error:
+        'the OIDC identity project_path:acme/site:ref_type:tag:ref:main may not read candidates (it reaches no action of candidates)',
+    },
+  });
+});
+
 it('refuses (401) a forged, expired, wrongly-addressed or foreign token', async () => {
   const stranger = newKey('key-1');
   const refusals = await Promise.all(
@@ -267,6 +293,16 @@ describe('the trust file', () => {
       /not an action/,
     ],
     ['no audience', { issuer: 'https://i.example', rules }, /audience is missing/],
+    [
+      "a short ref without its ref_type (GitLab's, the same for a branch and a tag)",
+      {
+        issuer: 'https://gitlab.example',
+        audience: 'a',
+        rules: [{ ...rules[0], claims: { project_path: 'acme/site', ref: 'main', ref_protected: 'true' } }],
+      },
+      'issuers[0].rules[0].claims names ref "main" but not ref_type: a branch and a tag can both be "main"; add ' +
+        '"ref_type": "branch" (or "tag")',
+    ],
   ])('refuses %s', (_, entry, reason) => {
     expect(() => parseTrust(JSON.stringify({ issuers: [entry] }))).toThrow(reason);
   });
