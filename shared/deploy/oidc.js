@@ -3,14 +3,17 @@
 //
 //   { "issuers": [ { "issuer": "https://token.actions.githubusercontent.com",
 //                    "audience": "https://deploy.nativegtm.example",
-//                    "rules": [ { "claims": { "repository": "acme/site", "ref": "refs/heads/main" },
+//                    "rules": [ { "claims": { "repository_id": "74", "ref": "refs/heads/main" },
 //                                 "remote": "jobs", "can": ["publish", "promote"] } ] } ] }
 //
 // A token is verified with jose (ESM-only, loaded once with a dynamic import) against its issuer's published keys
 // (jwks_uri from its /.well-known/openid-configuration, or `jwks` given): signature, issuer, audience, expiry. jose
 // keeps the keys and fetches them again when a token names a key it does not have (the issuer rotated its keys), at
-// most once per `cooldownMs`. A rule grants its remote and actions when every claim it names equals the token's.
-// Only a loopback issuer may be plain http (a test's).
+// most once per `cooldownMs`. A rule grants its remote and actions when every claim it names equals the token's. An
+// id may be given as a number, as the providers' APIs print them: rules on ids (GitHub's repository_id and
+// repository_owner_id, GitLab's project_id and namespace_id) keep holding for a repository renamed, and stop holding
+// for another one made under an old name, which rules on names do not. Only a loopback issuer may be plain http (a
+// test's).
 const { isRemoteName } = require('@nativegtm/contract/remotes');
 const { isSecureOrLoopback, parseDeployActions } = require('@nativegtm/contract/deployApi');
 
@@ -71,15 +74,17 @@ function parseTrust(text) {
     if (!Array.isArray(entry.rules) || entry.rules.length === 0) throw new Error(`${where}.rules is empty`);
     const rules = entry.rules.map((/** @type {any} */ rule, /** @type {number} */ at) => {
       const here = `${where}.rules[${at}]`;
-      const claims = rule?.claims;
+      const given = rule?.claims;
       if (
-        typeof claims !== 'object' ||
-        claims === null ||
-        Object.keys(claims).length === 0 ||
-        !Object.values(claims).every((value) => typeof value === 'string' && value !== '')
+        typeof given !== 'object' ||
+        given === null ||
+        Object.keys(given).length === 0 ||
+        !Object.values(given).every((value) => (typeof value === 'string' && value !== '') || isWholeNumber(value))
       ) {
-        throw new Error(`${here}.claims must name at least one claim and its value`);
+        throw new Error(`${here}.claims must name at least one claim and its value (a string, or an id's number)`);
       }
+      /** @type {Record<string, string>} */
+      const claims = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)]));
       // GitLab's ref is the short name, the same for a branch and a tag: a protected tag named `main` would pass a rule
       // meant for the main branch. GitHub's is whole (refs/heads/main), its kind in it.
       if (claims.ref !== undefined && !claims.ref.startsWith('refs/') && claims.ref_type === undefined) {
@@ -95,6 +100,20 @@ function parseTrust(text) {
     return { issuer, audience: entry.audience, jwks, rules };
   });
 }
+
+/**
+ * Whether a value is a whole number, as a provider's API gives a repository's or a project's id.
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+const isWholeNumber = (value) => Number.isSafeInteger(value) && /** @type {number} */ (value) >= 0;
+
+/**
+ * A token's claim as a rule compares it: a string as it is, an id an issuer writes as a number as its digits
+ * (the trust file's ids are kept so too); nothing else equals a rule's value.
+ * @param {unknown} value
+ */
+const claimText = (value) => (typeof value === 'string' ? value : isWholeNumber(value) ? String(value) : undefined);
 
 /**
  * Whether a text is shaped as a JWT (three base64url parts), before anything is verified.
@@ -186,7 +205,7 @@ function oidcVerifier(issuers, { cooldownMs = 30_000, fetchTimeoutMs = 5000 } = 
       return { problem: `the OIDC token cannot be verified: ${/** @type {Error} */ (error).message}` };
     }
     const grants = trusted.rules.filter((rule) =>
-      Object.entries(rule.claims).every(([name, value]) => claims[name] === value),
+      Object.entries(rule.claims).every(([name, value]) => claimText(claims[name]) === value),
     );
     const subject = String(claims.sub);
     const repository = [claims.repository, claims.project_path].find((value) => typeof value === 'string');

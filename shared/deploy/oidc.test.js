@@ -105,6 +105,8 @@ beforeAll(async () => {
               remote: 'jobs',
               can: ['promote', 'skip-gate'],
             },
+            // By the repository's id, as its provider's API prints it: whatever it is called now.
+            { claims: { repository_id: 74, repository_owner_id: 65 }, remote: 'candidates', can: ['publish'] },
             // As GitLab's tokens name a job's branch: only the protected main branch, not a protected tag named main.
             {
               claims: { project_path: 'acme/site', ref: 'main', ref_type: 'branch', ref_protected: 'true' },
@@ -238,6 +240,25 @@ it('tells a protected branch from a protected tag of the same name, as GitLab na
   });
 });
 
+it("grants a rule on a repository's id to it under a new name, and not to another one under its old name", async () => {
+  const repository = (/** @type {string} */ name, /** @type {unknown} */ id) =>
+    jobToken({
+      sub: `repo:${name}:ref:refs/heads/main`,
+      repository: name,
+      repository_id: id,
+      repository_owner_id: '65',
+    });
+  const mayRead = async (/** @type {string} */ token) => (await call(deployPaths.releases('candidates'), token)).status;
+  expect(await mayRead(repository('acme/site', '74'))).toBe(200);
+  expect(await mayRead(repository('acme/site-renamed', '74'))).toBe(200);
+  // An issuer that writes ids as numbers.
+  expect(await mayRead(repository('acme/site', 74))).toBe(200);
+  // Deleted and made again under the same name, or a fork named so: another id.
+  expect(await mayRead(repository('acme/site', '9001'))).toBe(403);
+  // A string is compared as it is.
+  expect(await mayRead(repository('acme/site', '74.0'))).toBe(403);
+});
+
 it('refuses (401) a forged, expired, wrongly-addressed or foreign token', async () => {
   const stranger = newKey('key-1');
   const refusals = await Promise.all(
@@ -305,6 +326,28 @@ describe('the trust file', () => {
     ],
   ])('refuses %s', (_, entry, reason) => {
     expect(() => parseTrust(JSON.stringify({ issuers: [entry] }))).toThrow(reason);
+  });
+
+  it("keeps an id's number as its digits, and refuses any other number", () => {
+    const ids = (/** @type {unknown} */ value) =>
+      parseTrust(
+        JSON.stringify({
+          issuers: [
+            {
+              issuer: 'https://gitlab.example',
+              audience: 'a',
+              rules: [{ ...rules[0], claims: { project_id: value } }],
+            },
+          ],
+        }),
+      )[0]?.rules[0]?.claims;
+    expect(ids(4242)).toEqual({ project_id: '4242' });
+    expect(ids('4242')).toEqual({ project_id: '4242' });
+    for (const wrong of [4.5, -1, true, null, '']) {
+      expect(() => ids(wrong)).toThrow(
+        "claims must name at least one claim and its value (a string, or an id's number)",
+      );
+    }
   });
 
   it('refuses an issuer named twice, whose second entry would never apply', () => {
