@@ -362,6 +362,72 @@ describe('a published archive', () => {
   });
 });
 
+describe('a forged X-Forwarded-For', () => {
+  const wrong = `ngd_${'0'.repeat(12)}_${'A'.repeat(43)}`;
+
+  it('names no one behind a proxy that appends the address it saw: the right-most one no trusted proxy added counts', async () => {
+    const { token, record } = await tokenFor('jobs', ['publish']);
+    // The client sends its own header; the proxy (loopback, trusted) appends the client's address to it.
+    const forged = (/** @type {string} */ claimed, /** @type {string} */ credential) =>
+      call(deployPaths.releases('jobs'), {
+        token: credential,
+        headers: { 'x-forwarded-for': `${claimed}, 198.51.100.7` },
+      });
+    for (let guess = 0; guess < 10; guess += 1) {
+      expect((await forged(`192.0.2.${guess}`, wrong)).status).toBe(401);
+    }
+    // Another network claimed each time, and still its own network's count.
+    expect((await forged('203.0.113.1', wrong)).status).toBe(429);
+    expect((await forged('127.0.0.1', wrong)).status).toBe(429);
+    const published = await publish('jobs', token, await packRelease(fakeBuild()), {
+      headers: { 'x-forwarded-for': '203.0.113.1, 198.51.100.7' },
+    });
+    expect(published.status).toBe(201);
+    const { body } = await call(deployPaths.releases('jobs'), { token });
+    expect(body.audit.at(-1).actor).toEqual({
+      by: `token ${record.id} (team jobs)`,
+      kind: 'token',
+      token: record.id,
+      team: 'jobs',
+      network: '198.51.100.7',
+    });
+  });
+
+  it('is not read from a client the API is not told to trust', async () => {
+    const direct = await startDeployApi(
+      testApiConfig({ storeDir, DEPLOY_API_PORT: 0, TRUSTED_PROXIES: '192.0.2.254' }),
+      { now: () => now },
+    );
+    try {
+      const { token } = await tokenFor('jobs', ['publish']);
+      const fromClient = async (/** @type {string} */ claimed, /** @type {string} */ credential) =>
+        (
+          await fetch(`http://127.0.0.1:${direct.port}${deployPaths.releases('jobs')}`, {
+            headers: { authorization: `Bearer ${credential}`, 'x-forwarded-for': claimed },
+          })
+        ).status;
+      for (let guess = 0; guess < 10; guess += 1) expect(await fromClient(`192.0.2.${guess}`, wrong)).toBe(401);
+      // Its socket's network (127.0.0.0/24), whatever it claims.
+      expect(await fromClient('203.0.113.1', wrong)).toBe(429);
+      const archive = await packRelease(fakeBuild());
+      const published = await fetch(`http://127.0.0.1:${direct.port}${deployPaths.releases('jobs')}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-forwarded-for': '203.0.113.1',
+          [ARCHIVE_SHA256_HEADER]: sha256Of(archive),
+        },
+        body: archive,
+      });
+      expect(published.status).toBe(201);
+      const { body } = await call(deployPaths.releases('jobs'), { token });
+      expect(body.audit.at(-1).actor.network).toBe('127.0.0.1');
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
 describe("the server's paths", () => {
   it("are in no answer: not the store's folder in a listing, a refusal, or a gate's check", async () => {
     const { token } = await tokenFor('jobs', ['publish', 'promote', 'skip-gate']);
