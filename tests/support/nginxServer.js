@@ -7,6 +7,7 @@ const { join } = require('node:path');
 const { generateNginxConfig, pidFileOf } = require('@nativegtm/tools/nginx');
 const { registerNginx } = require('@nativegtm/server/nginxReload');
 const { startCollector } = require('@nativegtm/server/collect');
+const { stopProcess } = require('./stopProcess');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
@@ -90,14 +91,12 @@ async function startNginx(options) {
     pid: /** @type {number} */ (child.pid),
     collectorMetrics: collector?.metricsUrl,
     errorLog: readErrorLog,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          rmSync(prefix, { recursive: true, force: true });
-          void (collector ? collector.stop() : Promise.resolve()).then(() => resolve());
-        });
-        child.kill('SIGQUIT');
-      }),
+    // SIGQUIT: nginx's graceful stop, the requests under way finish.
+    stop: async () => {
+      await stopProcess(child, { signal: 'SIGQUIT' });
+      rmSync(prefix, { recursive: true, force: true });
+      await collector?.stop();
+    },
   };
 }
 

@@ -17,6 +17,7 @@ const { startStoreServices } = require('@nativegtm/store/testing/storeServices')
 const { startNpmStart } = require('./npmStart');
 const { startNginx } = require('./nginxServer');
 const { startVarnish } = require('./varnishServer');
+const { stopProcess } = require('./stopProcess');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
@@ -82,15 +83,10 @@ async function startHaproxy(config, ports) {
     throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}`);
   }
   return {
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(undefined);
-        child.once('exit', () => {
-          fs.rmSync(dir, { recursive: true, force: true });
-          resolve(undefined);
-        });
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      await stopProcess(child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -5,6 +5,7 @@ const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { repoRoot } = require('@nativegtm/server/deployables');
+const { stopProcess } = require('./stopProcess');
 const { locateTool } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
@@ -56,9 +57,7 @@ async function startVarnish({ port, originPort }) {
   }
   return {
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await stopProcess(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

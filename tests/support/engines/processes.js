@@ -11,23 +11,6 @@ const fs = require('node:fs');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Asks a child process to end, and ends it after 5 s if it has not.
- * @param {import('node:child_process').ChildProcess} child
- * @returns {Promise<void>}
- */
-function stopProcess(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-/**
  * The live processes of a group, from /proc (these tests run on Linux). Zombies are left out: they write nothing, and
  * whether init reaps an orphan at once or seconds later is up to the machine.
  * @param {number} pgid
@@ -78,4 +61,4 @@ async function stopProcessGroup(pgid, { graceMs = 5000 } = {}) {
   }
 }
 
-module.exports = { liveMembers, sleep, stopProcess, stopProcessGroup };
+module.exports = { liveMembers, sleep, stopProcessGroup };

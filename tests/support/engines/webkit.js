@@ -14,7 +14,8 @@ const { Session } = require('./session');
 const { startScriptProxy } = require('./scriptProxy');
 const { request, WebDriverSession } = require('./webdriver');
 const { locateTool } = require('../systemTools');
-const { sleep, stopProcess, stopProcessGroup } = require('./processes');
+const { sleep, stopProcessGroup } = require('./processes');
+const { stopProcess } = require('../stopProcess');
 const { startXvfb } = require('./xvfb');
 
 // MiniBrowser's toolbar and URL entry keep its GTK window at least 447 px wide; shrunk to nothing, the page's

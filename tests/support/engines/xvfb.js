@@ -1,6 +1,6 @@
 // A virtual X display for browsers without a headless mode (MiniBrowser).
 const { spawn } = require('node:child_process');
-const { stopProcess } = require('./processes');
+const { stopProcess } = require('../stopProcess');
 
 /**
  * Starts Xvfb on a display number it chooses itself (-displayfd), so parallel runs cannot collide. `-noreset`: by
