@@ -1,4 +1,4 @@
-import { ensureSystemTools, locateTool, toolsFor } from '../support/systemTools';
+import { ensureSystemTools, locateTool, toolsFor, toolsNamed } from '../support/systemTools';
 import { enginesUnderTest } from '../support/engines';
 
 // What `npm test` does about the programs it needs (the real install is exercised by CI on a machine without them).
@@ -14,6 +14,17 @@ describe('the system tools the integration tests need', () => {
     expect(() => ensureSystemTools({ tools: [fake], env: {}, asRoot: () => null, log: () => undefined })).toThrow(
       /Fakebrowser.*sudo apt-get install -y --no-install-recommends fakebrowser.*FAKEBROWSER_PATH/,
     );
+  });
+
+  it('says what needs the programs it installs, or the command to run', () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    expect(() =>
+      ensureSystemTools({ tools: [fake], purpose: 'the topology', env: {}, asRoot: () => null, log }),
+    ).toThrow(
+      /^For the topology, this machine lacks Fakebrowser\. Install with: sudo apt-get install -y --no-install-recommends fakebrowser /,
+    );
+    expect(lines).toEqual([]);
   });
 
   it('names a variable that points nowhere rather than installing over it', () => {
@@ -41,6 +52,14 @@ describe('the programs each browser engine needs', () => {
       'libwebkit2gtk-4.1-0',
       'xvfb',
     ]);
+  });
+
+  it('are chosen by name for a command that needs only some, and an unknown name is an error', () => {
+    const packages = toolsNamed(['PostgreSQL', 'nginx', 'HAProxy', 'Varnish']).map(
+      (tool: { debianPackage: string }) => tool.debianPackage,
+    );
+    expect(packages).toEqual(['postgresql', 'nginx', 'haproxy', 'varnish']);
+    expect(() => toolsNamed(['Varnish', 'Squid'])).toThrow('No system tool is called Squid.');
   });
 
   it('name the Debian package when a program is missing', () => {

@@ -1,6 +1,7 @@
 // The system programs the integration tests drive: found where Debian installs them (or where an environment variable
 // says), and installed with apt when missing and this user may (root, or sudo without a password). Run by `npm test`
-// before anything else, so a fresh Debian machine needs no other set-up step than the README's.
+// before anything else, so a fresh Debian machine needs no other set-up step than the README's; and, for the programs
+// it starts, by the topology of many nodes (topology.js) before it starts any.
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 
@@ -89,6 +90,18 @@ function toolsFor(engines) {
 }
 
 /**
+ * The tools of these names (what messages call them), for a command that needs only some.
+ * @param {string[]} names
+ */
+function toolsNamed(names) {
+  return names.map((name) => {
+    const tool = TOOLS.find((candidate) => candidate.name === name);
+    if (!tool) throw new Error(`No system tool is called ${name}.`);
+    return tool;
+  });
+}
+
+/**
  * Where the tool is: the file its variable names, else the first of its usual paths that exists.
  * @param {SystemTool} tool
  * @param {NodeJS.ProcessEnv} [env]
@@ -154,12 +167,14 @@ function installCommand(packages) {
 /**
  * Makes sure every tool is there. Installs what is missing when it can, saying so in one line; otherwise throws an
  * error that gives the exact command to run.
- * @param {{ tools?: SystemTool[], log?: (line: string) => void, env?: NodeJS.ProcessEnv,
- *   asRoot?: () => string[] | null }} [options]  asRoot: the command prefix that runs apt-get as root, or null
+ * @param {{ tools?: SystemTool[], purpose?: string, log?: (line: string) => void, env?: NodeJS.ProcessEnv,
+ *   asRoot?: () => string[] | null }} [options]  purpose: what needs the tools, as the messages name it; asRoot: the
+ *   command prefix that runs apt-get as root, or null
  * @returns {string[]} the Debian packages it installed
  */
 function ensureSystemTools({
   tools = TOOLS,
+  purpose = 'the integration tests',
   log = (line) => process.stdout.write(`${line}\n`),
   env = process.env,
   asRoot = rootPrefix,
@@ -175,14 +190,14 @@ function ensureSystemTools({
   const hasApt = succeeds('sh', ['-c', 'command -v apt-get']);
   if (!prefix || !hasApt) {
     throw new Error(
-      `The integration tests need ${missing.map((tool) => tool.name).join(' and ')}, which this machine lacks. ` +
+      `For ${purpose}, this machine lacks ${missing.map((tool) => tool.name).join(' and ')}. ` +
         (hasApt
           ? `Install with: ${installCommand(packages)}`
           : `Install the Debian packages ${packages.join(', ')} or their equivalents`) +
         ` (or point ${missing.map((tool) => tool.env).join(' / ')} at the programs).`,
     );
   }
-  log(`Installing what the integration tests need: ${packages.join(' ')} (apt-get)…`);
+  log(`Installing for ${purpose}: ${packages.join(' ')} (apt-get)…`);
   /** @param {string[]} args */
   const run = (args) => {
     const [command, ...rest] = /** @type {[string, ...string[]]} */ ([...prefix, ...args]);
@@ -205,4 +220,4 @@ function ensureSystemTools({
   return packages;
 }
 
-module.exports = { ensureSystemTools, toolsFor, locateTool };
+module.exports = { ensureSystemTools, toolsFor, toolsNamed, locateTool };

@@ -1,7 +1,7 @@
 // Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
 // collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
 //
-// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 300 apart. Files
+// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 320 apart. Files
 // that jest runs side by side each have their own ports:
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+42..B+46 a site, B+47 its metrics, B+48 a remote that is down (operations.test)
@@ -28,6 +28,7 @@
 //   B+210..B+214 HAProxy in front of many nodes, B+220..B+254 the nodes, 10 ports each (manyNodes.test)
 //   B+260..B+265 the site of a scratch copy with a generated fifth page (newPage.test)
 //   B+266..B+267 the deploy API and its metrics on a folder store, B+268..B+269 on PostgreSQL (deployPipeline.test)
+//   B+270..B+314 `npm run topology`'s HAProxy, Varnish and nodes (topologyCommand.test)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -18,7 +18,7 @@ const { startNpmStart } = require('./npmStart');
 const { startNginx } = require('./nginxServer');
 const { startVarnish } = require('./varnishServer');
 const { stopProcess } = require('./stopProcess');
-const { locateTool } = require('./systemTools');
+const { ensureSystemTools, locateTool, toolsNamed } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
 
 /** How often HAProxy checks each node, and after how many failures it routes around it. */
@@ -103,13 +103,18 @@ async function startHaproxy(config, ports) {
 /** The CDN's port, after HAProxy's frontends. */
 const CDN_OFFSET = 8;
 
+/** The system programs the topology starts (systemTools.js: what `npm test` installs, by the same rule). */
+const TOPOLOGY_TOOLS = ['PostgreSQL', 'nginx', 'HAProxy', 'Varnish'];
+
 /**
  * Starts the topology: the store, the nodes, HAProxy, the CDN. Ports: the frontends on `base`, the CDN on base + 8,
- * each node on the 10 after the one before it.
+ * each node on the 10 after the one before it. A system program that is missing is installed, or the error names the
+ * command that installs it, before anything starts.
  * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, log?: (line: string) => void }} options
  *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given)
  */
 async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = () => {} }) {
+  ensureSystemTools({ tools: toolsNamed(TOPOLOGY_TOOLS), purpose: 'the topology', log });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);

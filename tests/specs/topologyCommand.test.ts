@@ -1,0 +1,93 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { repoRoot } from '@nativegtm/server/deployables';
+import { stopProcessGroup } from '../support/engines/processes';
+import { processesOf, stillRunning } from '../support/processTable';
+import { ports as testPorts } from '../support/site';
+
+// `npm run topology` as a person runs it in a terminal (docs/many-nodes.md): it leads a process group, and Ctrl+C
+// signals every process of that group at once.
+
+jest.setTimeout(300_000);
+
+// Ports B+270..B+314: its HAProxy, Varnish and nodes (tests/support/testSite.js).
+const BASE = testPorts.shell! + 270;
+
+interface Run {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Its os.tmpdir(): every folder it makes is in it. */
+  folder: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves once stdout has a line that starts with `text`; rejects if it exits first. */
+  line: (text: string, timeoutMs: number) => Promise<string>;
+  exited: Promise<number | null>;
+}
+
+const runs: Run[] = [];
+
+/**
+ * Starts `node tests/topology.js --base BASE` leading a process group of its own, as a terminal does, with a
+ * temporary folder of its own (TMPDIR) so that what it leaves there is its and no other test's.
+ */
+function startTopologyCommand(env: Record<string, string> = {}): Run {
+  const folder = mkdtempSync(join(tmpdir(), 'nativegtm-topology-command-'));
+  // As root, PostgreSQL's folder in it is the postgres user's, who must be able to enter it.
+  chmodSync(folder, 0o755);
+  const child = spawn(process.execPath, ['tests/topology.js', '--base', String(BASE)], {
+    cwd: repoRoot,
+    detached: true,
+    env: { ...process.env, TMPDIR: folder, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const line = async (text: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = stdout.split('\n').find((candidate) => candidate.startsWith(text));
+      if (found !== undefined) return found;
+      if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+        throw new Error(`no line "${text}" (exit ${child.exitCode ?? child.signalCode}):\n${stdout}\n${stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const run = { child, folder, stdout: () => stdout, stderr: () => stderr, line, exited };
+  runs.push(run);
+  return run;
+}
+
+const NOTHING_LEFT = { processes: [], folders: [] };
+
+/** What it left running (of its group, or naming its folder) and in its folder. */
+const leftBehind = (run: Run) => ({
+  processes: processesOf(run.child.pid!, run.folder).map((proc) => `${proc.pid} ${proc.cmdline}`),
+  folders: readdirSync(run.folder),
+});
+
+afterEach(async () => {
+  // Whatever a failed test left: its group, PostgreSQL, its folders.
+  for (const run of runs.splice(0)) {
+    const left = processesOf(run.child.pid!, run.folder);
+    await stopProcessGroup(run.child.pid, { graceMs: 2000 });
+    for (const proc of stillRunning(left)) process.kill(proc.pid, 'SIGKILL');
+    rmSync(run.folder, { recursive: true, force: true });
+  }
+});
+
+describe('npm run topology', () => {
+  it('stops before starting anything when a program it needs is missing, naming what to do', async () => {
+    const run = startTopologyCommand({ HAPROXY_PATH: '/nonexistent/haproxy' });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toBe('error: HAPROXY_PATH points to /nonexistent/haproxy, which does not exist.\n');
+    expect(run.stdout()).toBe('');
+    expect(leftBehind(run)).toEqual(NOTHING_LEFT);
+  });
+});
