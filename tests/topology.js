@@ -17,7 +17,29 @@ runCommand(
       options: { base: { type: 'string' } },
     });
     const base = wholeNumberOption(values.base, '--base') ?? 5400;
-    const topology = await startTopology({ base, log: (line) => console.log(line) });
+    // Ctrl+C in a terminal signals the whole process group: the servers started below end by themselves, and this
+    // process, which must outlive them, stops what is left (PostgreSQL runs in a session of its own) and removes the
+    // folders. Listened for from the start, so that a Ctrl+C while it starts ends the same way; a second one while it
+    // stops is ignored, so that it can finish.
+    let signalled = false;
+    const stopRequested = new Promise((resolve) => {
+      for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+        process.on(signal, () => {
+          signalled = true;
+          resolve(undefined);
+        });
+      }
+    });
+    /** @type {import('./support/topology').Topology} */
+    let topology;
+    try {
+      topology = await startTopology({ base, log: (line) => console.log(line) });
+    } catch (error) {
+      // What a Ctrl+C while it started broke is no failure: it stopped, as asked.
+      if (!signalled) throw error;
+      console.log('Stopped.');
+      return;
+    }
     const variables = Object.entries(topology.store)
       .map(([name, value]) => `${name}=${value}`)
       .join(' ');
@@ -25,11 +47,9 @@ runCommand(
       `\nThe site: ${topology.origin} (through the CDN: http://127.0.0.1:${topology.cdnPort})\nRelease to it: ${variables} RELEASES_DIR=<a scratch folder> npm run release -- jobs`,
     );
     console.log('Ctrl+C stops it.');
-    await new Promise((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopRequested;
     await topology.stop();
+    console.log('Stopped.');
   },
   {},
 );

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { repoRoot } from '@nativegtm/server/deployables';
 import { stopProcessGroup } from '../support/engines/processes';
-import { processesOf, stillRunning } from '../support/processTable';
+import { expectEventually } from '../support/eventually';
+import { listeningPorts, processesOf, socketsOf, stillRunning, type Proc } from '../support/processTable';
 import { ports as testPorts } from '../support/site';
 
 // `npm run topology` as a person runs it in a terminal (docs/many-nodes.md): it leads a process group, and Ctrl+C
@@ -28,6 +29,7 @@ interface Run {
 }
 
 const runs: Run[] = [];
+let started: Proc[] = [];
 
 /**
  * Starts `node tests/topology.js --base BASE` leading a process group of its own, as a terminal does, with a
@@ -64,6 +66,21 @@ function startTopologyCommand(env: Record<string, string> = {}): Run {
   return run;
 }
 
+/** Its exit code once it has exited, or "still running" after `ms`. */
+async function exitWithin(run: Run, ms: number): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)));
+  const result = await Promise.race([run.exited, timeout]);
+  clearTimeout(timer);
+  return result;
+}
+
+/** Ctrl+C in its terminal: SIGINT to every process of its group. Returns when everything must have stopped by. */
+function ctrlC(run: Run): number {
+  process.kill(-run.child.pid!, 'SIGINT');
+  return Date.now() + 10_000;
+}
+
 const NOTHING_LEFT = { processes: [], folders: [] };
 
 /** What it left running (of its group, or naming its folder) and in its folder. */
@@ -77,9 +94,10 @@ afterEach(async () => {
   for (const run of runs.splice(0)) {
     const left = processesOf(run.child.pid!, run.folder);
     await stopProcessGroup(run.child.pid, { graceMs: 2000 });
-    for (const proc of stillRunning(left)) process.kill(proc.pid, 'SIGKILL');
+    for (const proc of stillRunning([...left, ...started])) process.kill(proc.pid, 'SIGKILL');
     rmSync(run.folder, { recursive: true, force: true });
   }
+  started = [];
 });
 
 describe('npm run topology', () => {
@@ -89,5 +107,50 @@ describe('npm run topology', () => {
     expect(run.stderr()).toBe('error: HAPROXY_PATH points to /nonexistent/haproxy, which does not exist.\n');
     expect(run.stdout()).toBe('');
     expect(leftBehind(run)).toEqual(NOTHING_LEFT);
+  });
+
+  it.each([
+    ['PostgreSQL', 'INITDB_PATH', 'initdb failed'],
+    ['HAProxy', 'HAPROXY_PATH', 'HAProxy rejected its configuration'],
+    ['nginx', 'NGINX_PATH', 'nginx rejected the generated configuration'],
+  ])('stops what it started and removes its folders when %s fails to start', async (_name, variable, error) => {
+    const run = startTopologyCommand({ [variable]: '/bin/false' });
+    expect(await exitWithin(run, 120_000)).toBe(1);
+    expect(run.stderr()).toContain(`error: ${error}`);
+    expect(leftBehind(run)).toEqual(NOTHING_LEFT);
+  });
+
+  it('stops it all on Ctrl+C while it starts', async () => {
+    const run = startTopologyCommand();
+    // Next it starts the first node, which a Ctrl+C ends as it ends this command.
+    await run.line('the store: ', 120_000);
+    const deadline = ctrlC(run);
+    expect(await exitWithin(run, deadline - Date.now())).toBe(0);
+    expect(run.stdout()).toMatch(/\nStopped\.\n$/);
+    // A node's worker, whose primary the Ctrl+C ended before it could stop it, ends by itself, a moment later.
+    await expectEventually(async () => leftBehind(run), NOTHING_LEFT, { timeoutMs: deadline - Date.now() });
+  });
+
+  it('stops it all within 10 s on Ctrl+C', async () => {
+    const run = startTopologyCommand();
+    await run.line('Ctrl+C stops it.', 240_000);
+    started = processesOf(run.child.pid!, run.folder);
+    expect(started.map((proc) => proc.comm)).toEqual(
+      expect.arrayContaining(['node', 'postgres', 'nginx', 'haproxy', 'varnishd']),
+    );
+    const ports = listeningPorts(socketsOf(started));
+    expect(ports.size).toBeGreaterThan(0);
+
+    const deadline = ctrlC(run);
+    expect(await exitWithin(run, deadline - Date.now())).toBe(0);
+    await expectEventually(
+      async () => ({
+        ...leftBehind(run),
+        processes: stillRunning(started).map((proc) => `${proc.pid} ${proc.cmdline}`),
+        ports: [...listeningPorts()].filter((port) => ports.has(port)),
+      }),
+      { ...NOTHING_LEFT, ports: [] },
+      { timeoutMs: deadline - Date.now() },
+    );
   });
 });

@@ -61,7 +61,11 @@ async function startNginx(options) {
   const errorLog = join(prefix, 'error.log');
   const readErrorLog = () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '');
   const check = spawnSync(nginx, ['-t', '-e', errorLog, '-p', prefix, '-c', file], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
+  if (check.status !== 0) {
+    await collector?.stop();
+    rmSync(prefix, { recursive: true, force: true });
+    throw new Error(`nginx rejected the generated configuration:\n${check.stderr}`);
+  }
 
   // Started by root, nginx runs its workers as an unprivileged user, who cannot read a checkout in a directory only
   // its owner may enter (a clone in root's home or in `mktemp -d`): the tests serve the files as the user who runs

@@ -80,7 +80,8 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
     for (;;) {
       const found = lines.find((entry) => entry.msg.startsWith(text));
       if (found) return found;
-      if (Date.now() > deadline || child.exitCode !== null) {
+      // Ended by a signal (Ctrl+C signals its whole group), it has a signalCode and no exitCode.
+      if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`npm start wrote no log line "${text}" within ${timeoutMs} ms:\n${output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

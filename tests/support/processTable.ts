@@ -1,6 +1,6 @@
-// Processes as /proc shows them (these tests run on Linux): to tell what a command started and whether any of it is
-// left once it has stopped.
-import { readdirSync, readFileSync } from 'node:fs';
+// Processes and the ports they listen on, as /proc shows them (these tests run on Linux): to tell what a command
+// started and whether any of it is left once it has stopped.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** A process as /proc shows it; `start` (its start time) tells it from a later process given the same pid. */
 export interface Proc {
@@ -64,4 +64,40 @@ export function stillRunning(procs: Proc[]): Proc[] {
     const current = now.get(proc.pid);
     return current !== undefined && current.start === proc.start && current.state !== 'Z';
   });
+}
+
+/** The TCP ports listened on: by any socket, or by the sockets of these inodes only. */
+export function listeningPorts(inodes?: Set<string>): Set<number> {
+  const ports = new Set<number>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      // 0A: LISTEN.
+      if (state !== '0A' || (inodes && !inodes.has(inode!))) continue;
+      ports.add(parseInt(local!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/** The inodes of the sockets the processes hold open. */
+export function socketsOf(procs: Proc[]): Set<string> {
+  const inodes = new Set<string>();
+  for (const proc of procs) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${proc.pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${proc.pid}/fd/${fd}`));
+        if (socket) inodes.add(socket[1]!);
+      } catch {
+        // Closed while we looked.
+      }
+    }
+  }
+  return inodes;
 }

@@ -72,7 +72,10 @@ async function startHaproxy(config, ports) {
   const file = path.join(dir, 'haproxy.cfg');
   fs.writeFileSync(file, config);
   const check = spawnSync(haproxy, ['-c', '-f', file], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`HAProxy rejected its configuration:\n${check.stdout}${check.stderr}`);
+  if (check.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`HAProxy rejected its configuration:\n${check.stdout}${check.stderr}`);
+  }
   const child = spawn(haproxy, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -80,6 +83,7 @@ async function startHaproxy(config, ports) {
     await Promise.all(ports.map((port) => waitForPort(port, { what: 'HAProxy: nothing' })));
   } catch (error) {
     child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`${error instanceof Error ? error.message : error}\n${stderr}`);
   }
   return {
@@ -118,38 +122,51 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);
-  // The collector beside nginx runs in this process: its SDK reads the storage's endpoint from here.
-  const services = await startStoreServices({ S3rver: require('s3rver') });
-  const { postgres, storage } = services;
-  const store = {
-    ...storage.env,
-    DATABASE_URL: await postgres.migratedDatabase('site'),
-    RELEASES_BUCKET: `s3://${storage.bucket}/site`,
-    FIELD_DATA_SECRET: 'the-topology-field-data-secret-of-32-bytes',
-  };
-  log(`the store: ${store.DATABASE_URL} and ${store.RELEASES_BUCKET}`);
   const frontends = portsFrom(base);
-  const remotesFile = path.join(scratch, 'remotes.json');
-  const remotes = shippedRemotes({
-    host: '127.0.0.1',
-    portOf: (page) => /** @type {number} */ (frontends[page.package]),
-  });
-  fs.writeFileSync(remotesFile, JSON.stringify(remotes));
 
+  /** @type {Awaited<ReturnType<typeof startStoreServices>> | undefined} */
+  let services;
   /** @type {TopologyNode[]} */
   const nodes = [];
   /** @type {{ stop: () => Promise<unknown> } | undefined} */
   let haproxy;
   /** @type {{ stop: () => Promise<unknown> } | undefined} */
   let cdn;
+  // Every part is stopped even when stopping one before it fails: a part left running keeps its ports and folders.
   const stopAll = async () => {
-    await cdn?.stop();
-    await haproxy?.stop();
-    await Promise.all(nodes.map((node) => node.stop().catch(() => {})));
-    await services.stop();
+    /** @type {unknown[]} */
+    const failures = [];
+    /** @param {(Promise<unknown> | undefined)[]} stops */
+    const settle = async (stops) => {
+      const results = await Promise.allSettled(stops);
+      failures.push(...results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : [])));
+    };
+    // From the front to the store, so that no part is left sending requests to one already stopped.
+    await settle([cdn?.stop()]);
+    await settle([haproxy?.stop()]);
+    await settle(nodes.map((node) => node.stop()));
+    await settle([services?.stop()]);
     fs.rmSync(scratch, { recursive: true, force: true });
+    if (failures.length > 0) throw new AggregateError(failures, 'the topology did not stop cleanly');
   };
   try {
+    // The collector beside nginx runs in this process: its SDK reads the storage's endpoint from here.
+    services = await startStoreServices({ S3rver: require('s3rver') });
+    const { postgres, storage } = services;
+    const store = {
+      ...storage.env,
+      DATABASE_URL: await postgres.migratedDatabase('site'),
+      RELEASES_BUCKET: `s3://${storage.bucket}/site`,
+      FIELD_DATA_SECRET: 'the-topology-field-data-secret-of-32-bytes',
+    };
+    log(`the store: ${store.DATABASE_URL} and ${store.RELEASES_BUCKET}`);
+    const remotesFile = path.join(scratch, 'remotes.json');
+    const remotes = shippedRemotes({
+      host: '127.0.0.1',
+      portOf: (page) => /** @type {number} */ (frontends[page.package]),
+    });
+    fs.writeFileSync(remotesFile, JSON.stringify(remotes));
+
     for (let index = 0; index < builtInNodes; index += 1) {
       const nodeBase = base + 10 * (index + 1);
       const copy = path.join(scratch, `node-${index + 1}`);
@@ -205,7 +222,8 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
       stop: stopAll,
     };
   } catch (error) {
-    await stopAll();
+    // The error that stopped the start is the one to report; a part that would not stop after it, only logged.
+    await stopAll().catch((stopError) => log(String(stopError)));
     throw error;
   }
 }

@@ -47,12 +47,24 @@ async function startPostgres({ port } = {}) {
     const result = spawnSync(/** @type {string} */ (command[0]), command.slice(1), { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.stdout}`);
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const chosen = port ?? /** @type {number} */ (await freePort());
   const options = `-p ${chosen} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
+  try {
+    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    start();
+  } catch (error) {
+    // pg_ctl interrupted (Ctrl+C) may leave a server running in a session of its own: it is stopped, and the folder
+    // removed, rather than left to whoever finds them.
+    try {
+      stop();
+    } catch {
+      // None started.
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const url = `postgresql://postgres@127.0.0.1:${chosen}/postgres`;
   let databases = 0;
   return {

@@ -8,7 +8,14 @@ const { startObjectStorage } = require('./objectStorage');
  * @param {{ S3rver: typeof import('s3rver') }} options the test's s3rver (objectStorage.js says why)
  */
 async function startStoreServices({ S3rver }) {
-  const [postgres, storage] = await Promise.all([startPostgres(), startObjectStorage({ S3rver })]);
+  const [started, stored] = await Promise.allSettled([startPostgres(), startObjectStorage({ S3rver })]);
+  if (started.status === 'rejected' || stored.status === 'rejected') {
+    // The one that started is stopped, with its folder: the caller gets the error and nothing to stop.
+    if (started.status === 'fulfilled') started.value.remove();
+    if (stored.status === 'fulfilled') await stored.value.stop();
+    throw started.status === 'rejected' ? started.reason : /** @type {PromiseRejectedResult} */ (stored).reason;
+  }
+  const [postgres, storage] = [started.value, stored.value];
   const saved = { ...process.env };
   Object.assign(process.env, storage.env);
   return {
