@@ -1,12 +1,29 @@
 #!/usr/bin/env node
 // `npm run topology [-- --base <port>]`: many nodes, one site, on this machine, to try (docs/many-nodes.md):
 // PostgreSQL and s3rver as the store, three built-in nodes and an nginx node each serving its copy of it, HAProxy in
-// front on --base (5400) and the four ports after it. Prints the site's URL and the store's variables for the release
-// commands; Ctrl+C stops it all and removes its folders. The builds are the checkout's (npm run build first).
+// front on --base (5400) and the four ports after it, Varnish on base + 8. Installs the system programs it needs as
+// `npm test` does (or stops first with the command that does), prints every port it takes, the site's URL and a
+// release command to paste; Ctrl+C stops it all and removes its folders. The builds are the checkout's (npm run build
+// first).
 const { readCommandLine, runCommand, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { startTopology } = require('./support/topology');
 
 const USAGE = 'npm run topology -- [--base <port>]';
+
+/**
+ * A value as one shell word: as it is when the shell would read it so, in single quotes otherwise.
+ * @param {string} value
+ */
+const shellWord = (value) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The ports, one a line under a header, in columns.
+ * @param {{ what: string, port: number }[]} ports
+ */
+function portTable(ports) {
+  const width = Math.max(...ports.map((row) => row.what.length));
+  return [`${'what'.padEnd(width)}  port`, ...ports.map((row) => `${row.what.padEnd(width)}  ${row.port}`)].join('\n');
+}
 
 runCommand(
   USAGE,
@@ -40,11 +57,13 @@ runCommand(
       console.log('Stopped.');
       return;
     }
-    const variables = Object.entries(topology.store)
-      .map(([name, value]) => `${name}=${value}`)
+    const variables = Object.entries({ ...topology.store, RELEASES_DIR: topology.commandsDir })
+      .map(([name, value]) => `${name}=${shellWord(value)}`)
       .join(' ');
+    console.log(`\nIt listens on:\n${portTable(topology.ports)}`);
     console.log(
-      `\nThe site: ${topology.origin} (through the CDN: http://127.0.0.1:${topology.cdnPort})\nRelease to it: ${variables} RELEASES_DIR=<a scratch folder> npm run release -- jobs`,
+      `\nThe site: ${topology.origin} (through the CDN: http://127.0.0.1:${topology.cdnPort})\n` +
+        `Release to it: ${variables} npm run release -- jobs`,
     );
     console.log('Ctrl+C stops it.');
     await stopRequested;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -7,6 +7,7 @@ import { repoRoot } from '@nativegtm/server/deployables';
 import { stopProcessGroup } from '../support/engines/processes';
 import { expectEventually } from '../support/eventually';
 import { listeningPorts, processesOf, socketsOf, stillRunning, type Proc } from '../support/processTable';
+import { npmRun } from '../support/releaseCommands';
 import { ports as testPorts } from '../support/site';
 
 // `npm run topology` as a person runs it in a terminal (docs/many-nodes.md): it leads a process group, and Ctrl+C
@@ -64,6 +65,19 @@ function startTopologyCommand(env: Record<string, string> = {}): Run {
   const run = { child, folder, stdout: () => stdout, stderr: () => stderr, line, exited };
   runs.push(run);
   return run;
+}
+
+/** The rows of the table it prints under "It listens on:". */
+function portTable(stdout: string): { what: string; port: number }[] {
+  const lines = stdout.split('\n');
+  const header = lines.indexOf('It listens on:');
+  if (header === -1) throw new Error(`no port table in:\n${stdout}`);
+  const end = lines.indexOf('', header);
+  return lines.slice(header + 2, end).map((row) => {
+    const [, what, port] = /^(.*\S)\s{2,}(\d+)$/.exec(row) ?? [];
+    if (!what) throw new Error(`not a row of the port table: "${row}"`);
+    return { what, port: Number(port) };
+  });
 }
 
 /** Its exit code once it has exited, or "still running" after `ms`. */
@@ -131,15 +145,31 @@ describe('npm run topology', () => {
     await expectEventually(async () => leftBehind(run), NOTHING_LEFT, { timeoutMs: deadline - Date.now() });
   });
 
-  it('stops it all within 10 s on Ctrl+C', async () => {
+  it('names every port it takes and prints a release command to paste; Ctrl+C stops it all within 10 s', async () => {
     const run = startTopologyCommand();
     await run.line('Ctrl+C stops it.', 240_000);
     started = processesOf(run.child.pid!, run.folder);
     expect(started.map((proc) => proc.comm)).toEqual(
       expect.arrayContaining(['node', 'postgres', 'nginx', 'haproxy', 'varnishd']),
     );
-    const ports = listeningPorts(socketsOf(started));
-    expect(ports.size).toBeGreaterThan(0);
+
+    // The table names every port its processes listen on, and only those.
+    const table = portTable(run.stdout());
+    const named = table.map((row) => row.port);
+    expect(new Set(named).size).toBe(named.length);
+    const byNumber = (a: number, b: number) => a - b;
+    expect([...listeningPorts(socketsOf(started))].sort(byNumber)).toEqual([...named].sort(byNumber));
+
+    // The command runs as printed: every variable has a value (no placeholder), and they reach the store.
+    const command = (await run.line('Release to it: ', 0)).slice('Release to it: '.length);
+    expect(command).toMatch(/ npm run release -- jobs$/);
+    expect(command).not.toMatch(/[<>]/);
+    const assignments = command.replace(/ npm run release -- jobs$/, '').split(' ');
+    const env = Object.fromEntries(assignments.map((word) => /^([A-Z_0-9]+)=([^<>'"\s]+)$/.exec(word)!.slice(1)));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['DATABASE_URL', 'RELEASES_BUCKET', 'RELEASES_DIR']));
+    expect(statSync(env.RELEASES_DIR!).isDirectory()).toBe(true);
+    const releases = await npmRun('releases', ['jobs'], env);
+    expect({ status: releases.status, stderr: releases.stderr }).toEqual({ status: 0, stderr: '' });
 
     const deadline = ctrlC(run);
     expect(await exitWithin(run, deadline - Date.now())).toBe(0);
@@ -147,7 +177,7 @@ describe('npm run topology', () => {
       async () => ({
         ...leftBehind(run),
         processes: stillRunning(started).map((proc) => `${proc.pid} ${proc.cmdline}`),
-        ports: [...listeningPorts()].filter((port) => ports.has(port)),
+        ports: [...listeningPorts()].filter((port) => named.includes(port)),
       }),
       { ...NOTHING_LEFT, ports: [] },
       { timeoutMs: deadline - Date.now() },

@@ -23,8 +23,9 @@ const { waitForPort } = require('./waitForPort');
  *   TRUSTED_PROXIES (loopback unless given); store: the store on PostgreSQL, of which releasesDir is the node's copy
  *   (the collector keeps it).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
- *   collectorMetrics?: string, errorLog: () => string }>} pid: nginx's master process; collectorMetrics: the
- *   collector's /metrics URL; errorLog: what nginx has logged so far (warnings and worse)
+ *   collectorPort?: number, collectorMetrics?: string, errorLog: () => string }>} pid: nginx's master process;
+ *   collectorPort: the port of the collector started beside it; collectorMetrics: the collector's /metrics URL;
+ *   errorLog: what nginx has logged so far (warnings and worse)
  */
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
@@ -93,6 +94,7 @@ async function startNginx(options) {
     config,
     warnings,
     pid: /** @type {number} */ (child.pid),
+    collectorPort: collector?.port,
     collectorMetrics: collector?.metricsUrl,
     errorLog: readErrorLog,
     // SIGQUIT: nginx's graceful stop, the requests under way finish.

@@ -110,10 +110,21 @@ const CDN_OFFSET = 8;
 /** The system programs the topology starts (systemTools.js: what `npm test` installs, by the same rule). */
 const TOPOLOGY_TOOLS = ['PostgreSQL', 'nginx', 'HAProxy', 'Varnish'];
 
+/** @typedef {{ what: string, port: number }} TakenPort */
+
+/**
+ * Each deployable's port on a node, as TakenPort rows.
+ * @param {string} owner
+ * @param {Record<string, number>} ports
+ * @returns {TakenPort[]}
+ */
+const portRows = (owner, ports) => Object.entries(ports).map(([name, port]) => ({ what: `${owner}: ${name}`, port }));
+
 /**
  * Starts the topology: the store, the nodes, HAProxy, the CDN. Ports: the frontends on `base`, the CDN on base + 8,
- * each node on the 10 after the one before it. A system program that is missing is installed, or the error names the
- * command that installs it, before anything starts.
+ * each node on the 10 after the one before it; PostgreSQL, object storage and the nginx node's collector on ports the
+ * system gives. A system program that is missing is installed, or the error names the command that installs it,
+ * before anything starts.
  * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, log?: (line: string) => void }} options
  *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given)
  */
@@ -122,7 +133,13 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);
+  // The release commands' RELEASES_DIR: with the store on PostgreSQL they keep nothing there, but a promote's gate
+  // composes the release with the live releases it finds in it; this one has none, rather than the checkout's own.
+  const commandsDir = path.join(scratch, 'commands');
+  fs.mkdirSync(commandsDir);
   const frontends = portsFrom(base);
+  /** @type {TakenPort[]} every node's ports */
+  const nodePorts = [];
 
   /** @type {Awaited<ReturnType<typeof startStoreServices>> | undefined} */
   let services;
@@ -168,11 +185,13 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
     fs.writeFileSync(remotesFile, JSON.stringify(remotes));
 
     for (let index = 0; index < builtInNodes; index += 1) {
+      const name = `node-${index + 1}`;
       const nodeBase = base + 10 * (index + 1);
-      const copy = path.join(scratch, `node-${index + 1}`);
+      const metricsPort = nodeBase + 5;
+      const copy = path.join(scratch, name);
       const started = await startNpmStart({
         base: nodeBase,
-        metricsPort: nodeBase + 5,
+        metricsPort,
         workers: 1,
         remotes,
         fieldDataDir: path.join(scratch, `field-data-${index + 1}`),
@@ -183,14 +202,15 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
         },
       });
       nodes.push({
-        name: `node-${index + 1}`,
+        name,
         server: 'built-in',
         ports: started.ports,
         copy,
         stop: async () => void (await started.stop()),
         kill: () => started.child.kill('SIGKILL'),
       });
-      log(`node-${index + 1}: npm start on ${nodeBase}`);
+      nodePorts.push(...portRows(name, started.ports), { what: `${name}: metrics`, port: metricsPort });
+      log(`${name}: npm start on ${nodeBase}`);
     }
     const nginxBase = base + 10 * (builtInNodes + 1);
     const nginxCopy = path.join(scratch, 'node-nginx');
@@ -207,6 +227,11 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
       fragmentTimeoutMs,
     });
     nodes.push({ name: 'node-nginx', server: 'nginx', ports: nginxPorts, copy: nginxCopy, stop: nginx.stop });
+    nodePorts.push(
+      ...portRows('node-nginx', nginxPorts),
+      { what: 'node-nginx: collector', port: /** @type {number} */ (nginx.collectorPort) },
+      { what: 'node-nginx: collector metrics', port: Number(new URL(nginx.collectorMetrics ?? '').port) },
+    );
     log(`node-nginx: nginx on ${nginxBase}`);
     log(`HAProxy: the site on http://127.0.0.1:${frontends.shell}`);
     const cdnPort = base + CDN_OFFSET;
@@ -214,9 +239,18 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
     log(`Varnish: the site through the CDN on http://127.0.0.1:${cdnPort}`);
     return {
       store,
+      commandsDir,
       postgres,
       nodes,
       frontends,
+      // Every port it listens on, for a person to know what it holds.
+      ports: [
+        ...portRows('HAProxy', frontends),
+        { what: 'Varnish (the CDN)', port: cdnPort },
+        ...nodePorts,
+        { what: 'PostgreSQL', port: postgres.port },
+        { what: 'object storage (s3rver)', port: Number(new URL(storage.env.AWS_ENDPOINT_URL_S3 ?? '').port) },
+      ],
       origin: `http://127.0.0.1:${frontends.shell}`,
       cdnPort,
       stop: stopAll,
