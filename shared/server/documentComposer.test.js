@@ -6,7 +6,7 @@ const { createDocumentComposer } = require('./documentComposer');
 const http = require('node:http');
 const { bodyWrapperStart, headMarker } = require('@nativegtm/contract/fragments');
 const { createRemotesFile } = require('./remotesFile');
-const { serverTiming } = require('./fragmentTiming');
+const { fragmentTimedOut, serverTiming } = require('./fragmentTiming');
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-'));
 const remotesFile = path.join(root, 'remotes.json');
@@ -72,10 +72,11 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
     '/ssr/body/index.html': `${bodyWrapperStart('employers', 'b1')}data-variant="index"><h1>Hire</h1></div>`,
   };
   let up = true;
+  let delayMs = 0;
   const remote = http.createServer((req, res) => {
     const file = files[new URL(String(req.url), 'http://remote').pathname];
     res.statusCode = up && file ? 200 : 503;
-    res.end(up && file ? file : '');
+    setTimeout(() => res.end(up && file ? file : ''), delayMs);
   });
   /** @type {ReturnType<typeof createDocumentComposer>} */
   let documents;
@@ -124,6 +125,24 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
       expect(document.fragment).toMatchObject({ remote: 'employers', cache: 'failed' });
     } finally {
       up = true;
+    }
+  });
+
+  it('says the fragment timed out when its remote answers later than the timeout, apart from a failure', async () => {
+    const failed = serverTiming({ remote: 'employers', ms: 3, cache: 'failed' }, false);
+    expect(fragmentTimedOut(failed)).toBe(false);
+    delayMs = 1000;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const document = await documents.render('/employers');
+      expect(document.html).not.toContain('<h1>Hire</h1>');
+      const fragment = /** @type {import('./fragmentTiming').FragmentTiming} */ (document.fragment);
+      expect(fragment).toMatchObject({ remote: 'employers', cache: 'timeout' });
+      const header = serverTiming(fragment, false);
+      expect(header).toMatch(/^fragment;desc="employers: timed out";dur=\d+(\.\d)?$/);
+      expect(fragmentTimedOut(header)).toBe(true);
+    } finally {
+      delayMs = 0;
     }
   });
 

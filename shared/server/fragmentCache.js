@@ -39,10 +39,15 @@ function createFragmentCache({
   events = {},
 } = {}) {
   /**
-   * copy: the newest good answer, with the time its fetch started; failedAt: when the newest failed fetch started.
+   * copy: the newest good answer, with the time its fetch started; failedAt: when the newest failed fetch started;
+   * timedOut: whether that fetch failed for running out of time.
    * @typedef {{ usedAt: number, immutable: boolean, accept: (text: string) => boolean, label: string,
-   *   copy?: { at: number, text: string }, failedAt?: number, pending?: Promise<string | null>,
+   *   copy?: { at: number, text: string }, failedAt?: number, timedOut?: boolean, pending?: Promise<Answer>,
    *   pendingAt?: number }} Entry
+   */
+  /**
+   * What a fetch brought: the file's text, or null and whether the fetch ran out of time.
+   * @typedef {{ text: string | null, timedOut: boolean }} Answer
    */
   /** @type {Map<string, Entry>} */
   const entries = new Map();
@@ -53,10 +58,10 @@ function createFragmentCache({
   const closing = new AbortController();
 
   /**
-   * The file's text, or null when it could not be fetched or is not what was asked for.
+   * The file's text, or null when it could not be fetched or is not what was asked for; and how its fetch ended.
    * @param {string} url
    * @param {Entry} entry
-   * @returns {Promise<string | null>}
+   * @returns {Promise<{ text: string | null, outcome: FetchOutcome }>}
    */
   async function download(url, { accept, label }) {
     // A timer of our own, not AbortSignal.timeout: that signal is only weakly held by its timer and by
@@ -65,25 +70,28 @@ function createFragmentCache({
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const started = performance.now();
-    /** @param {FetchOutcome} outcome */
-    const tell = (outcome) => events.fetched?.({ url, label, seconds: (performance.now() - started) / 1000, outcome });
+    /**
+     * @param {FetchOutcome} outcome
+     * @param {string | null} [text]
+     */
+    const tell = (outcome, text = null) => {
+      events.fetched?.({ url, label, seconds: (performance.now() - started) / 1000, outcome });
+      return { text, outcome };
+    };
     try {
       const signal = AbortSignal.any([closing.signal, timeout.signal]);
       // No redirects: a fragment comes from the remote's origin in remotes.json or not at all.
       const response = await fetchImpl(url, { redirect: 'manual', signal });
       if (response.status !== 200) {
         await response.body?.cancel();
-        tell('status');
-        return null;
+        return tell('status');
       }
       const text = await response.text();
-      const accepted = accept(text);
-      tell(accepted ? 'ok' : 'rejected');
-      return accepted ? text : null;
+      return accept(text) ? tell('ok', text) : tell('rejected');
     } catch {
+      const outcome = timeout.signal.aborted ? 'timeout' : 'unreachable';
       // A fetch ended by close() is no remote's failure.
-      if (!closing.signal.aborted) tell(timeout.signal.aborted ? 'timeout' : 'unreachable');
-      return null;
+      return closing.signal.aborted ? { text: null, outcome } : tell(outcome);
     } finally {
       clearTimeout(timer);
     }
@@ -115,19 +123,21 @@ function createFragmentCache({
    * of a fetch that started later.
    * @param {string} url
    * @param {Entry} entry
-   * @returns {Promise<string | null>}
+   * @returns {Promise<Answer>}
    */
   function refresh(url, entry) {
     const time = now();
     if (entry.pending && time - (entry.pendingAt ?? -Infinity) <= maxAgeMs) return entry.pending;
-    const promise = download(url, entry).then((text) => {
+    const promise = download(url, entry).then(({ text, outcome }) => {
+      const timedOut = outcome === 'timeout';
       if (text !== null) {
         if (!entry.copy || entry.copy.at <= time) entry.copy = { at: time, text };
       } else if (entry.failedAt === undefined || entry.failedAt <= time) {
         entry.failedAt = time;
+        entry.timedOut = timedOut;
       }
       if (entry.pending === promise) entry.pending = undefined;
-      return text;
+      return { text, timedOut };
     });
     entry.pending = promise;
     entry.pendingAt = time;
@@ -179,11 +189,14 @@ function createFragmentCache({
    * answer is that file; one that is not counts as a failure, so it is asked for again once the failure is old
    * instead of being kept (a deploy that copies the manifest before the files it names answers an older build's
    * file for a moment, under the new build's URL).
-   * `answered`: told whether the answer is a copy, a remembered failure, or what a fetch brought (or its wait's end).
+   * `answered`: told, as it answers, whether the answer is a copy, a remembered failure, what a fetch brought, or none
+   * for want of time (the wait or the fetch ran out of it, or the remembered failure did): a document that goes out
+   * without a file for that reason says so (fragmentTiming.js), so that it is not taken for one whose remote has no
+   * such file.
    * @param {string} url
    * @param {number} [waitMs]
    * @param {{ immutable?: boolean, accept?: (text: string) => boolean, label?: string,
-   *   answered?: (from: 'copy' | 'failure' | 'fetch') => void }} [options]
+   *   answered?: (from: 'copy' | 'failure' | 'fetch' | 'timeout') => void }} [options]
    * @returns {Promise<string | null>}
    */
   function get(url, waitMs = timeoutMs, { immutable = false, accept = () => true, label = '', answered } = {}) {
@@ -202,19 +215,23 @@ function createFragmentCache({
       return Promise.resolve(entry.copy.text);
     }
     if (recentFailure(entry, time)) {
-      answered?.('failure');
+      answered?.(entry.timedOut ? 'timeout' : 'failure');
       return Promise.resolve(null);
     }
-    answered?.('fetch');
     const promise = refresh(url, entry);
     // A caller never waits longer than it asked, nor than the timeout, whatever the fetch does.
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timeout;
-    /** @type {Promise<null>} */
+    /** @type {Promise<Answer>} */
     const giveUp = new Promise((resolve) => {
-      timeout = setTimeout(() => resolve(null), Math.max(0, Math.min(waitMs, timeoutMs)));
+      timeout = setTimeout(() => resolve({ text: null, timedOut: true }), Math.max(0, Math.min(waitMs, timeoutMs)));
     });
-    return Promise.race([promise, giveUp]).finally(() => clearTimeout(timeout));
+    return Promise.race([promise, giveUp])
+      .then(({ text, timedOut }) => {
+        answered?.(timedOut ? 'timeout' : 'fetch');
+        return text;
+      })
+      .finally(() => clearTimeout(timeout));
   }
 
   return { get, close, sweep };

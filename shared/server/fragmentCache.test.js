@@ -313,6 +313,35 @@ describe('the fragment cache', () => {
     hanging.forEach((res) => res.destroy());
   });
 
+  it('tells a caller that no answer came in time apart from a failure, and while it remembers either', async () => {
+    /** @type {import('node:http').ServerResponse[]} */
+    const hanging = [];
+    answer = (req, res) => {
+      if (req.url === '/slow') return void hanging.push(res);
+      res.statusCode = 404;
+      res.end();
+    };
+    // No background refresh within the test: what is told comes from each get alone.
+    const cache = createFragmentCache({ timeoutMs: 200, maxAgeMs: 60_000 });
+    /** @param {string} file @param {number} [waitMs] */
+    const told = async (file, waitMs) => {
+      /** @type {string | undefined} */
+      let from;
+      const text = await cache.get(`${origin}${file}`, waitMs, { answered: (how) => (from = how) });
+      return { text, from };
+    };
+    // The caller's wait ends first; then its fetch, which the next caller joined, ends at the timeout; then the
+    // failure remembered is still one of time.
+    expect(await told('/slow', 50)).toEqual({ text: null, from: 'timeout' });
+    expect(await told('/slow')).toEqual({ text: null, from: 'timeout' });
+    expect(await told('/slow')).toEqual({ text: null, from: 'timeout' });
+    // A remote that answers, but not with the file: a failure, then a remembered one.
+    expect(await told('/missing')).toEqual({ text: null, from: 'fetch' });
+    expect(await told('/missing')).toEqual({ text: null, from: 'failure' });
+    cache.close();
+    hanging.forEach((res) => res.destroy());
+  });
+
   it('gives up on a hanging remote after the timeout, and a caller never waits longer than it asked', async () => {
     /** @type {import('node:http').ServerResponse[]} */
     const hanging = [];

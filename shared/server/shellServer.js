@@ -21,7 +21,7 @@ const { storeCopyReader } = require('./releases/storeCopy');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
 const { pollLiveBuilds } = require('./fieldData/liveBuildsPoller');
-const { renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
+const { missedFragment, renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
 const { HEALTH_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
@@ -243,7 +243,7 @@ function createShellHandler({
       const html = token ? document.html.replace('</head>', `${fieldTokenTag(token)}\n</head>`) : document.html;
       // A document of a side of its own page's canary: whether that remote's fragment made it in is a signal too.
       if (token && document.route && pageRemote && cohort.endsWith(`:${pageRemote}`)) {
-        const failed = document.fragment === undefined || document.fragment.cache === 'failed';
+        const failed = document.fragment === undefined || missedFragment(document.fragment);
         collector?.recordDocument({ token, route: document.route, remote: pageRemote, cohort, failed });
       }
       return sendDocument(
