@@ -1,11 +1,12 @@
 // One convention for every command of the repository (npm start's serve, a package's serve, the release commands,
 // nginx:config, new-page): arguments read by Node's own `util.parseArgs`, `--help` prints the usage, and the exit
 // code says how it ended: 0 done, 1 refused (a well-formed request the command will not carry out, or a failure),
-// 2 wrong usage (an unknown option, a missing or malformed argument). A refusal or a usage error is one line on
-// stderr, never a stack trace.
+// 2 wrong usage (an unknown option, a missing or malformed argument), 3 undecided (a check that could not come to a
+// verdict, such as the release gate on a machine too busy to run it in time). A refusal, a usage error or an
+// undecided check is one line on stderr, never a stack trace.
 const { parseArgs } = require('node:util');
 
-const EXIT = Object.freeze({ done: 0, refused: 1, usage: 2 });
+const EXIT = Object.freeze({ done: 0, refused: 1, usage: 2, undecided: 3 });
 
 /** The command line is wrong: exit 2, with the usage. */
 class UsageError extends Error {
@@ -22,6 +23,19 @@ class Refusal extends Error {
   constructor(message) {
     super(message);
     this.name = 'Refusal';
+  }
+}
+
+/**
+ * A check that could not come to a verdict: exit 3, with why. Neither a pass nor a refusal of what was checked, so
+ * nothing was changed or recorded, and the same command later may decide. A pipeline can tell it from a refusal by the
+ * code and run the command again.
+ */
+class Undecided extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'Undecided';
   }
 }
 
@@ -104,7 +118,7 @@ function numberOption(text, option, { min, max }) {
 
 /**
  * Runs a command's main function and ends the process by the convention: done 0, Refusal 1 (`error: …`), UsageError
- * 2 (`error: …` and the usage), anything else 1 with its message.
+ * 2 (`error: …` and the usage), Undecided 3 (`error: …`), anything else 1 with its message.
  * @param {string} usage
  * @param {() => unknown} main
  * @param {{ isRefusal?: (error: unknown) => boolean, exitWhenDone?: boolean }} [options]
@@ -123,6 +137,10 @@ function runCommand(usage, main, { isRefusal = () => false, exitWhenDone = true 
           process.stderr.write(`error: ${error.message}\nusage: ${usage}\n`);
           return process.exit(EXIT.usage);
         }
+        if (error instanceof Undecided) {
+          process.stderr.write(`error: ${error.message}\n`);
+          return process.exit(EXIT.undecided);
+        }
         const known = error instanceof Refusal || isRefusal(error);
         process.stderr.write(`error: ${known || error instanceof Error ? error.message : String(error)}\n`);
         return process.exit(EXIT.refused);
@@ -130,4 +148,13 @@ function runCommand(usage, main, { isRefusal = () => false, exitWhenDone = true 
     );
 }
 
-module.exports = { EXIT, Refusal, UsageError, numberOption, readCommandLine, runCommand, wholeNumberOption };
+module.exports = {
+  EXIT,
+  Refusal,
+  Undecided,
+  UsageError,
+  numberOption,
+  readCommandLine,
+  runCommand,
+  wholeNumberOption,
+};

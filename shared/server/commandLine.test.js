@@ -12,12 +12,12 @@ const SPEC = {
 
 /**
  * Runs a command built on the convention whose main does `body`.
- * @param {string} body JavaScript, with `readCommandLine`, `Refusal`, `SPEC` and `argv` in scope
+ * @param {string} body JavaScript, with `readCommandLine`, `Refusal`, `Undecided`, `SPEC` and `argv` in scope
  * @param {string[]} argv
  */
 function run(body, argv) {
   const script = `
-    const { readCommandLine, Refusal, runCommand } = require(${JSON.stringify(require.resolve('./commandLine'))});
+    const { readCommandLine, Refusal, runCommand, Undecided } = require(${JSON.stringify(require.resolve('./commandLine'))});
     const SPEC = ${JSON.stringify(SPEC)};
     const argv = process.argv.slice(1);
     runCommand(SPEC.usage, async () => { ${body} });`;
@@ -89,6 +89,15 @@ describe('how a command ends', () => {
   it('exits 1 on a refusal, in one line', () => {
     const result = run('throw new Refusal("release x is not in the store");', ['x']);
     expect(result).toMatchObject({ status: 1, stdout: '', stderr: 'error: release x is not in the store\n' });
+  });
+
+  it('exits 3 when a check could not come to a verdict, in one line', () => {
+    const result = run('throw new Undecided("the gate could not judge: its browser did not start");', ['x']);
+    expect(result).toMatchObject({
+      status: 3,
+      stdout: '',
+      stderr: 'error: the gate could not judge: its browser did not start\n',
+    });
   });
 
   it('exits 1 on any other failure, with its message and no stack', () => {
