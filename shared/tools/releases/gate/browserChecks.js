@@ -1,25 +1,37 @@
-// The gate's checks in headless Chromium: the release's page, composed with the live site, arrives as server HTML,
-// hydrates in place with no console error, hydration warning or CSP violation, and is reached by in-app navigation
-// from another page. Also reads which shared singletons the live shell provides, from its federation runtime.
-const { chromium } = require('playwright-core');
-const { bodyWrapperStart } = require('@nativegtm/contract/fragments');
+// The gate's checks in headless Chromium: the release's page, composed with the live site, hydrates in place with no
+// console error, hydration warning or CSP violation, and is reached by in-app navigation from another page. Also reads
+// which shared singletons the live shell provides, from its federation runtime.
+//
+// The browser gets the time a busy machine needs, and a try that runs out of it before anything went wrong could not
+// judge, as does one whose document says nothing of the release (serverHtml.js: its page's HTML did not come in
+// time); each check is then tried once more (verdict.js). What went wrong before the time ran out (an error, a
+// violation, the error screen) is the release's failure. A browser that does not start or fails judges nothing.
+const { chromium, errors } = require('playwright-core');
+const { judgedInTwoTries } = require('./verdict');
+const { unjudgedDocument } = require('./serverHtml');
 const {
   headingIsNot,
   navigateInApp,
   pause,
   reactOwnsHeading,
+  remoteTimeout,
   shellSingletons,
   shownHeading,
   watchFromFirstScript,
 } = require('./inPage');
 
-/** @typedef {import('./buildChecks').Check} Check */
+/** @typedef {import('./verdict').Outcome} Outcome */
+/** @typedef {import('playwright-core').Browser} Browser */
 /** @typedef {import('playwright-core').Page} Page */
 
-/** How long a page has to hydrate or render. */
-const RENDER_TIMEOUT_MS = 15000;
+/** How long a page has to load (its `load` event), and then to hydrate or render. */
+const LOAD_TIMEOUT_MS = 30_000;
+const RENDER_TIMEOUT_MS = 15_000;
 /** Console warnings that mean the page is broken even though it shows: a hydration mismatch, a singleton refused. */
 const FATAL_WARNING = /hydrat|did not match|unsatisfied|version.*(not|doesn't) satisfy|singleton/i;
+
+/** @param {unknown} error its message's first line */
+const firstLine = (error) => String(/** @type {Error} */ (error).message ?? error).split('\n')[0] ?? '';
 
 /**
  * Watches a page from its first script: CSP violations, and the h1 the server sent.
@@ -37,6 +49,8 @@ async function watch(page) {
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message.slice(0, 300)}`));
   await page.addInitScript(watchFromFirstScript);
+  // As long as the gate waits for the page in all: the gate's own limit comes first.
+  await page.addInitScript(remoteTimeout, LOAD_TIMEOUT_MS + RENDER_TIMEOUT_MS);
   return problems;
 }
 
@@ -53,78 +67,100 @@ async function untilRendered(page) {
 }
 
 /**
- * The versions of each shared package the shell's federation runtime registered itself.
- * @param {Page} page
- * @returns {Promise<Record<string, string[]>>}
+ * One try of a browser check in a fresh context: `steps` drive the page and add what went wrong to `problems`, or
+ * return why this try cannot judge.
+ * @param {Browser} browser
+ * @param {string} name
+ * @param {(page: Page, problems: string[]) => Promise<string | void>} steps
+ * @returns {Promise<Outcome>}
  */
-function providedSingletons(page) {
-  return page.evaluate(shellSingletons);
+async function tryInBrowser(browser, name, steps) {
+  let context;
+  try {
+    context = await browser.newContext();
+  } catch (error) {
+    return { name, undecided: `its browser failed (${firstLine(error)})` };
+  }
+  try {
+    const page = await context.newPage();
+    const problems = await watch(page);
+    try {
+      const undecided = await steps(page, problems);
+      if (undecided) return { name, undecided };
+    } catch (error) {
+      if (error instanceof errors.TimeoutError && problems.length === 0) {
+        return { name, undecided: `the browser ran out of time (${firstLine(error)})` };
+      }
+      problems.push(firstLine(error) || 'failed');
+    }
+    return problems.length === 0 ? { name, ok: true } : { name, ok: false, detail: problems.join('; ') };
+  } finally {
+    await context.close();
+  }
 }
 
 /**
- * @param {{ origin: string, remote: string, route: string, otherRoute: string, buildId: string,
- *   chromiumPath: string }} options chromiumPath: Debian's Chromium unless CHROME_PATH says otherwise
- * @returns {Promise<{ checks: Check[], provided: Record<string, string[]> | undefined }>}
+ * @param {{ origin: string, route: string, otherRoute: string, chromiumPath: string }} options chromiumPath:
+ *   Debian's Chromium unless CHROME_PATH says otherwise
+ * @returns {Promise<{ hydration: Outcome, navigation: Outcome, provided: Record<string, string[]> | undefined }>}
+ *   provided: the versions of each shared package the shell's federation runtime registered itself, as the
+ *   hydration's page read them
  */
-async function browserChecks({ origin, remote, route, otherRoute, buildId, chromiumPath }) {
-  /** @type {Check[]} */
-  const checks = [];
-  const response = await fetch(new URL(route, origin));
-  const html = await response.text();
-  const wrapper = bodyWrapperStart(remote, buildId);
-  checks.push(
-    response.status === 200 && html.includes(wrapper)
-      ? { name: 'server HTML', ok: true }
-      : {
-          name: 'server HTML',
-          ok: false,
-          detail:
-            response.status === 200
-              ? `${route} answered 200 without this release's HTML (build ${buildId})`
-              : `${route} answered ${response.status}`,
-        },
-  );
-
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+async function browserChecks({ origin, route, otherRoute, chromiumPath }) {
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+  } catch (error) {
+    const undecided = `its browser did not start (${firstLine(error)})`;
+    return {
+      hydration: { name: 'hydration', undecided },
+      navigation: { name: 'in-app navigation', undecided },
+      provided: undefined,
+    };
+  }
   /** @type {Record<string, string[]> | undefined} */
   let provided;
+  const at = (/** @type {string} */ path) => new URL(path, origin).href;
   try {
-    for (const [name, start] of /** @type {const} */ ([
-      ['hydration', route],
-      ['in-app navigation', otherRoute],
-    ])) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const problems = await watch(page);
-      try {
-        const loaded = await page.goto(new URL(start, origin).href);
-        if (loaded?.status() !== 200) problems.push(`${start} answered ${loaded?.status()}`);
-        let shown = await untilRendered(page);
-        if (name === 'hydration') {
-          provided = await providedSingletons(page);
-          if (!shown.inPlace) problems.push('the server HTML was replaced instead of hydrated');
-        } else {
-          const before = shown.heading;
-          await page.evaluate(navigateInApp, route);
-          await page.waitForFunction(headingIsNot, before, { timeout: RENDER_TIMEOUT_MS });
-          shown = await untilRendered(page);
-        }
+    const hydration = await judgedInTwoTries(() =>
+      tryInBrowser(browser, 'hydration', async (page, problems) => {
+        provided = undefined;
+        const loaded = await page.goto(at(route), { timeout: LOAD_TIMEOUT_MS });
+        const status = loaded?.status() ?? 0;
+        const undecided = unjudgedDocument(route, status, await loaded?.headerValue('server-timing'));
+        if (undecided) return undecided;
+        if (status !== 200) problems.push(`${route} answered ${status}`);
+        const shown = await untilRendered(page);
+        provided = await page.evaluate(shellSingletons);
+        if (!shown.inPlace) problems.push('the server HTML was replaced instead of hydrated');
         if (shown.errorScreen) problems.push(`the error screen is shown ("${shown.heading}")`);
         problems.push(...shown.violations.map((violation) => `CSP violation: ${violation}`));
-      } catch (error) {
-        problems.push(/** @type {Error} */ (error).message.split('\n')[0] ?? 'failed');
-      } finally {
-        await context.close();
-      }
-      checks.push(problems.length === 0 ? { name, ok: true } : { name, ok: false, detail: problems.join('; ') });
-    }
+      }),
+    );
+    const navigation = await judgedInTwoTries(() =>
+      tryInBrowser(browser, 'in-app navigation', async (page, problems) => {
+        const loaded = await page.goto(at(otherRoute), { timeout: LOAD_TIMEOUT_MS });
+        const status = loaded?.status() ?? 0;
+        // Not its Server-Timing: the other page's HTML may be late (the shell then renders it), the check is the
+        // navigation.
+        const undecided = unjudgedDocument(otherRoute, status, undefined);
+        if (undecided) return undecided;
+        if (status !== 200) problems.push(`${otherRoute} answered ${status}`);
+        const before = (await untilRendered(page)).heading;
+        await page.evaluate(navigateInApp, route);
+        await page.waitForFunction(headingIsNot, before, { timeout: RENDER_TIMEOUT_MS });
+        const shown = await untilRendered(page);
+        if (shown.errorScreen) problems.push(`the error screen is shown ("${shown.heading}")`);
+        problems.push(...shown.violations.map((violation) => `CSP violation: ${violation}`));
+      }),
+    );
+    return { hydration, navigation, provided };
   } finally {
     await browser.close();
   }
-  return { checks, provided };
 }
 
 module.exports = { browserChecks };

@@ -1,5 +1,8 @@
 // The site the gate checks a release in: the live shell, the other remotes' live releases and the candidate release
 // in place of its remote's, served by the built-in server on free loopback ports. Nothing visitors reach changes.
+// Composed as for visitors but one thing: a document waits for its page's HTML as long as a busy machine may need,
+// not the visitors' fraction of a second. (A visitor is better served the page rendered in the browser than a late
+// document; the gate, which reads the document to judge the release, is not.)
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -25,10 +28,18 @@ function freePort() {
 const PORT_TRIES = 5;
 
 /**
- * @param {{ storeDir: string, remote: string, releaseDir: string }} options
+ * How long a document of the gate's site waits for its page's HTML (visitors': 400 ms). On a machine whose two cores
+ * were busy with a build, the fragments of a cold site took up to a second; ten leave room for worse, and a document
+ * still without its HTML then says it timed out (serverHtml.js).
+ */
+const GATE_FRAGMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * @param {{ storeDir: string, remote: string, releaseDir: string, fragmentTimeoutMs?: number }} options
+ *   fragmentTimeoutMs: GATE_FRAGMENT_TIMEOUT_MS unless given
  * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
  */
-async function startGateSite({ storeDir, remote, releaseDir }) {
+async function startGateSite({ storeDir, remote, releaseDir, fragmentTimeoutMs = GATE_FRAGMENT_TIMEOUT_MS }) {
   const candidate = deployables.find((deployable) => deployable.remote === remote);
   if (!candidate) throw new Error(`no deployable for remote "${remote}"`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-gate-'));
@@ -50,6 +61,7 @@ async function startGateSite({ storeDir, remote, releaseDir }) {
         remotesFile,
         origin,
         releasesDir: storeDir,
+        fragmentTimeoutMs,
         // The gate's browser is not a visitor: its page views are no field data, and this site takes none (its
         // shell would answer the beacons 405, an error in the console the gate reads).
         sampleRate: 0,

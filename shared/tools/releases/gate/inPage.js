@@ -1,7 +1,7 @@
 // Functions the gate runs inside the page (Playwright sends them as source text: each uses only its argument and the
 // page's globals). The only browser code of this package, hence the DOM types here alone.
 /// <reference lib="dom" />
-/* global window, document, PopStateEvent */
+/* global window, document, MutationObserver, PopStateEvent */
 
 /** @typedef {{ violations: string[], serverHeading: Element | null }} GateWatch */
 
@@ -16,6 +16,23 @@ function watchFromFirstScript() {
   document.addEventListener('readystatechange', () => {
     if (document.readyState === 'interactive') state.serverHeading = document.querySelector('h1');
   });
+}
+
+/**
+ * An init script: gives the shell `ms` to load a remote (its `<meta name="remote-timeout-ms">`, put first in the head
+ * as the document parses, before any the live index.html has), as long as the gate waits: a page slow to load on a
+ * busy machine then runs out of the gate's time, which could not judge, instead of the visitors' time, whose error
+ * screen would read as the page's failure.
+ * @param {number} ms
+ */
+function remoteTimeout(ms) {
+  new MutationObserver((_records, observer) => {
+    if (!document.head) return;
+    document.head.prepend(
+      Object.assign(document.createElement('meta'), { name: 'remote-timeout-ms', content: `${ms}` }),
+    );
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
 }
 
 /** True once React owns the page's h1 (it marks its nodes with a `__reactFiber…` key). */
@@ -75,6 +92,7 @@ function shellSingletons() {
 
 module.exports = {
   watchFromFirstScript,
+  remoteTimeout,
   reactOwnsHeading,
   headingIsNot,
   pause,
