@@ -88,8 +88,10 @@ const isSecureOrLoopback = (url) =>
   url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
 
 /**
- * A refusal as the API answers it: the one line the command prints (`error: …`) and exits 1 on.
- * @typedef {{ error: string }} DeployRefusal
+ * A refusal as the API answers it: the one line the command prints (`error: …`) and exits 1 on; or, with `undecided`
+ * (503), the line of a gate that could not judge the release, which the command exits 3 on: nothing was recorded or
+ * changed, and the same request later may decide.
+ * @typedef {{ error: string, undecided?: true }} DeployRefusal
  */
 
 module.exports = {

@@ -8,6 +8,9 @@
 //   3. that credential may do this action on this remote (403)
 //   4. the request itself: its body, its release (400, 404, 409, 413), then the store's own refusal
 //
+// A gate that could not judge the release (a promote's, a canary's) is no refusal of it: 503, nothing recorded, and
+// the client exits 3 as the command does where the store is (@nativegtm/contract/deployApi).
+//
 // Every answer is JSON: what the command prints, or `{ error }` with the one line the command prints on a refusal,
 // with no path of the server's in it (serverPaths.js). The store's changes are made as the credential's actor, with
 // the request's address: the audit names both.
@@ -22,7 +25,7 @@ const { ArchiveRefusal, printable, unpackRelease } = require('@nativegtm/store/r
 const { DEFAULT_KEEP, ReleaseError } = require('@nativegtm/store/operations');
 const { StoreConflict, StoreRefusal, StoreUnavailable } = require('@nativegtm/store/storeRefusal');
 const { StoreBusyError } = require('@nativegtm/store/storeLock');
-const { Refusal, UsageError } = require('@nativegtm/server/commandLine');
+const { Refusal, Undecided, UsageError } = require('@nativegtm/server/commandLine');
 const { canaryOptionTexts, canaryPlan } = require('@nativegtm/tools/canary/options');
 const { canaryStatusLines } = require('@nativegtm/tools/canary/status');
 const { ApiRefusal } = require('./apiRefusal');
@@ -48,7 +51,8 @@ const MAX_JSON_BYTES = 4096;
 function statusOf(error) {
   if (error instanceof ApiRefusal) return error.status;
   if (error instanceof ArchiveRefusal) return error.tooLarge ? 413 : 400;
-  if (error instanceof StoreUnavailable) return 503;
+  // The store out of reach, or the gate that could not judge (its site or browser too slow): nothing was done.
+  if (error instanceof StoreUnavailable || error instanceof Undecided) return 503;
   // A canary's options the command would refuse as wrong usage.
   if (error instanceof UsageError) return 400;
   // A canary whose state cannot be read.
@@ -334,7 +338,7 @@ function createDeployApi({
         status === 500 ? 'the deploy API failed; its log says why' : String(/** @type {Error} */ (error).message);
       if (status === 500) logger.error({ err: error, path: pathname }, 'request failed');
       refused = message;
-      answer = { status, body: { error: message } };
+      answer = { status, body: error instanceof Undecided ? { error: message, undecided: true } : { error: message } };
     }
     const status = answer.status ?? 200;
     // A request whose body the API stopped reading (too large, refused before it) ends its connection: what the

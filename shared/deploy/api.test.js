@@ -8,6 +8,7 @@ const path = require('node:path');
 const { gunzipSync, gzipSync } = require('node:zlib');
 const fc = require('fast-check');
 const { ARCHIVE_SHA256_HEADER, deployPaths } = require('@nativegtm/contract/deployApi');
+const { bodyWrapperStart } = require('@nativegtm/contract/fragments');
 const { captureLogs } = require('@nativegtm/server/observability/logCapture');
 const { packRelease } = require('@nativegtm/store/releaseArchive');
 const { archiveOf } = require('@nativegtm/store/testing/archives');
@@ -529,5 +530,32 @@ describe('a request that is not one', () => {
     );
     // Nothing was published by it.
     expect(stored('jobs')).toEqual([]);
+  });
+});
+
+describe('a gate that could not judge the release', () => {
+  it('is answered 503 with its line, marked for the command to exit 3 on, and nothing is recorded', async () => {
+    // The API's machine without a browser: whatever the gate's site composes (this checkout built or not), the page
+    // cannot be judged in one, and the release's own HTML gives nothing to fail.
+    await api.close();
+    api = await startDeployApi(testApiConfig({ storeDir, CHROME_PATH: path.join(storeDir, 'no-chromium') }), {
+      logger: logs.logger,
+      now: () => now,
+    });
+    const { token } = await tokenFor('jobs', ['publish', 'promote']);
+    const built = fakeBuild({ buildId: 'unjudged' });
+    fs.writeFileSync(
+      path.join(built, 'ssr/body/index.html'),
+      `${bodyWrapperStart('jobs', 'unjudged')}data-variant="index"><h1>Jobs</h1></div>`,
+    );
+    const { id } = (await publish('jobs', token, await packRelease(built))).body;
+    expect(await call(deployPaths.promote('jobs', id), { method: 'POST', token })).toEqual({
+      status: 503,
+      body: { error: expect.stringMatching(/^the gate could not judge: /), undecided: true },
+    });
+    const { body } = await call(deployPaths.releases('jobs'), { token });
+    expect(body.releases).toEqual([expect.objectContaining({ id, live: false })]);
+    expect(body.releases[0].gate).toBeUndefined();
+    expect(body.audit.map((/** @type {{ action: string }} */ entry) => entry.action)).toEqual([`release jobs ${id}`]);
   });
 });

@@ -1,7 +1,8 @@
 // A remote's releases through the deploy API (`--to <url>`), as the release commands use the store: the same methods,
 // so that a command prints and exits as it does where the store is. A build is sent as the .tar.gz
 // @nativegtm/store/releaseArchive packs, named by its sha256; the gate runs on the API's side and its result comes
-// back. Every refusal is the API's one line, which the command prints and exits 1 on.
+// back. Every refusal is the API's one line, which the command prints and exits 1 on (3 for a gate that could not
+// judge, as where the store is).
 const { createHash } = require('node:crypto');
 const {
   ARCHIVE_SHA256_HEADER,
@@ -9,7 +10,7 @@ const {
   deployPaths,
   isSecureOrLoopback,
 } = require('@nativegtm/contract/deployApi');
-const { UsageError } = require('@nativegtm/server/commandLine');
+const { Undecided, UsageError } = require('@nativegtm/server/commandLine');
 const { packRelease } = require('@nativegtm/store/releaseArchive');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
 const { deployCredential } = require('./deployCredential');
@@ -87,6 +88,7 @@ function deployCaller(to, env) {
     /** @type {any} */
     const answer = await response.json().catch(() => undefined);
     if (!response.ok) {
+      if (answer?.undecided === true && typeof answer.error === 'string') throw new Undecided(answer.error);
       throw new DeployRefusal(
         typeof answer?.error === 'string' ? answer.error : `the deploy API answered HTTP ${response.status}`,
         response.status,
