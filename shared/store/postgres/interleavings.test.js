@@ -1,8 +1,11 @@
 /** @jest-environment node */
-// Changes of two remotes and a node's syncs, run concurrently on one PostgreSQL, every query and commit in an order a
-// fast-check scheduler picks: whatever the order, once the node syncs after the last commit (as the last commit's
-// notification makes it), it serves exactly what the database holds. This is the race where a change that took a
-// lower revision commits after a node synced a higher one, and the node then thought it had it.
+// Changes, a node's syncs and a canary's lease, run concurrently on one PostgreSQL, each transaction's steps in an
+// order a fast-check scheduler picks (../testing/scheduledDatabase.js). Whatever the order:
+// - each sync a commit's notification starts brings the node to that commit, and once the last one ran the node
+//   serves exactly what the database holds (the race where a change that took a lower revision committed after a
+//   node synced a higher one, and the node thought it had it);
+// - a lease renewal and a take-over of the same canary never both succeed, and the command whose canary was taken
+//   over changes nothing after (a renewal is no change of the store, so nothing else orders the two).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -10,6 +13,8 @@ const fc = require('fast-check');
 const S3rver = require('s3rver');
 const { remoteNames } = require('@nativegtm/contract/remotes');
 const { remoteStore } = require('../remoteStore');
+const { CanaryGone } = require('../canaryChanges');
+const { ReleaseError } = require('../operations');
 const { openDatabase } = require('./database');
 const { openObjectStore } = require('./objectStore');
 const { openPostgresStore } = require('./postgresStore');
@@ -130,6 +135,73 @@ it('brings a node to every change a notification tells it of, whatever order cha
         expect(servedByNode(node)).toEqual(await heldByDatabase(database));
       },
     ),
-    { numRuns: Number(process.env.RUNS ?? 50), endOnFailure: true },
+    { numRuns: Number(process.env.RUNS ?? 40), endOnFailure: true },
   );
 });
+
+it('lets a canary be renewed by its command or taken over by another, never both, whatever the order', async () => {
+  const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+  const plain = remoteStore(postgresBackend('jobs', { database, objects }));
+  /**
+   * Whether the change was made: false for the refusal a lost race gives, the error for anything else.
+   * @param {Promise<unknown>} change
+   */
+  const made = (change) =>
+    change.then(
+      () => true,
+      (error) => {
+        if (error instanceof CanaryGone || error instanceof ReleaseError) return false;
+        throw error;
+      },
+    );
+  await fc.assert(
+    fc.asyncProperty(fc.scheduler(), async (s) => {
+      const start = Date.now();
+      const [a, b] = /** @type {[string, string]} */ (ids.jobs);
+      const next = (await heldByDatabase(database)).jobs?.live === a ? b : a;
+      const mine = await plain.startCanary(next, {
+        steps: [25, 100],
+        settings,
+        gate: null,
+        now: () => start,
+        leaseTtlMs: 1000,
+      });
+      const { scheduledDatabase, drive } = scheduledTransactions(s);
+      const holder = remoteStore(postgresBackend('jobs', { database: scheduledDatabase(database, 'holder'), objects }));
+      const other = remoteStore(postgresBackend('jobs', { database: scheduledDatabase(database, 'other'), objects }));
+      // At 1.2 s the lease the canary started with ran out, the one renewed at 0.6 s not.
+      const renewing = holder.renewLease(mine, start + 600).then(
+        async (renewed) => ({
+          renewed: true,
+          stepped: await made(holder.advanceCanary(renewed, passedAt(start), 100, start + 700)),
+        }),
+        (error) => {
+          if (!(error instanceof CanaryGone)) throw error;
+          return { renewed: false, stepped: false };
+        },
+      );
+      const taking = made(other.takeOverCanary({ now: () => start + 1200 }));
+      const [{ renewed, stepped }, taken] = await drive(Promise.all([renewing, taking]));
+      const audit = (await plain.audit()).map((entry) => entry.action);
+      const { canary } = await plain.canary();
+      await plain.abortCanary({ now: Date.now });
+      expect(renewed).not.toBe(taken);
+      if (taken) {
+        expect(stepped).toBe(false);
+        expect(canary).toMatchObject({ share: 25, lease: { epoch: 2 } });
+        expect(audit.at(-1)).toBe('canary jobs --resume');
+      } else {
+        expect(stepped).toBe(true);
+        expect(canary).toMatchObject({ share: 100, lease: { epoch: 1 } });
+      }
+    }),
+    { numRuns: Number(process.env.RUNS ?? 30), endOnFailure: true },
+  );
+});
+
+/**
+ * A step that passed, as the canary command records it.
+ * @param {number} at
+ */
+const passedAt = (at) =>
+  /** @type {const} */ ({ share: 25, verdict: 'pass', reason: 'ok', at: new Date(at).toISOString() });
