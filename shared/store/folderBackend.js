@@ -74,7 +74,9 @@ function removeRelease(layout, id) {
 
 /**
  * Removes the shared files no kept release names, and what interrupted publishes left (nothing else writes there
- * while the lock is held).
+ * while the lock is held). A publish takes the same lock, so none of the release a prune removes can land between the
+ * prune's reads and its deletes (on PostgreSQL, where the deletes follow the commit, it can:
+ * ./postgres/releaseObjects.js); it is refused while the prune runs (tested).
  * @param {StoreLayout} layout
  * @param {import('./records').ReleaseRecord[]} kept
  */

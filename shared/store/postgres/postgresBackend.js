@@ -28,6 +28,7 @@ const { isLiveChange } = require('../liveHistory');
 const { checkBuild, filesUnder, isHashedFile, releaseId } = require('../publish');
 const { metadataCheck } = require('../releaseFiles');
 const { StoreConflict, StoreRefusal } = require('../storeRefusal');
+const { ReleaseFilesGone, checkUploaded, removeUnrecorded } = require('./releaseObjects');
 
 /** @typedef {import('../storeBackend').RemoteState} RemoteState */
 /** @typedef {import('../storeBackend').StoreBackend} StoreBackend */
@@ -44,6 +45,9 @@ const REVISION_LOCK = 0x6e677463;
 
 /** How old files no release names must be before prune removes them: a publish may be uploading them now. */
 const ORPHAN_AGE_MS = 60 * 60_000;
+
+/** How many times a publish uploads a release whose files a prune took meanwhile (./releaseObjects.js). */
+const PUBLISH_ATTEMPTS = 3;
 
 /**
  * The remote's rows at one revision.
@@ -120,12 +124,12 @@ function canaryOf(canary, renewal) {
  * to be made at commit, and the files to remove once it committed in `after`.
  * @param {RemoteRows} rows
  * @param {string} remote
- * @param {{ writes: Write[], after: ((objects: import('./objectStore').ObjectStore) => Promise<void>)[],
- *   orphanAgeMs: number }} pending
+ * @param {{ writes: Write[], after: (() => Promise<void>)[], orphanAgeMs: number,
+ *   database: import('./database').Database, objects: import('./objectStore').ObjectStore }} pending
  * @returns {RemoteState & { addRelease: (record: ReleaseRecord, files: ReleaseFile[]) => void,
  *   setLive: (id: string) => void }}
  */
-function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
+function databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects }) {
   /** @type {Set<string>} */
   const removed = new Set();
   /** @param {string} sql @param {unknown[]} values */
@@ -190,6 +194,8 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
     },
     addRelease: (record, files) => {
       rows.releases.set(record.id, { record, files });
+      // Recorded only with every file there, under the release's lock (./releaseObjects.js).
+      writes.push((client) => checkUploaded(client, objects, remote, record.id, files));
       write('INSERT INTO releases (remote, id, record, files) VALUES ($1, $2, $3, $4)', [
         record.id,
         JSON.stringify(record),
@@ -205,15 +211,19 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs }) {
     },
     removeUnusedFiles: (kept) => {
       const keep = new Set(kept.map((release) => release.id));
-      after.push(async (objects) => {
+      after.push(async () => {
         const now = Date.now();
+        /** @type {Map<string, string[]>} */
+        const unused = new Map();
         for (const object of await objects.list(`${remote}/`)) {
           const id = object.name.split('/')[1] ?? '';
           const recent = object.modified !== undefined && now - object.modified.getTime() < orphanAgeMs;
           // A release removed now goes at once; files no release names only once no publish can be writing them.
           const orphan = !keep.has(id) && !rows.releases.has(id) && !recent;
-          if (removed.has(id) || orphan) await objects.remove(object.name);
+          if (removed.has(id) || orphan) unused.set(id, [...(unused.get(id) ?? []), object.name]);
         }
+        // Each release's only while it is still not recorded: a publish may have recorded it again since the commit.
+        for (const [id, names] of unused) await removeUnrecorded(database, objects, remote, id, names);
       });
     },
   };
@@ -280,9 +290,9 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     const { renewal } = rows;
     /** @type {Write[]} */
     const writes = [];
-    /** @type {((objects: import('./objectStore').ObjectStore) => Promise<void>)[]} */
+    /** @type {(() => Promise<void>)[]} */
     const after = [];
-    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs }));
+    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects }));
     if (writes.length === 0 && after.length === 0) return result;
     await database.transaction(async (client) => {
       await client.query('INSERT INTO remotes (remote) VALUES ($1) ON CONFLICT DO NOTHING', [remote]);
@@ -310,7 +320,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       ]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, revision]);
     });
-    for (const step of after) await step(objects);
+    for (const step of after) await step();
     return result;
   }
 
@@ -336,7 +346,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     },
     read: async (read) => {
       const rows = await readRows();
-      return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs }));
+      return read(databaseState(rows, remote, { writes: [], after: [], orphanAgeMs, database, objects }));
     },
     publish: async (buildDir, { commit, dirty }) => {
       const buildId = checkBuild(buildDir, remote);
@@ -344,26 +354,33 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
       if (!check.ok) throw new StoreRefusal(`${buildDir} cannot be served: ${check.detail}`);
       const names = filesUnder(buildDir);
       const id = releaseId(buildDir, names);
-      const known = await readRows();
-      if (known.releases.has(id)) return { id, existed: true };
-      // Every file up before the release is recorded: nothing can name a release whose files are not all there.
-      const files = await uploadRelease(objects, remote, id, buildDir);
-      return change(`release ${remote} ${id}`, async (state) => {
-        if (state.record(id)) return { id, existed: true };
-        /** @type {ReleaseRecord} */
-        const record = {
-          id,
-          remote,
-          created: new Date().toISOString(),
-          by: actor.by,
-          buildId,
-          commit,
-          dirty,
-          hashedFiles: names.filter(isHashedFile),
-        };
-        state.addRelease(record, files);
-        return { id, existed: false };
-      });
+      for (let attempt = 1; ; attempt += 1) {
+        const known = await readRows();
+        if (known.releases.has(id)) return { id, existed: true };
+        // Every file up before the release is recorded: nothing can name a release whose files are not all there.
+        const files = await uploadRelease(objects, remote, id, buildDir);
+        try {
+          return await change(`release ${remote} ${id}`, async (state) => {
+            if (state.record(id)) return { id, existed: true };
+            /** @type {ReleaseRecord} */
+            const record = {
+              id,
+              remote,
+              created: new Date().toISOString(),
+              by: actor.by,
+              buildId,
+              commit,
+              dirty,
+              hashedFiles: names.filter(isHashedFile),
+            };
+            state.addRelease(record, files);
+            return { id, existed: false };
+          });
+        } catch (error) {
+          // A prune of the same release took files after they went up: up again (./releaseObjects.js).
+          if (!(error instanceof ReleaseFilesGone) || attempt === PUBLISH_ATTEMPTS) throw error;
+        }
+      }
     },
     releaseFiles: async (id) => {
       const rows = await readRows();
