@@ -28,9 +28,10 @@ const isAuditEntry = (entry) =>
  * Appends one entry to a folder store's audit, on disk before it returns.
  * @param {string} file the remote's audit.jsonl
  * @param {AuditEntry} entry
+ * @param {import('./storeLock').Fence} fence the remote's lock's
  */
-function appendAudit(file, entry) {
-  appendLinesDurably(file, `${JSON.stringify(entry)}\n`);
+function appendAudit(file, entry, fence) {
+  appendLinesDurably(file, `${JSON.stringify(entry)}\n`, { fence });
 }
 
 /**

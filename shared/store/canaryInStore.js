@@ -175,8 +175,10 @@ function writeNginxCanaryMaps(layout, remote) {
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {CanaryState} state
+ * @param {import('./storeLock').Fence} [fence] the store's lock's, under it: checked before the link is turned and
+ *   before each folder is removed (the new folder is seen by no one until then)
  */
-function writeCanary(layout, remote, state) {
+function writeCanary(layout, remote, state, fence = () => {}) {
   const problem = problemOf(state);
   if (problem) throw new Error(`Not a canary state: ${problem}.`);
   const dir = layout.canaries;
@@ -188,13 +190,14 @@ function writeCanary(layout, remote, state) {
   const next = String(Math.max(0, ...numbers) + 1);
   const folder = path.join(dir, next);
   const previous = readLink(layout);
+  // Outside the try: a folder of that number already there is not this write's to remove.
+  fs.mkdirSync(folder);
   try {
-    fs.mkdirSync(folder);
     // On disk before the link names the folder: a crash after the turn never shows an empty one.
     writeFileDurably(path.join(folder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
     syncDirectory(dir);
     // Relative, as the live pointer is: the store can be moved or mounted elsewhere whole.
-    replaceLinkDurably(layout.canary, path.relative(layout.dir, folder));
+    replaceLinkDurably(layout.canary, path.relative(layout.dir, folder), { fence });
   } catch (error) {
     // A write that failed (a full disk) leaves the canary as it was, and no folder the link never named.
     fs.rmSync(folder, { recursive: true, force: true });
@@ -202,7 +205,9 @@ function writeCanary(layout, remote, state) {
   }
   const keep = new Set([next, previous].filter((name) => name !== undefined));
   for (const name of fs.readdirSync(dir)) {
-    if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    if (keep.has(name)) continue;
+    fence();
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
   }
 }
 
@@ -221,16 +226,19 @@ function readLink(layout) {
 /**
  * Ends the remote's canary: the link goes first (everyone is on live at once), then its folders.
  * @param {StoreLayout} layout
+ * @param {import('./storeLock').Fence} [fence] the store's lock's, under it
  * @returns {boolean} whether a canary was running
  */
-function endCanary(layout) {
+function endCanary(layout, fence = () => {}) {
   let ended = true;
+  fence();
   try {
     fs.unlinkSync(layout.canary);
   } catch {
     ended = false;
   }
   if (ended) syncDirectory(layout.dir);
+  fence();
   fs.rmSync(layout.canaries, { recursive: true, force: true });
   return ended;
 }

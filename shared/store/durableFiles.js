@@ -11,11 +11,20 @@
 //   cut short by a crash loses only itself (the next line starts on a line of its own); an append that fails is cut
 //   back off, so the file is as it was.
 //
+// A write under the store's lock is given the lock's fence (storeLock.js), checked right before the step that makes it
+// visible (the rename, the append, the cut back of an undo): a command that lost the lock refuses there, leaving the
+// file as it was.
+//
 // Node's fs has each step but none of these sequences; write-file-atomic writes a file whole but fsyncs no directory
 // and makes no links, so this is the one place they are written.
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+
+/** @typedef {import('./storeLock').Fence} Fence */
+
+/** What a write outside the store's lock checks (the field-data folder, a test): nothing. */
+const unfenced = () => {};
 
 /**
  * A name beside `file` for what becomes it: unique per process and call, never a name the store or a reader lists.
@@ -81,12 +90,15 @@ function writeNewFile(file, data, mode) {
 }
 
 /**
- * Renames `temporary` over `target` in one rename(2), then fsyncs their folder; a failure removes `temporary`.
+ * Renames `temporary` over `target` in one rename(2), then fsyncs their folder; a failure (or a fence that refuses)
+ * removes `temporary`.
  * @param {string} temporary
  * @param {string} target
+ * @param {Fence} fence
  */
-function renameIntoPlace(temporary, target) {
+function renameIntoPlace(temporary, target, fence) {
   try {
+    fence();
     fs.renameSync(temporary, target);
   } catch (error) {
     fs.rmSync(temporary, { force: true });
@@ -99,12 +111,12 @@ function renameIntoPlace(temporary, target) {
  * Replaces `file` with `data`, whole and on disk, or throws leaving it as it was.
  * @param {string} file
  * @param {string | Buffer} data
- * @param {{ mode?: number }} [options] the new file's mode (before the umask)
+ * @param {{ mode?: number, fence?: Fence }} [options] mode: the new file's mode (before the umask)
  */
-function writeFileDurably(file, data, { mode = 0o666 } = {}) {
+function writeFileDurably(file, data, { mode = 0o666, fence = unfenced } = {}) {
   const temporary = temporaryName(file);
   writeNewFile(temporary, data, mode);
-  renameIntoPlace(temporary, file);
+  renameIntoPlace(temporary, file, fence);
 }
 
 /**
@@ -135,23 +147,26 @@ function createFileOnce(file, data, { mode = 0o666 } = {}) {
  * Points the symbolic link `link` at `target`, in one rename (a reader sees the old target or the new one), on disk.
  * @param {string} link
  * @param {string} target
+ * @param {{ fence?: Fence }} [options]
  */
-function replaceLinkDurably(link, target) {
+function replaceLinkDurably(link, target, { fence = unfenced } = {}) {
   const temporary = temporaryName(link);
   fs.symlinkSync(target, temporary);
-  renameIntoPlace(temporary, link);
+  renameIntoPlace(temporary, link, fence);
 }
 
 /**
  * Appends whole lines to `file` (made when missing), on a line of their own, or throws leaving it as it was.
  * @param {string} file
  * @param {string} lines one or more lines, each ending in "\n"
- * @param {{ sync?: boolean }} [options] sync: fsync before returning (false: the records of field data, whose
- *   writer loses at most its last second in a crash anyway)
+ * @param {{ sync?: boolean, fence?: Fence }} [options] sync: fsync before returning (false: the records of field
+ *   data, whose writer loses at most its last second in a crash anyway); fence: checked before the append and before
+ *   its undo
  * @returns {() => void} undo: cuts the file back to where it was before this append (for a change whose next step
- *   failed; only while no one else appends to it)
+ *   failed; only while no one else appends to it, which the fence sees to under the store's lock)
  */
-function appendLinesDurably(file, lines, { sync = true } = {}) {
+function appendLinesDurably(file, lines, { sync = true, fence = unfenced } = {}) {
+  fence();
   const fd = fs.openSync(file, 'a+');
   let size;
   try {
@@ -174,7 +189,10 @@ function appendLinesDurably(file, lines, { sync = true } = {}) {
   }
   if (sync && size === 0) syncDirectory(path.dirname(file));
   const before = size;
-  return () => fs.truncateSync(file, before);
+  return () => {
+    fence();
+    fs.truncateSync(file, before);
+  };
 }
 
 module.exports = {

@@ -1,8 +1,9 @@
 // The folder backend of the store (storeBackend.js): one remote's releases in the folder layout (layout.js), which
 // both servers read as it is. A change runs under the remote's lock (storeLock.js), writes as it goes, each write
-// whole and on disk (durableFiles.js), and undoes what can be undone when it fails: the ended canary's line, and the
-// history line of a live pointer that could not be turned. A change that wrote anything appends its line to the
-// remote's audit (audit.js) before it lets go of the lock.
+// whole and on disk (durableFiles.js) and each checked against the lock's fence first (a command that lost the lock
+// writes nothing more), and undoes what can be undone when it fails: the ended canary's line, and the history line of
+// a live pointer that could not be turned. A change that wrote anything appends its line to the remote's audit
+// (audit.js) before it lets go of the lock.
 const fs = require('node:fs');
 const path = require('node:path');
 const { storeLayout } = require('./layout');
@@ -23,6 +24,7 @@ const { StoreRefusal } = require('./storeRefusal');
 /** @typedef {import('./layout').StoreLayout} StoreLayout */
 /** @typedef {import('./storeBackend').RemoteState} RemoteState */
 /** @typedef {import('./storeBackend').StoreBackend} StoreBackend */
+/** @typedef {import('./storeLock').Fence} Fence */
 
 /**
  * The store's remote folder exists and can be written: otherwise one clear refusal before anything is done.
@@ -43,11 +45,12 @@ function ensureWritable(layout) {
  * what was live), then the pointer; a pointer that cannot be turned takes the line out again.
  * @param {StoreLayout} layout
  * @param {import('./liveHistory').LiveChange} change
+ * @param {Fence} fence
  */
-function changeLive(layout, change) {
-  const undo = appendHistory(layout, change);
+function changeLive(layout, change, fence) {
+  const undo = appendHistory(layout, change, fence);
   try {
-    writeLivePointer(layout, change.id);
+    writeLivePointer(layout, change.id, fence);
   } catch (error) {
     undo();
     throw error;
@@ -59,16 +62,22 @@ function changeLive(layout, change) {
  * gate and the marks of its previews.
  * @param {StoreLayout} layout
  * @param {string} id
+ * @param {Fence} [fence] the store's lock's, under it
  */
-function removeRelease(layout, id) {
+function removeRelease(layout, id, fence = () => {}) {
   fs.mkdirSync(layout.incoming, { recursive: true });
   const doomed = path.join(layout.incoming, `pruned-${id}`);
+  fence();
   fs.renameSync(layout.release(id), doomed);
-  fs.rmSync(layout.record(id), { force: true });
-  fs.rmSync(layout.gate(id), { force: true });
-  fs.rmSync(layout.gateFailed(id), { force: true });
-  for (const file of fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : []) {
-    if (file.startsWith(`${id}.`)) fs.rmSync(path.join(layout.previewMarks, file));
+  const marks = fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : [];
+  for (const file of [
+    layout.record(id),
+    layout.gate(id),
+    layout.gateFailed(id),
+    ...marks.filter((mark) => mark.startsWith(`${id}.`)).map((mark) => path.join(layout.previewMarks, mark)),
+  ]) {
+    fence();
+    fs.rmSync(file, { force: true });
   }
 }
 
@@ -79,12 +88,17 @@ function removeRelease(layout, id) {
  * ./postgres/releaseObjects.js); it is refused while the prune runs (tested).
  * @param {StoreLayout} layout
  * @param {import('./records').ReleaseRecord[]} kept
+ * @param {Fence} [fence] the store's lock's, under it: checked before each file, since another command's publish
+ *   adds files no release this one read names
  */
-function removeUnusedFiles(layout, kept) {
+function removeUnusedFiles(layout, kept, fence = () => {}) {
   const named = new Set(kept.flatMap((release) => release.hashedFiles));
   for (const file of fs.existsSync(layout.assets) ? fs.readdirSync(layout.assets) : []) {
-    if (!named.has(file)) fs.rmSync(path.join(layout.assets, file), { force: true });
+    if (named.has(file)) continue;
+    fence();
+    fs.rmSync(path.join(layout.assets, file), { force: true });
   }
+  fence();
   fs.rmSync(layout.incoming, { recursive: true, force: true });
 }
 
@@ -105,15 +119,16 @@ function canaryRenewed(layout) {
 }
 
 /**
- * The remote's folder as a change sees it; `undos` collects what the change can take back, `wrote` is called on each
- * write.
+ * The remote's folder as a change sees it; `undos` collects what the change can take back, `fence` is the lock's
+ * (checked before each step of a write that others can see), `wrote` is called on each write.
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {(() => void)[]} undos
+ * @param {Fence} fence
  * @param {() => void} [wrote]
  * @returns {RemoteState}
  */
-function folderState(layout, remote, undos, wrote = () => {}) {
+function folderState(layout, remote, undos, fence, wrote = () => {}) {
   /**
    * @template {unknown[]} A
    * @template T
@@ -138,23 +153,28 @@ function folderState(layout, remote, undos, wrote = () => {}) {
       const files = metadataCheck(layout.release(id), remote);
       return files.ok ? undefined : files.detail;
     },
-    writeGate: writing((id, result) => writeGate(layout, id, result)),
-    changeLive: writing((change) => changeLive(layout, change)),
+    writeGate: writing((id, result) => writeGate(layout, id, result, fence)),
+    changeLive: writing((change) => changeLive(layout, change, fence)),
     writeCanary: writing((state) => {
-      writeCanary(layout, remote, state);
+      writeCanary(layout, remote, state, fence);
+      fence();
       fs.rmSync(layout.canaryLease, { force: true });
     }),
     endCanary: writing(() => {
-      endCanary(layout);
+      endCanary(layout, fence);
+      fence();
       fs.rmSync(layout.canaryLease, { force: true });
     }),
-    recordEnd: writing((ended) => undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`))),
+    recordEnd: writing((ended) =>
+      undos.push(appendLinesDurably(layout.canaryHistory, `${JSON.stringify(ended)}\n`, { fence })),
+    ),
     addPreviewMark: writing((id, mark) => {
       fs.mkdirSync(layout.previewMarks, { recursive: true });
+      fence();
       fs.writeFileSync(layout.previewMark(id, mark), '');
     }),
-    removeRelease: writing((id) => removeRelease(layout, id)),
-    removeUnusedFiles: writing((kept) => removeUnusedFiles(layout, kept)),
+    removeRelease: writing((id) => removeRelease(layout, id, fence)),
+    removeUnusedFiles: writing((kept) => removeUnusedFiles(layout, kept, fence)),
   };
 }
 
@@ -169,55 +189,65 @@ function folderBackend(dir, remote, { onCanaryChange = async () => {}, actor = m
   const layout = storeLayout(dir, remote);
   /**
    * @param {string} action
+   * @param {Fence} fence
    * @returns {void}
    */
-  const audit = (action) => appendAudit(layout.audit, { at: new Date().toISOString(), remote, action, actor });
-  /** @type {StoreBackend['change']} */
-  const change = async (label, work) => {
+  const audit = (action, fence) =>
+    appendAudit(layout.audit, { at: new Date().toISOString(), remote, action, actor }, fence);
+  /**
+   * Runs `work` under the remote's lock, once the store is known writable.
+   * @template T
+   * @param {string} label
+   * @param {(fence: Fence) => Promise<T>} work
+   */
+  const locked = async (label, work) => {
     ensureWritable(layout);
-    return withStoreLock(layout.lock, label, async () => {
+    return withStoreLock(layout.lock, label, work);
+  };
+  /** @type {StoreBackend['change']} */
+  const change = (label, work) =>
+    locked(label, async (fence) => {
       /** @type {(() => void)[]} */
       const undos = [];
       let wrote = false;
       try {
         const result = await work(
-          folderState(layout, remote, undos, () => {
+          folderState(layout, remote, undos, fence, () => {
             wrote = true;
           }),
         );
         // Inside the lock, after the change: the audit's order is the store's. Should the line not be written (a
         // full disk), the change is refused and what can be undone is; the folder writes as it goes, so the rest of
         // it stays without its line (the database's audit is in the change's transaction: no such gap).
-        if (wrote) audit(label);
+        if (wrote) audit(label, fence);
         return result;
       } catch (error) {
+        // Each undo is fenced too: one that finds the lock lost stops there, leaving the store to its new holder.
         for (const undo of undos.reverse()) undo();
         throw error;
       }
     });
-  };
   return {
     remote,
     where: layout.dir,
     actor,
     change,
-    read: async (read) => read(folderState(layout, remote, [])),
+    // No lock, so no fence: a read writes nothing.
+    read: async (read) => read(folderState(layout, remote, [], () => {})),
     audit: async () => readAudit(layout.audit),
     publish: (buildDir, source) =>
-      change(`release ${remote}`, async () => {
-        const published = publishRelease(layout, remote, buildDir, { ...source, by: actor.by });
-        if (!published.existed) audit(`release ${remote} ${published.id}`);
+      locked(`release ${remote}`, async (fence) => {
+        const published = publishRelease(layout, remote, buildDir, { ...source, by: actor.by, fence });
+        if (!published.existed) audit(`release ${remote} ${published.id}`, fence);
         return published;
       }),
     releaseFiles: async (id) => ({ dir: layout.release(id), done: async () => {} }),
     told: onCanaryChange,
     // Under the lock, as a change: a take-over cannot read the lease between this renewal's check and its write.
-    renewLease: async (label, renew) => {
-      ensureWritable(layout);
-      await withStoreLock(layout.lock, label, async () => {
-        writeFileDurably(layout.canaryLease, JSON.stringify(renew(canaryRenewed(layout))));
-      });
-    },
+    renewLease: (label, renew) =>
+      locked(label, async (fence) => {
+        writeFileDurably(layout.canaryLease, JSON.stringify(renew(canaryRenewed(layout))), { fence });
+      }),
   };
 }
 

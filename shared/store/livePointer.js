@@ -34,9 +34,10 @@ function readLivePointer(layout) {
  * Makes `id` live: a new link beside the old one, renamed over it, on disk before this returns.
  * @param {StoreLayout} layout
  * @param {string} id
+ * @param {import('./storeLock').Fence} [fence] the store's lock's, under it
  */
-function writeLivePointer(layout, id) {
-  replaceLinkDurably(layout.live, id);
+function writeLivePointer(layout, id, fence) {
+  replaceLinkDurably(layout.live, id, { fence });
 }
 
 /**

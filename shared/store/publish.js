@@ -160,12 +160,19 @@ function shareFile(source, target) {
  * @param {StoreLayout} layout
  * @param {string} remote
  * @param {string} buildDir
- * @param {{ commit: string | null, dirty: boolean, by?: string, now?: () => Date, record?: ReleaseRecord }} source
+ * @param {{ commit: string | null, dirty: boolean, by?: string, now?: () => Date, record?: ReleaseRecord,
+ *   fence?: import('./storeLock').Fence }} source
  *   by: who publishes it (this process's user and host unless given); record: the release's record as another store
- *   has it (a node's copy of the store on PostgreSQL), whose id must be the files'
+ *   has it (a node's copy of the store on PostgreSQL), whose id must be the files'; fence: the store's lock's, checked
+ *   before each file shared into assets/, the record and the rename (the copy in .incoming/ is seen by no one)
  * @returns {{ id: string, existed: boolean }}
  */
-function publishRelease(layout, remote, buildDir, { commit, dirty, by, now = () => new Date(), record: given }) {
+function publishRelease(
+  layout,
+  remote,
+  buildDir,
+  { commit, dirty, by, now = () => new Date(), record: given, fence = () => {} },
+) {
   const buildId = checkBuild(buildDir, remote);
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
@@ -184,7 +191,10 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, by, now = () 
       fs.chmodSync(target, 0o444);
     }
     const hashedFiles = files.filter(isHashedFile);
-    for (const file of hashedFiles) shareFile(path.join(incoming, file), path.join(layout.assets, file));
+    for (const file of hashedFiles) {
+      fence();
+      shareFile(path.join(incoming, file), path.join(layout.assets, file));
+    }
     syncDirectory(layout.assets);
     /** @type {ReleaseRecord} */
     const record = given ?? {
@@ -197,12 +207,13 @@ function publishRelease(layout, remote, buildDir, { commit, dirty, by, now = () 
       dirty,
       hashedFiles,
     };
-    writeJsonAtomically(layout.record(id), record);
+    writeJsonAtomically(layout.record(id), record, fence);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
     fs.chmodSync(incoming, 0o755);
     // On disk before it has its name: a crash after the rename never leaves a release with empty files.
     syncTree(incoming);
     // The release becomes visible here, whole.
+    fence();
     fs.renameSync(incoming, layout.release(id));
     syncDirectory(layout.dir);
   } catch (error) {

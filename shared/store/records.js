@@ -19,14 +19,16 @@ const { hasRelease } = require('./releaseInStore');
  *   detail?: string }[] }} GateResult
  */
 /** @typedef {import('./liveHistory').LiveChange} LiveChange */
+/** @typedef {import('./storeLock').Fence} Fence */
 
 /**
  * Writes JSON whole and on disk, or leaves the file as it was.
  * @param {string} file
  * @param {unknown} value
+ * @param {Fence} [fence] the store's lock's, under it
  */
-function writeJsonAtomically(file, value) {
-  writeFileDurably(file, `${JSON.stringify(value, null, 2)}\n`);
+function writeJsonAtomically(file, value, fence) {
+  writeFileDurably(file, `${JSON.stringify(value, null, 2)}\n`, { fence });
 }
 
 /**
@@ -83,24 +85,32 @@ const readGate = (layout, id) => readJson(layout.gate(id));
  * @param {StoreLayout} layout
  * @param {string} id
  * @param {GateResult} result
+ * @param {Fence} [fence] the store's lock's, under it
  */
-function writeGate(layout, id, result) {
+function writeGate(layout, id, result, fence = () => {}) {
   fs.mkdirSync(path.dirname(layout.gate(id)), { recursive: true });
   // The servers refuse a preview of a release marked failed (releases/previews.js): marked before the result says
   // failed, unmarked only once it says passed, so a command stopped in between leaves it refused rather than open.
-  if (!result.passed) fs.writeFileSync(layout.gateFailed(id), '');
-  writeJsonAtomically(layout.gate(id), result);
-  if (result.passed) fs.rmSync(layout.gateFailed(id), { force: true });
+  if (!result.passed) {
+    fence();
+    fs.writeFileSync(layout.gateFailed(id), '');
+  }
+  writeJsonAtomically(layout.gate(id), result, fence);
+  if (result.passed) {
+    fence();
+    fs.rmSync(layout.gateFailed(id), { force: true });
+  }
 }
 
 /**
  * Appends a change of the live pointer to the history, on disk.
  * @param {StoreLayout} layout
  * @param {LiveChange} change
+ * @param {Fence} [fence] the store's lock's, under it
  * @returns {() => void} undo: takes the line out again (when the pointer could not be changed after it)
  */
-function appendHistory(layout, change) {
-  return appendLinesDurably(layout.history, `${JSON.stringify(change)}\n`);
+function appendHistory(layout, change, fence) {
+  return appendLinesDurably(layout.history, `${JSON.stringify(change)}\n`, { fence });
 }
 
 module.exports = {

@@ -1,11 +1,17 @@
 // One command at a time changes a remote's store (publish, promote, rollback, prune): proper-lockfile's lock, a
 // directory made atomically (mkdir) whose modification time the holder refreshes while it runs. A lock not refreshed
 // for STALE_MS (its command killed, on this machine or another sharing the store) is taken over. Beside it, a small
-// file says who holds it, for the other command's message.
-const fs = require('node:fs');
+// file says who holds it (lockHolder.js).
+//
+// The lock fences its holder's writes: a command stopped (SIGSTOP, a machine swapped out) for longer than STALE_MS
+// may find its lock taken over when it runs again, with nothing in between to tell it. So each write of a change
+// that others can see first checks that the holder's file still names this taking of the lock (`fence`), and the
+// command taking a stale lock over removes that file before anything else. A file system has no write that checks
+// and writes in one step: a command stopped between a check and its write may still make that one write.
+const { randomUUID } = require('node:crypto');
 const path = require('node:path');
 const lockfile = require('proper-lockfile');
-const { writeFileDurably } = require('./durableFiles');
+const { awaitHolder, currentHolder, holderFileSystem, writeHolder } = require('./lockHolder');
 const { asStoreWriteError } = require('./storeWriteError');
 const { StoreRefusal } = require('./storeRefusal');
 
@@ -13,8 +19,15 @@ const { StoreRefusal } = require('./storeRefusal');
 const STALE_MS = 10_000;
 
 /**
+ * Throws a StoreBusyError (`lost`) unless the store's lock is still this command's: called right before each write of
+ * a change that others can see (a rename, a link, an append, a removal). Files only this command sees (a temporary
+ * file, a release being copied) need none.
+ * @typedef {() => void} Fence
+ */
+
+/**
  * Another command holds the lock: the message says which and since when. `lost`: the lock was taken from this command
- * while its change ran, which may have been made (trying it again could make it twice).
+ * while its change ran, which may have been made in part (trying it again could make it twice).
  */
 class StoreBusyError extends StoreRefusal {
   /** @param {string} message @param {{ lost?: boolean }} [options] */
@@ -25,9 +38,6 @@ class StoreBusyError extends StoreRefusal {
   }
 }
 
-/** How long a command that found the lock taken waits for its holder to say who it is. */
-const HOLDER_WAIT_MS = 2_000;
-
 /**
  * How many times a command tries the lock when each time it finds it let go while it looked for its holder: more only
  * under a stream of quick changes, where refusing says more than waiting on.
@@ -35,50 +45,36 @@ const HOLDER_WAIT_MS = 2_000;
 const LOCK_ATTEMPTS = 3;
 
 /**
- * Who holds the lock, as its holder wrote it. The holder writes it just after taking the lock and removes it just
- * before letting go, so a command that lost the race by a millisecond may look while it is not there: it waits a
- * moment for it. Null when the lock is let go meanwhile (the holder was finishing: the command may take it now);
- * nothing known when the file never comes (the holder died between the two steps).
- * @param {string} file the holder's file
- * @param {string} lock the lock's directory
- * @returns {Promise<{ pid?: number, command?: string, since?: string } | null>}
- */
-async function readHolder(file, lock) {
-  const until = Date.now() + HOLDER_WAIT_MS;
-  for (;;) {
-    try {
-      return JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch {
-      if (!fs.existsSync(lock)) return null;
-      if (Date.now() >= until) return {};
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-
-/**
- * Writes the holder's file whole, so a reader never sees half of it.
- * @param {string} file
  * @param {string} command
+ * @param {string} why
  */
-function writeHolder(file, command) {
-  writeFileDurably(file, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
-}
+const lostLock = (command, why) =>
+  new StoreBusyError(
+    `the store's lock was lost while "${command}" ran (${why}); it wrote nothing more, ` +
+      'but what it wrote before is in the store: check it',
+    { lost: true },
+  );
+
+/** @param {unknown} error */
+const isLost = (error) => error instanceof StoreBusyError && error.lost;
 
 /**
  * Runs `work` holding the lock at `file`; throws StoreBusyError at once when another command holds it (unless it lets
  * go while this one looks for its name), and a StoreWriteError when the store's file system refuses a write
- * (storeWriteError.js).
+ * (storeWriteError.js). `work` is given the lock's fence, to call before each of its writes.
  * @template T
  * @param {string} file
  * @param {string} command what the holder is doing, for the other's message
- * @param {() => Promise<T>} work
+ * @param {(fence: Fence) => Promise<T>} work
  * @returns {Promise<T>}
  */
 async function withStoreLock(file, command, work) {
   const holderFile = `${file}-holder.json`;
+  const token = randomUUID();
+  let claimed = false;
+  const held = () => (claimed ? currentHolder(holderFile)?.token === token : undefined);
   /** @type {Error | undefined} */
-  let lost;
+  let compromised;
   let release;
   for (let attempt = 1; !release; attempt += 1) {
     try {
@@ -87,16 +83,17 @@ async function withStoreLock(file, command, work) {
         realpath: false,
         retries: 0,
         stale: STALE_MS,
-        // Not proper-lockfile's default (throw in a timer, ending the process mid-change): the command finishes what
-        // it started, and says at the end that the lock was lost.
+        fs: holderFileSystem(holderFile, held),
+        // Not proper-lockfile's default (throw in a timer, ending the process mid-change): the change's next write
+        // refuses, and the command says that the lock was lost.
         onCompromised: (error) => {
-          lost = error;
+          compromised = error;
         },
       });
     } catch (error) {
       if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ELOCKED')
         throw asStoreWriteError(error, path.dirname(file));
-      const other = await readHolder(holderFile, file);
+      const other = await awaitHolder(holderFile, file);
       // Let go while this command looked (a quick change, such as a running canary's lease renewal, ending): its turn.
       if (other === null && attempt < LOCK_ATTEMPTS) continue;
       throw new StoreBusyError(
@@ -105,23 +102,36 @@ async function withStoreLock(file, command, work) {
       );
     }
   }
+  /** Why the lock is no longer this command's, or undefined while it is. */
+  const loss = () => {
+    if (compromised) return compromised.message;
+    const holder = currentHolder(holderFile);
+    if (holder?.token === token) return undefined;
+    const who = holder ? `: "${holder.command}" (pid ${holder.pid}, since ${holder.since})` : '';
+    return `another command took it over${who}`;
+  };
+  /** @type {Fence} */
+  const fence = () => {
+    const why = loss();
+    if (why !== undefined) throw lostLock(command, why);
+  };
+  /** @type {{ value: T } | { error: unknown }} */
+  let outcome;
   try {
     // Inside: a holder's file that cannot be written (a full disk) must not leave the lock taken.
-    writeHolder(holderFile, command);
-    return await work();
+    writeHolder(holderFile, command, token);
+    claimed = true;
+    outcome = { value: await work(fence) };
   } catch (error) {
-    throw asStoreWriteError(error, path.dirname(file));
-  } finally {
-    fs.rmSync(holderFile, { force: true });
-    if (!lost) await release();
-    if (lost) {
-      // Thrown after `work`'s own outcome: what it changed is in the store, but another command may have run too.
-      // eslint-disable-next-line no-unsafe-finally
-      throw new StoreBusyError(`the store's lock was lost while "${command}" ran (${lost.message}); check the store`, {
-        lost: true,
-      });
-    }
+    outcome = { error: asStoreWriteError(error, path.dirname(file)) };
   }
+  const why = claimed ? loss() : compromised?.message;
+  if (why === undefined) await release();
+  // Not let go: the directory is the other command's now (or, taken by none, goes stale). Said after `work`'s own
+  // outcome, whatever it was: what it wrote before is in the store, and another command may have changed it since.
+  else if (!('error' in outcome && isLost(outcome.error))) throw lostLock(command, why);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 module.exports = { withStoreLock, StoreBusyError, STALE_MS };
