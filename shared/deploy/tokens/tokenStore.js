@@ -50,9 +50,9 @@ function folderTokenStore(storeDir) {
    */
   const write = async (what, change) => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return withStoreLock(path.join(dir, '.lock'), what, async () => {
+    return withStoreLock(path.join(dir, '.lock'), what, async (fence) => {
       const { tokens, result } = change(read());
-      writeFileDurably(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+      writeFileDurably(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600, fence });
       return result;
     });
   };

@@ -52,7 +52,7 @@ const jsonLines = (values) => values.map((value) => `${JSON.stringify(value)}\n`
 function syncRemote(dir, remote, rows, objects) {
   const layout = storeLayout(dir, remote);
   fs.mkdirSync(layout.dir, { recursive: true });
-  return withStoreLock(layout.lock, `sync ${remote}`, async () => {
+  return withStoreLock(layout.lock, `sync ${remote}`, async (fence) => {
     const here = new Set(listReleases(layout).map((record) => record.id));
     /** @type {string[]} */
     const refused = [];
@@ -61,7 +61,7 @@ function syncRemote(dir, remote, rows, objects) {
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `nativegtm-sync-${remote}-`));
       try {
         await downloadRelease(objects, remote, id, files, scratch);
-        publishRelease(layout, remote, scratch, { commit: record.commit, dirty: record.dirty, record });
+        publishRelease(layout, remote, scratch, { commit: record.commit, dirty: record.dirty, record, fence });
       } catch (error) {
         // One release refused (a file changed in the bucket) stops neither this remote's other changes nor the others.
         refused.push(/** @type {Error} */ (error).message);
@@ -71,35 +71,41 @@ function syncRemote(dir, remote, rows, objects) {
     }
     const present = new Set(listReleases(layout).map((record) => record.id));
     for (const [id, result] of rows.gates) {
-      if (!isDeepStrictEqual(readGate(layout, id), result)) writeGate(layout, id, result);
+      if (!isDeepStrictEqual(readGate(layout, id), result)) writeGate(layout, id, result, fence);
     }
     const history = rows.history.filter(isLiveChange);
-    if (!isDeepStrictEqual(readHistory(layout), history)) writeFileDurably(layout.history, jsonLines(history));
-    if (rows.live && present.has(rows.live) && readLivePointer(layout).id !== rows.live) {
-      writeLivePointer(layout, rows.live);
+    if (!isDeepStrictEqual(readHistory(layout), history)) {
+      writeFileDurably(layout.history, jsonLines(history), { fence });
     }
-    if (!rows.live) fs.rmSync(layout.live, { force: true });
+    if (rows.live && present.has(rows.live) && readLivePointer(layout).id !== rows.live) {
+      writeLivePointer(layout, rows.live, fence);
+    }
+    if (!rows.live) {
+      fence();
+      fs.rmSync(layout.live, { force: true });
+    }
 
     // A state this version cannot use puts no one in a canary, as on a folder.
     const usable = rows.canary !== undefined && !canaryStateProblem(rows.canary);
     const wanted = usable && present.has(/** @type {any} */ (rows.canary).id) ? rows.canary : undefined;
     const canaryChanged = !isDeepStrictEqual(readCanary(layout).canary, wanted);
-    if (canaryChanged && wanted) writeCanary(layout, remote, /** @type {any} */ (wanted));
-    if (canaryChanged && !wanted) endCanary(layout);
+    if (canaryChanged && wanted) writeCanary(layout, remote, /** @type {any} */ (wanted), fence);
+    if (canaryChanged && !wanted) endCanary(layout, fence);
     const ended = rows.ended.filter(isEndedCanary);
     if (!isDeepStrictEqual(readJsonLines(layout.canaryHistory).filter(isEndedCanary), ended)) {
-      writeFileDurably(layout.canaryHistory, jsonLines(ended));
+      writeFileDurably(layout.canaryHistory, jsonLines(ended), { fence });
     }
     for (const { id, mark } of rows.marks) {
       if (!fs.existsSync(layout.previewMark(id, mark))) {
         fs.mkdirSync(layout.previewMarks, { recursive: true });
+        fence();
         fs.writeFileSync(layout.previewMark(id, mark), '');
       }
     }
     // Pruned last: nothing this node serves names them any more.
     const kept = listReleases(layout).filter((record) => rows.releases.has(record.id));
-    for (const id of present) if (!rows.releases.has(id)) removeRelease(layout, id);
-    if (kept.length !== present.size) removeUnusedFiles(layout, kept);
+    for (const id of present) if (!rows.releases.has(id)) removeRelease(layout, id, fence);
+    if (kept.length !== present.size) removeUnusedFiles(layout, kept, fence);
     return { canaryChanged, refused };
   });
 }
