@@ -12,7 +12,7 @@
 // lease's time.
 const os = require('node:os');
 const { thisCommand } = require('./canaryInStore');
-const { LEASE_TTL_MS, leaseTtlProblem } = require('./canaryLease');
+const { LEASE_TTL_BOUNDS, LEASE_TTL_MS, leaseTtlProblem } = require('./canaryLease');
 const {
   ReleaseError,
   gateFailed,
@@ -152,7 +152,13 @@ function withdrawCanary(backend, id) {
  * @param {CanaryState} state
  * @returns {import('./canaryInStore').CanaryLease}
  */
-const leaseOf = (state) => state.lease ?? { epoch: 0, ttlMs: LEASE_TTL_MS, expiresAt: state.stepStartedAt };
+const leaseOf = (state) => {
+  const lease = state.lease ?? { epoch: 0, ttlMs: LEASE_TTL_MS, expiresAt: state.stepStartedAt };
+  // A length out of bounds (a state written before they were checked, or by hand) counts as the nearest bound: a zero
+  // one would make the command a busy loop, a huge one a canary no one can take over.
+  const { minMs, maxMs } = LEASE_TTL_BOUNDS;
+  return { ...lease, ttlMs: Math.min(Math.max(lease.ttlMs, minMs), maxMs) };
+};
 
 /**
  * The state with its lease renewed from `at`.

@@ -193,6 +193,13 @@ describe("a canary command's lease", () => {
     expect(takeOverable(gone, START)).toBe(true);
   });
 
+  it('holds a lease of a state written before its bounds to the nearest bound', async () => {
+    const state = await start();
+    const { leaseOf } = require('./canaryChanges');
+    expect(leaseOf({ ...state, lease: { epoch: 1, ttlMs: 0, expiresAt: state.startedAt } }).ttlMs).toBe(1000);
+    expect(leaseOf({ ...state, lease: { epoch: 1, ttlMs: 1e16, expiresAt: state.startedAt } }).ttlMs).toBe(300_000);
+  });
+
   it('makes a state whose lease is not one unusable, as any malformed state', async () => {
     const state = await start();
     const file = path.join(fs.realpathSync(layout.canary), 'canary.json');

@@ -3,7 +3,7 @@
 // sends it, so both refuse the same input with the same line.
 const { UsageError, numberOption, wholeNumberOption } = require('@nativegtm/server/commandLine');
 const { DEFAULT_STEPS } = require('@nativegtm/store/canaryChanges');
-const { LEASE_TTL_MS } = require('@nativegtm/store/canaryLease');
+const { LEASE_TTL_MS, leaseTtlProblem } = require('@nativegtm/store/canaryLease');
 const { parseDuration } = require('../duration');
 const { DEFAULT_THRESHOLDS } = require('./verdict');
 
@@ -101,8 +101,20 @@ function canaryPlan(options) {
   return {
     steps: parseSteps(options.steps),
     settings: settingsFrom(options),
-    leaseTtlMs: durationOption(options.lease, '--lease', `${LEASE_TTL_MS / 1000}s`),
+    leaseTtlMs: leaseOption(options.lease),
   };
+}
+
+/**
+ * --lease, within the bounds the store holds every canary to (@nativegtm/store/canaryLease): refused here as any bad
+ * option is (the deploy API's 400), before the store would refuse it.
+ * @param {string | undefined} text
+ */
+function leaseOption(text) {
+  const ms = durationOption(text, '--lease', `${LEASE_TTL_MS / 1000}s`);
+  const problem = leaseTtlProblem(ms);
+  if (problem) throw new UsageError(`--lease: ${problem}`);
+  return ms;
 }
 
 /**

@@ -18,6 +18,13 @@ describe("a canary's options, from a command line or a request", () => {
     });
   });
 
+  it('refuses a lease longer than five minutes, as the store would (none under a second can be written)', () => {
+    for (const lease of ['6m', '1h', '999999d']) {
+      expect(() => canaryPlan({ lease })).toThrow("--lease: a canary's lease lasts from 1 s to 5 min");
+    }
+    expect(canaryPlan({ lease: '5m' }).leaseTtlMs).toBe(300_000);
+  });
+
   it("refuses a request's options in one line: not an object, an unknown name, not a short text", () => {
     expect(() => canaryOptionTexts([])).toThrow("a canary's options must be an object of option texts");
     expect(() => canaryOptionTexts({ proto: '1' })).toThrow('a canary takes no option "proto"');

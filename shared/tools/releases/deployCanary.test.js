@@ -17,7 +17,7 @@ const state = /** @type {import('@nativegtm/store/canaryInStore').CanaryState} *
   settings: { stepTimeMs: 2000, minViews: 0, maxWaitMs: 0 },
   verdicts: [],
   command: { host: 'api', pid: 1 },
-  lease: { epoch: 1, ttlMs: 200, expiresAt: new Date().toISOString() },
+  lease: { epoch: 1, ttlMs: 1000, expiresAt: new Date().toISOString() },
 });
 const ended = { id: ID, outcome: 'promoted', reason: 'every step passed (50 %)', verdicts: [{ share: 50 }] };
 
@@ -65,7 +65,7 @@ describe('following a canary through the deploy API', () => {
     expect(end).toEqual(ended);
     expect(printed).toEqual([
       '50 %  step one',
-      '  the deploy API does not drive it now (restarting?): waiting up to 1m 00s for it to carry it on',
+      '  the deploy API does not drive it now (restarting?): waiting up to 1m 01s for it to carry it on',
       'jobs: canary … carried on at 50 %',
       '50 %  judged',
       '100 %  promoted',

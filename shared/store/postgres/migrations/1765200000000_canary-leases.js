@@ -8,6 +8,19 @@ exports.up = (pgm) => {
     // { id, startedAt, epoch, expiresAt }: it renews the lease of that canary and epoch alone.
     renewal: { type: 'jsonb', notNull: true },
   });
+  // Every change reads this table beside canaries: a role granted canaries before it existed (the deploy API's, by
+  // grant-deploy-api) gets the same rights on it, so that the API keeps working between the migration and its next
+  // grant.
+  pgm.sql(`DO $$
+DECLARE grant_row record;
+BEGIN
+  FOR grant_row IN
+    SELECT grantee, privilege_type FROM information_schema.role_table_grants
+    WHERE table_schema = current_schema() AND table_name = 'canaries' AND grantee NOT IN (current_user, 'PUBLIC')
+  LOOP
+    EXECUTE format('GRANT %s ON canary_leases TO %I', grant_row.privilege_type, grant_row.grantee);
+  END LOOP;
+END $$;`);
 };
 
 /** @param {import('node-pg-migrate').MigrationBuilder} pgm */
