@@ -234,15 +234,21 @@ describe.each(Object.entries(backends))('the store on the %s backend', (_, creat
     /** @type {() => void} */
     let gateStarted = () => {};
     const started = new Promise((resolve) => (gateStarted = () => resolve(undefined)));
+    /** @type {() => void} */
+    let quickEnded = () => {};
+    const ended = new Promise((resolve) => (quickEnded = () => resolve(undefined)));
+    // The slow promote's gate runs until the quick one ended, whatever the machine's speed: both read the same
+    // revision, and the quick one commits first.
     const slow = jobs.promote(a, {
       gate: async () => {
         gateStarted();
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await ended;
         return { at: new Date().toISOString(), passed: true, checks: [] };
       },
     });
     await started;
     const quick = other.promote(b, { gate: null });
+    void quick.then(quickEnded, quickEnded);
     const outcomes = await Promise.allSettled([slow, quick]);
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect(refused).toHaveLength(1);

@@ -38,6 +38,10 @@ async function runtimeCode(plugins) {
   }
 }
 
+// Two real webpack compilations: a second or two alone, well past jest's 5 s on a machine busy building beside it
+// (`npm run check` runs the packages' tests side by side).
+jest.setTimeout(60_000);
+
 describe('CorsScriptsPlugin', () => {
   it('loads the chunks of another origin with CORS, scripts only: stylesheets stay as the server links them', async () => {
     const [plain, cors] = await Promise.all([runtimeCode([]), runtimeCode([new CorsScriptsPlugin()])]);
