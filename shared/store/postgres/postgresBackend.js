@@ -14,7 +14,9 @@
 // commit first, a node sync to r2, and jobs' change commit later under a revision the node thinks it has: the review
 // that found it left jobs' promote unseen until some other change. The lock is held only from the revision to the
 // commit (one insert into the audit, one notify): two remotes' changes wait for each other for moments, never for
-// a rule or an upload.
+// a rule or an upload. A command that stops while it holds the lock (paused, its link gone quiet) would hold every
+// remote's commit: its session is ended by PostgreSQL once it has sat idle in the transaction for STALLED_COMMIT_MS,
+// which gives the lock back and changes nothing of its change (it fails as "database unavailable", and is run again).
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -42,6 +44,12 @@ const CHANGES_CHANNEL = 'nativegtm_store';
 
 /** The transaction-level advisory lock a commit takes its revision under (any number no other lock of ours uses). */
 const REVISION_LOCK = 0x6e677463;
+
+/**
+ * How long a change's session may sit idle while it holds the revision lock: far past the few milliseconds its last
+ * statements take, far below what a deploy waits for before it gives up.
+ */
+const STALLED_COMMIT_MS = 5000;
 
 /** How old files no release names must be before prune removes them: a publish may be uploading them now. */
 const ORPHAN_AGE_MS = 60 * 60_000;
@@ -305,6 +313,9 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
         throw new StoreConflict(`${remote}'s canary's lease was renewed while "${label}" ran. Nothing was changed.`);
       }
       for (const write of writes) await write(client);
+      // Set before the lock: a write may wait on object storage for longer (./releaseObjects.js), holding only its
+      // own remote's row.
+      await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${STALLED_COMMIT_MS}`);
       await client.query('SELECT pg_advisory_xact_lock($1)', [REVISION_LOCK]);
       const { rows: next } = await client.query(
         "UPDATE remotes SET revision = nextval('store_revision') WHERE remote = $1 RETURNING revision",
@@ -437,4 +448,4 @@ async function downloadRelease(objects, remote, id, files, dir) {
   }
 }
 
-module.exports = { postgresBackend, readRemote, uploadRelease, downloadRelease, CHANGES_CHANNEL };
+module.exports = { postgresBackend, readRemote, uploadRelease, downloadRelease, CHANGES_CHANNEL, STALLED_COMMIT_MS };
