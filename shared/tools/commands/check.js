@@ -6,7 +6,8 @@
 // with the site's live state (the release store's live releases, else the other packages' dist/) in headless
 // Chromium: the release gate's checks. `.ci/run` still runs everything.
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const { once } = require('node:events');
 const { remoteNames, isRemoteName } = require('@nativegtm/contract/remotes');
 const { readCommandLine, runCommand, Refusal, UsageError } = require('@nativegtm/server/commandLine');
 const { configOrExit } = require('@nativegtm/server/config');
@@ -15,6 +16,7 @@ const { storeDir } = require('@nativegtm/server/storeDir');
 const { buildIfNeeded } = require('../buildIfNeeded');
 const { toolsConfig } = require('../config');
 const { TURBO, TURBO_ENV, turboArguments } = require('../check/turboRun');
+const { failedTests } = require('../check/failedTests');
 
 const USAGE = 'npm run check -- <remote> [--base <git ref>]';
 const DESCRIPTION = `Lint, typecheck, unit tests and build of the remote (and of what a change since the base to the
@@ -51,13 +53,23 @@ runCommand(USAGE, async () => {
   const seconds = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
   console.error(`Checking ${deployable.name}, and what a change to the shared packages since ${base} reaches…`);
-  const turbo = spawnSync(process.execPath, [TURBO, ...turboArguments({ packageName: deployable.name, base })], {
+  const turbo = spawn(process.execPath, [TURBO, ...turboArguments({ packageName: deployable.name, base })], {
     cwd: repoRoot,
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'inherit'],
     env: { ...process.env, ...TURBO_ENV },
   });
-  if (turbo.status !== 0)
+  // Shown as it comes, and kept to name the failed tests under it.
+  let log = '';
+  turbo.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    log += chunk;
+  });
+  const [status] = await once(turbo, 'close');
+  if (status !== 0) {
+    const failed = failedTests(log);
+    if (failed.length > 0) console.error(`The tests that failed:\n${failed.map((line) => `  ${line}`).join('\n')}`);
     throw new Refusal(`${remote}: a check failed (above), after ${seconds()}; the page was not checked`);
+  }
 
   // The live site the page is composed with: the store's live releases, else the other packages' builds.
   buildIfNeeded(
