@@ -12,7 +12,7 @@
 // lease's time.
 const os = require('node:os');
 const { thisCommand } = require('./canaryInStore');
-const { LEASE_TTL_BOUNDS, LEASE_TTL_MS, leaseTtlProblem } = require('./canaryLease');
+const { LEASE_TTL_BOUNDS, LEASE_TTL_MS, leaseEnd, leaseTtlProblem } = require('./canaryLease');
 const {
   ReleaseError,
   gateFailed,
@@ -72,8 +72,7 @@ function commandAlive(command) {
  * @param {CanaryState} canary
  * @param {number} at ms since 1970
  */
-const takeOverable = (canary, at) =>
-  at >= Date.parse(leaseOf(canary).expiresAt) || commandAlive(canary.command) === false;
+const takeOverable = (canary, at) => at >= leaseEnd(leaseOf(canary), at) || commandAlive(canary.command) === false;
 
 /**
  * The mark of a canary a deploy API drives, as the actor of the backend's changes; none for a command.

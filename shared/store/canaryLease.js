@@ -23,6 +23,23 @@ const LEASE_TTL_MS = 15_000;
 const LEASE_TTL_BOUNDS = { minMs: 1000, maxMs: 5 * 60_000 };
 
 /**
+ * How far apart two machines' clocks may be for their leases to hold. A lease that ends further ahead of a reader's
+ * clock than its length and this was written by no renewal on a clock this store trusts (a forged or torn record, a
+ * clock years ahead): it counts as ended, so the canary can be taken over rather than held for ever.
+ */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * When a lease runs out, as a reader whose clock says `at` counts it (ms since 1970).
+ * @param {{ ttlMs: number, expiresAt: string }} lease
+ * @param {number} at
+ */
+function leaseEnd(lease, at) {
+  const end = Date.parse(lease.expiresAt);
+  return end - at > lease.ttlMs + CLOCK_SKEW_MS ? at : end;
+}
+
+/**
  * Why a lease's length cannot be taken, or undefined: the one rule for a command's option, a request's and a state's.
  * @param {number} ms
  */
@@ -65,4 +82,13 @@ function withRenewal(canary, renewal) {
   return { ...canary, lease: { ...lease, expiresAt: renewal.expiresAt } };
 }
 
-module.exports = { isTime, LEASE_TTL_MS, LEASE_TTL_BOUNDS, leaseTtlProblem, isLeaseRenewal, withRenewal };
+module.exports = {
+  isTime,
+  LEASE_TTL_MS,
+  LEASE_TTL_BOUNDS,
+  CLOCK_SKEW_MS,
+  leaseEnd,
+  leaseTtlProblem,
+  isLeaseRenewal,
+  withRenewal,
+};

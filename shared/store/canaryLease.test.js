@@ -7,7 +7,7 @@ const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
 const { readCanary, writeCanary } = require('./canaryInStore');
 const { renewLease, takeOverable } = require('./canaryChanges');
-const { LEASE_TTL_MS } = require('./canaryLease');
+const { CLOCK_SKEW_MS, LEASE_TTL_MS } = require('./canaryLease');
 const { STALE_MS, StoreBusyError, withStoreLock } = require('./storeLock');
 const { removeFakeBuilds } = require('./testing/fakeBuild');
 const { liveAndNext } = require('./testing/liveAndNext');
@@ -50,6 +50,16 @@ function runByAnotherMachine(state) {
   writeCanary(layout, 'jobs', elsewhere);
   return elsewhere;
 }
+
+/**
+ * The state with its lease ending at `expiresAt`.
+ * @param {import('./canaryInStore').CanaryState} state
+ * @param {number} expiresAt
+ */
+const withLease = (state, expiresAt) => ({
+  ...state,
+  lease: { epoch: 1, ttlMs: LEASE_TTL_MS, expiresAt: new Date(expiresAt).toISOString() },
+});
 
 describe("a canary command's lease", () => {
   it('is renewed once another command lets go of the store, not lost to its moment there', async () => {
@@ -191,6 +201,29 @@ describe("a canary command's lease", () => {
     // A pid no process has on this machine (above the kernel's pid_max).
     const gone = { ...state, command: { host: os.hostname(), pid: 2 ** 22 + 1 } };
     expect(takeOverable(gone, START)).toBe(true);
+  });
+
+  it('counts a lease that ends further ahead than any clock could have renewed it to as run out', async () => {
+    const state = runByAnotherMachine(await start());
+    /** @param {number} expiresAt */
+    const renewalTo = (expiresAt) =>
+      fs.writeFileSync(
+        layout.canaryLease,
+        JSON.stringify({
+          id: state.id,
+          startedAt: state.startedAt,
+          epoch: 1,
+          expiresAt: new Date(expiresAt).toISOString(),
+        }),
+      );
+    // Renewed on a clock 4 min ahead of this one: it holds.
+    renewalTo(START + 4 * 60_000 + LEASE_TTL_MS);
+    await expect(store.takeOverCanary({ now: () => START + 1000 })).rejects.toThrow(/is alive/);
+    // Forged to end in 9999: no clock within the store's skew renews that far, and the canary is not held for ever.
+    renewalTo(Date.UTC(9999, 0, 1));
+    expect(takeOverable(withLease(state, Date.UTC(9999, 0, 1)), START + 1000)).toBe(true);
+    expect(takeOverable(withLease(state, START + 1000 + LEASE_TTL_MS + CLOCK_SKEW_MS), START + 1000)).toBe(false);
+    await expect(store.takeOverCanary({ now: () => START + 1000 })).resolves.toMatchObject({ lease: { epoch: 2 } });
   });
 
   it('holds a lease of a state written before its bounds to the nearest bound', async () => {
