@@ -74,10 +74,12 @@ async function startCollector(config) {
   );
   const releasesDir = storeDir(config.RELEASES_DIR);
   const storeSync = startStoreSync(config, releasesDir, logger, {
+    // A reload that fails is tried again at the next look at the store (every 5 s at most), until one succeeds.
     onCanaryChange: async () => {
-      await reloadNginx(releasesDir).catch((/** @type {Error} */ error) =>
-        logger.error({ problem: error.message }, 'nginx not reloaded after a canary changed'),
-      );
+      await reloadNginx(releasesDir).catch((/** @type {Error} */ error) => {
+        logger.error({ problem: error.message }, 'nginx not reloaded after a canary changed: trying again');
+        throw error;
+      });
     },
   });
   // A collector that fails to start stops its sync too: nothing of it keeps running, or retrying, behind the error.

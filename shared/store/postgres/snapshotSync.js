@@ -150,7 +150,9 @@ async function storeRevision(database) {
  * @typedef {{ onSync?: (event: { revision: string, ms: number, canaryChanged: boolean }) => void,
  *   onProblem?: (problem: string) => void, onCanaryChange?: () => Promise<void> }} SyncEvents
  *   onSync: after each sync that changed the copy; onProblem: once per distinct problem (the database down, a file
- *   refused); onCanaryChange: after a sync that changed a canary (nginx reads canaries when it loads its configuration)
+ *   refused); onCanaryChange: after a sync that changed a canary (nginx reads canaries when it loads its configuration);
+ *   when it rejects, again at every look until it resolves (an nginx that failed to reload is not left serving the
+ *   canary's old shares until the next canary change)
  */
 
 /**
@@ -175,6 +177,18 @@ function snapshotSyncer({
   let lastProblem;
   /** @type {Map<string, string>} */
   const synced = new Map();
+  /** A canary changed and onCanaryChange has not yet succeeded: tried again at every look until it does. */
+  let canaryTellOwed = false;
+
+  async function tellCanaryChange() {
+    if (!canaryTellOwed) return;
+    try {
+      await onCanaryChange();
+      canaryTellOwed = false;
+    } catch {
+      // Its caller said why (an nginx that did not reload); the next look tries again, changed or not.
+    }
+  }
 
   /** @param {string | undefined} problem */
   function record(problem) {
@@ -193,6 +207,7 @@ function snapshotSyncer({
       if (known && !known.problem && (await storeRevision(database)) === known.revision) {
         writeSnapshotStatus(dir, { revision: known.revision, syncedAt: new Date().toISOString() });
         lastProblem = undefined;
+        await tellCanaryChange();
         return;
       }
       const { revision, changed } = await readChanged(database, synced);
@@ -205,7 +220,8 @@ function snapshotSyncer({
         refused.push(...result.refused);
         if (result.refused.length === 0) synced.set(remote, at);
       }
-      if (canaryChanged) await onCanaryChange();
+      if (canaryChanged) canaryTellOwed = true;
+      await tellCanaryChange();
       // A copy that lacks a release is not at the revision: looked at again at the next look.
       if (refused.length > 0) throw new Error(refused.join('; '));
       writeSnapshotStatus(dir, { revision, syncedAt: new Date().toISOString() });

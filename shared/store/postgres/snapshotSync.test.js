@@ -11,7 +11,8 @@ const { readCanary } = require('../canaryInStore');
 const { readLivePointer } = require('../livePointer');
 const { openObjectStore } = require('./objectStore');
 const { openPostgresStore } = require('./postgresStore');
-const { startSnapshotSync } = require('./snapshotSync');
+const { openDatabase } = require('./database');
+const { snapshotSyncer, startSnapshotSync } = require('./snapshotSync');
 const { readSnapshotStatus } = require('./snapshotStatus');
 const { startStoreServices } = require('../testing/storeServices');
 const { fakeBuild, removeFakeBuilds } = require('../testing/fakeBuild');
@@ -198,4 +199,44 @@ it('refuses a file changed in the bucket, names no release it could not check, a
   expect(fs.existsSync(jobs().release(b))).toBe(false);
   expect(fs.existsSync(jobs().release(c))).toBe(true);
   expect(readSnapshotStatus(node)).toBeUndefined();
+});
+
+it('tells of a canary change again at each look until it is heard, then no more', async () => {
+  const a = await publish('a');
+  const b = await publish('b');
+  await store.remote('jobs').promote(a, { gate: null });
+  let calls = 0;
+  let failing = true;
+  const database = openDatabase(where.databaseUrl, { max: 1 });
+  const objects = openObjectStore(where.bucketUrl);
+  const syncer = snapshotSyncer({
+    database,
+    objects,
+    dir: node,
+    onCanaryChange: async () => {
+      calls += 1;
+      if (failing) throw new Error('nginx did not reload');
+    },
+  });
+  await syncer.sync();
+  expect(calls).toBe(0);
+  await store.remote('jobs').startCanary(b, {
+    steps: [25, 100],
+    settings: { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 },
+    gate: null,
+    now: Date.now,
+  });
+  await syncer.sync();
+  expect([readCanary(jobs()).canary?.id, calls]).toEqual([b, 1]);
+  // Nothing changed in the store since: the look tells again all the same.
+  await syncer.sync();
+  expect(calls).toBe(2);
+  failing = false;
+  await syncer.sync();
+  await syncer.sync();
+  expect(calls).toBe(3);
+  await syncer.stop();
+  objects.close();
+  await database.close();
+  await store.remote('jobs').abortCanary({ now: Date.now });
 });
