@@ -199,6 +199,32 @@ it('lets a canary be renewed by its command or taken over by another, never both
   );
 });
 
+it('never refuses a change that did not read the canary for a lease renewed meanwhile, whatever the order', async () => {
+  const settings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+  const plain = remoteStore(postgresBackend('jobs', { database, objects }));
+  await fc.assert(
+    fc.asyncProperty(fc.scheduler(), async (s) => {
+      const start = Date.now();
+      const [a, b] = /** @type {[string, string]} */ (ids.jobs);
+      const next = (await heldByDatabase(database)).jobs?.live === a ? b : a;
+      const mine = await plain.startCanary(next, { steps: [25, 100], settings, gate: null, now: () => start });
+      const { scheduledDatabase, drive } = scheduledTransactions(s);
+      const holder = remoteStore(postgresBackend('jobs', { database: scheduledDatabase(database, 'holder'), objects }));
+      // A release's gate recorded, as a gate that ran beside the canary records it: it reads no canary.
+      const team = postgresBackend('jobs', { database: scheduledDatabase(database, 'team'), objects });
+      const gate = { at: new Date(start).toISOString(), passed: true, checks: [{ name: 'hydration', ok: true }] };
+      await drive(
+        Promise.all([
+          team.change(`gate jobs ${next}`, async (state) => state.writeGate(next, gate)),
+          holder.renewLease(mine, start + 600).then((renewed) => holder.renewLease(renewed, start + 1200)),
+        ]),
+      );
+      await plain.abortCanary({ now: Date.now });
+    }),
+    { numRuns: Number(process.env.RUNS ?? 20), endOnFailure: true },
+  );
+});
+
 /**
  * A step that passed, as the canary command records it.
  * @param {number} at

@@ -133,11 +133,12 @@ function canaryOf(canary, renewal) {
  * @param {RemoteRows} rows
  * @param {string} remote
  * @param {{ writes: Write[], after: (() => Promise<void>)[], orphanAgeMs: number,
- *   database: import('./database').Database, objects: import('./objectStore').ObjectStore }} pending
+ *   database: import('./database').Database, objects: import('./objectStore').ObjectStore,
+ *   read?: { canary: boolean } }} pending read.canary: set once the change read the canary (and so its lease)
  * @returns {RemoteState & { addRelease: (record: ReleaseRecord, files: ReleaseFile[]) => void,
  *   setLive: (id: string) => void }}
  */
-function databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects }) {
+function databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects, read = { canary: false } }) {
   /** @type {Set<string>} */
   const removed = new Set();
   /** @param {string} sql @param {unknown[]} values */
@@ -155,7 +156,10 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs, database, obj
       if (!rows.releases.has(rows.live)) return { problem: `the live release ${rows.live} is not recorded` };
       return { id: rows.live };
     },
-    canary: () => canaryOf(rows.canary, rows.renewal),
+    canary: () => {
+      read.canary = true;
+      return canaryOf(rows.canary, rows.renewal);
+    },
     endedCanaries: () => rows.ended.filter(isEndedCanary),
     // Its files were checked before they went up, and each node checks each file it downloads.
     unusable: () => undefined,
@@ -177,6 +181,8 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs, database, obj
       write('UPDATE remotes SET live = $2 WHERE remote = $1', [id]);
     },
     writeCanary: (state) => {
+      // Writing the canary drops the renewal: as much a read of the lease as canary().
+      read.canary = true;
       const problem = canaryStateProblem(state);
       if (problem) throw new Error(`Not a canary state: ${problem}.`);
       rows.canary = state;
@@ -187,6 +193,7 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs, database, obj
       write('DELETE FROM canary_leases WHERE remote = $1', []);
     },
     endCanary: () => {
+      read.canary = true;
       rows.canary = undefined;
       rows.renewal = undefined;
       write('DELETE FROM canaries WHERE remote = $1', []);
@@ -300,7 +307,8 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     const writes = [];
     /** @type {(() => Promise<void>)[]} */
     const after = [];
-    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects }));
+    const read = { canary: false };
+    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects, read }));
     if (writes.length === 0 && after.length === 0) return result;
     await database.transaction(async (client) => {
       await client.query('INSERT INTO remotes (remote) VALUES ($1) ON CONFLICT DO NOTHING', [remote]);
@@ -308,8 +316,10 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
         remote,
       ]);
       if (String(locked[0].revision) !== rows.revision) throw await conflict(client, remote, label);
-      // A renewal is no revision, but a change that read the lease (a take-over) must not commit past one.
-      if (!isDeepStrictEqual(await readRenewal(client, remote), renewal)) {
+      // A renewal is no revision, but a change that read the lease (a take-over) must not commit past one. One that
+      // did not (a publish, a release's gate) commits whatever the lease did meanwhile: refused, it would have to be
+      // run again for nothing, and a long canary renews every few seconds.
+      if (read.canary && !isDeepStrictEqual(await readRenewal(client, remote), renewal)) {
         throw new StoreConflict(`${remote}'s canary's lease was renewed while "${label}" ran. Nothing was changed.`);
       }
       for (const write of writes) await write(client);
