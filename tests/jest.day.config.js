@@ -6,6 +6,7 @@ module.exports = {
   displayName: 'team-day',
   rootDir: __dirname,
   testEnvironment: 'node',
+  globalSetup: '<rootDir>/support/daySetup.js',
   testMatch: ['<rootDir>/day/**/*.test.ts'],
   transform: { '^.+\\.ts$': TS_TRANSFORM },
 };
