@@ -332,13 +332,10 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
         [remote],
       );
       const revision = String(next[0].revision);
-      await client.query('INSERT INTO audit (remote, action, by, actor, revision) VALUES ($1, $2, $3, $4, $5)', [
-        remote,
-        label,
-        actor.by,
-        actor,
-        revision,
-      ]);
+      // At the commit (clock_timestamp), not the transaction's start (now()): the audit's times follow its revisions.
+      const audit =
+        'INSERT INTO audit (remote, action, by, actor, revision, at) VALUES ($1, $2, $3, $4, $5, clock_timestamp())';
+      await client.query(audit, [remote, label, actor.by, actor, revision]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, revision]);
     });
     for (const step of after) await step();
