@@ -33,6 +33,12 @@ const { readSnapshotStatus, writeSnapshotStatus } = require('./snapshotStatus');
 const POLL_MS = 5_000;
 /** How soon a node tries to listen again once its connection is gone: it catches up as soon as the database is back. */
 const RECONNECT_MS = 250;
+/**
+ * How soon a node looks again after a look failed (object storage gone a moment, a download cut off), doubling up to
+ * POLL_MS while it keeps failing: a node has the change within a moment of what it needs coming back, not at the
+ * next poll.
+ */
+const RETRY_MS = 250;
 
 /**
  * @param {unknown[]} values
@@ -251,6 +257,8 @@ function snapshotSyncer({
 
   return {
     sync,
+    /** Whether the last look failed (the database, a download, a refused file): the copy is behind. */
+    failing: () => lastProblem !== undefined,
     /** Resolves once the sync under way, if any, ended; none starts after. */
     stop: async () => {
       stopped = true;
@@ -266,8 +274,23 @@ function snapshotSyncer({
 function startSnapshotSync({ databaseUrl, bucketUrl, dir, pollMs = POLL_MS, ...events }) {
   const database = openDatabase(databaseUrl, { max: 1 });
   const objects = openObjectStore(bucketUrl);
-  const { sync, stop } = snapshotSyncer({ database, objects, dir, ...events });
+  const syncer = snapshotSyncer({ database, objects, dir, ...events });
   let stopped = false;
+  /** @type {NodeJS.Timeout | undefined} */
+  let again;
+  let retryMs = RETRY_MS;
+  /** A look, and another soon after if it failed. */
+  const sync = async () => {
+    await syncer.sync();
+    clearTimeout(again);
+    if (stopped || !syncer.failing()) {
+      retryMs = RETRY_MS;
+      return;
+    }
+    again = setTimeout(() => void sync(), retryMs);
+    again.unref();
+    retryMs = Math.min(retryMs * 2, pollMs);
+  };
 
   /** @type {Client | undefined} */
   let listener;
@@ -309,10 +332,11 @@ function startSnapshotSync({ databaseUrl, bucketUrl, dir, pollMs = POLL_MS, ...e
       stopped = true;
       clearInterval(poll);
       clearTimeout(reconnect);
+      clearTimeout(again);
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => {});
-      await stop();
+      await syncer.stop();
       objects.close();
       await database.close();
     },

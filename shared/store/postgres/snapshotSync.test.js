@@ -240,3 +240,24 @@ it('tells of a canary change again at each look until it is heard, then no more'
   await database.close();
   await store.remote('jobs').abortCanary({ now: Date.now });
 });
+
+it('looks again soon after a look failed, not at the next poll: a release is there once storage is back', async () => {
+  const a = await publish('a');
+  await store.remote('jobs').promote(a, { gate: null });
+  await storage.halt();
+  try {
+    // Polls an hour apart: only a look of its own after the failure can bring the release.
+    sync = startSnapshotSync({
+      ...where,
+      dir: node,
+      pollMs: 3_600_000,
+      onProblem: (problem) => problems.push(problem),
+    });
+    await sync.ready;
+    await until(() => problems.length > 0);
+    expect(readLivePointer(jobs())).toEqual({});
+  } finally {
+    await storage.resume();
+  }
+  await until(() => readLivePointer(jobs()).id === a);
+});

@@ -8,19 +8,41 @@ const path = require('node:path');
 
 /**
  * @param {{ S3rver: typeof import('s3rver'), bucket?: string }} options
- * @returns {Promise<{ env: Record<string, string>, bucket: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ env: Record<string, string>, bucket: string, dir: string, stop: () => Promise<void>,
+ *   halt: () => Promise<void>, resume: () => Promise<void> }>} dir: where it keeps the objects; halt: stops serving,
+ *   keeping them; resume: serves them again on the same port
  */
 async function startObjectStorage({ S3rver, bucket = 'releases' }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-s3-'));
-  const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    directory: dir,
-    silent: true,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
+  /** @param {number} on */
+  const serve = (on) =>
+    new S3rver({
+      port: on,
+      address: '127.0.0.1',
+      directory: dir,
+      silent: true,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+  /** @type {InstanceType<typeof S3rver> | undefined} */
+  let server = serve(0);
   const { port } = await server.run();
   return {
+    dir,
+    halt: async () => {
+      // s3rver keeps its http.Server there, undeclared.
+      const http = /** @type {{ httpServer?: import('node:http').Server } | undefined} */ (
+        /** @type {unknown} */ (server)
+      )?.httpServer;
+      const closing = server?.close();
+      // Requests under way end too (a kept-alive upload would otherwise go on), as when storage goes away.
+      http?.closeAllConnections();
+      await closing;
+      server = undefined;
+    },
+    resume: async () => {
+      server = serve(port);
+      await server.run();
+    },
     bucket,
     env: {
       AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
@@ -31,7 +53,7 @@ async function startObjectStorage({ S3rver, bucket = 'releases' }) {
       AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
     },
     stop: async () => {
-      await server.close();
+      await server?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
