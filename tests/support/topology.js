@@ -102,6 +102,8 @@ async function startHaproxy(config, ports) {
  * @property {string} copy its copy of the store (RELEASES_DIR)
  * @property {() => Promise<void>} stop
  * @property {() => void} [kill] SIGKILL, as a machine that fails (the built-in nodes)
+ * @property {(signal: 'SIGSTOP' | 'SIGCONT') => void} [pause] stops or resumes the node's primary, which keeps its
+ *   copy of the store (its workers go on serving from the copy): a node swapped out or stalled (the built-in nodes)
  */
 
 /** The CDN's port, after HAProxy's frontends. */
@@ -208,6 +210,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
         copy,
         stop: async () => void (await started.stop()),
         kill: () => started.child.kill('SIGKILL'),
+        pause: (signal) => started.child.kill(signal),
       });
       nodePorts.push(...portRows(name, started.ports), { what: `${name}: metrics`, port: metricsPort });
       log(`${name}: npm start on ${nodeBase}`);
@@ -241,6 +244,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
       store,
       commandsDir,
       postgres,
+      storage,
       nodes,
       frontends,
       // Every port it listens on, for a person to know what it holds.

@@ -88,6 +88,15 @@ async function startPostgres({ port } = {}) {
     port: chosen,
     start,
     stop,
+    /**
+     * Pauses (SIGSTOP) or resumes (SIGCONT) the server and every backend of it: pg_ctl starts the server in a session
+     * of its own, so its process group is the server's.
+     * @param {'SIGSTOP' | 'SIGCONT'} signal
+     */
+    signal: (signal) => {
+      const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(-pid, signal);
+    },
     /** Stops it and removes its folder. */
     remove: () => {
       try {
