@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm run test:flaky -- --runs 10 [--load build|none] [jest arguments…]`: the integration tests run again and again,
-// as CI runs them, beside a load like CI's, and every test that failed at least once is listed with how often and its
-// first failure line. A test that fails one run in ten fails a CI run a week: it is found here, not in CI.
+// `npm run test:flaky -- --runs 10 [--load build|clone|spin|none] [jest arguments…]`: the integration tests run again
+// and again, as CI runs them, beside a load like CI's, and every test that failed at least once is listed with how
+// often and its first failure line. A test that fails one run in ten fails a CI run a week: it is found here, not in
+// CI.
 //
-// --load build (the default): the jobs remote is built over and over into a scratch folder all along, as CI's builds
-// keep the machine busy; --load none: nothing beside. Arguments after the options go to jest (a spec's path, say).
+// The loads, all along the runs: build (the default), the jobs remote built over and over into a scratch folder, as
+// CI's builds keep the machine busy; clone, what a shared CI runner or a developer's machine does beside: this
+// repository cloned, installed and built, again and again, in a scratch folder; spin, a process spinning on each core;
+// none, nothing beside. Arguments after the options go to jest (a spec's path, say).
 // Each run's jest report is kept in tests/.artifacts/flaky/. Exit code 1 when any test failed in any run. Stopped
 // early (Ctrl-C, SIGTERM), it ends the run under way with every process it started, and prints the tally of the runs
 // it finished.
@@ -15,19 +18,26 @@ const path = require('node:path');
 const { repoRoot } = require('@nativegtm/server/deployables');
 const { readCommandLine, runCommand, wholeNumberOption, UsageError } = require('@nativegtm/server/commandLine');
 
-const USAGE = 'npm run test:flaky -- [--runs <n>] [--load build|none] [jest arguments…]';
+const USAGE = 'npm run test:flaky -- [--runs <n>] [--load build|clone|spin|none] [jest arguments…]';
+/** Each load's start: it runs until the function it returns is called. */
+const LOADS = /** @type {Record<string, () => () => Promise<void>>} */ ({
+  build: buildLoad,
+  clone: cloneLoad,
+  spin: spinLoad,
+  none: () => async () => {},
+});
 const OPTIONS = /** @type {const} */ ({ runs: { type: 'string' }, load: { type: 'string' } });
 const artifacts = path.join(repoRoot, 'tests/.artifacts/flaky');
 
 /**
  * @param {string} command
  * @param {string[]} args
- * @param {{ env?: NodeJS.ProcessEnv, quiet?: boolean, group?: boolean }} [options] group: in a process group of its
- *   own, which stop() ends whole
+ * @param {{ env?: NodeJS.ProcessEnv, quiet?: boolean, group?: boolean, cwd?: string }} [options] group: in a
+ *   process group of its own, which stop() ends whole
  * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<number | null>, stop: () => void }}
  */
-function run(command, args, { env = process.env, quiet = false, group = false } = {}) {
-  const child = spawn(command, args, { cwd: repoRoot, env, stdio: quiet ? 'ignore' : 'inherit', detached: group });
+function run(command, args, { env = process.env, quiet = false, group = false, cwd = repoRoot } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: quiet ? 'ignore' : 'inherit', detached: group });
   const stop = () => {
     try {
       // The whole group: a run stopped early must not leave the servers its tests started (nginx, Varnish, browsers)
@@ -68,6 +78,72 @@ function buildLoad() {
 }
 
 /**
+ * Runs `step` again and again until told to stop, each time in an empty scratch folder.
+ * @param {(scratch: string) => Promise<void>} step
+ * @returns {() => Promise<void>} stops it
+ */
+function loop(step) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-flaky-load-'));
+  let running = true;
+  const looping = (async () => {
+    while (running) {
+      fs.rmSync(scratch, { recursive: true, force: true });
+      fs.mkdirSync(scratch);
+      await step(scratch);
+    }
+  })();
+  return async () => {
+    running = false;
+    await looping;
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
+}
+
+/**
+ * This repository cloned, installed and built in a scratch folder, again and again: git, npm's network and disk, and
+ * webpack on every core, as a CI runner's other jobs or a developer's own work.
+ * @returns {() => Promise<void>} stops it
+ */
+function cloneLoad() {
+  /** @type {ReturnType<typeof run> | undefined} */
+  let current;
+  let stopping = false;
+  const stopLoop = loop(async (scratch) => {
+    const copy = path.join(scratch, 'site');
+    const steps = /** @type {[string, string[], string][]} */ ([
+      ['git', ['clone', '--quiet', repoRoot, copy], scratch],
+      ['npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], copy],
+      ['npm', ['run', 'build'], copy],
+    ]);
+    for (const [command, args, cwd] of steps) {
+      if (stopping) return;
+      current = run(command, args, { quiet: true, group: true, cwd });
+      // A step that fails (the registry away) ends this round; the next starts over.
+      if ((await current.done) !== 0) return;
+    }
+  });
+  return async () => {
+    stopping = true;
+    current?.stop();
+    await stopLoop();
+  };
+}
+
+/**
+ * A process spinning on each core: a runner whose every core another job holds.
+ * @returns {() => Promise<void>} stops it
+ */
+function spinLoad() {
+  const spinners = Array.from({ length: os.availableParallelism() }, () =>
+    run(process.execPath, ['-e', 'for (;;);'], { quiet: true }),
+  );
+  return async () => {
+    for (const spinner of spinners) spinner.stop();
+    await Promise.all(spinners.map((spinner) => spinner.done));
+  };
+}
+
+/**
  * The failed tests of one jest JSON report: a test's name, or a spec that failed before its tests ran.
  * @param {string} file
  * @returns {{ name: string, reason: string }[]}
@@ -98,10 +174,11 @@ async function main() {
   });
   const runs = wholeNumberOption(values.runs, '--runs', { min: 1 }) ?? 10;
   const load = values.load ?? 'build';
-  if (load !== 'build' && load !== 'none') throw new UsageError(`--load is "build" or "none", not "${load}"`);
+  const startLoad = LOADS[load];
+  if (!startLoad) throw new UsageError(`--load is one of ${Object.keys(LOADS).join(', ')}, not "${load}"`);
   fs.rmSync(artifacts, { recursive: true, force: true });
   fs.mkdirSync(artifacts, { recursive: true });
-  const stopLoad = load === 'build' ? buildLoad() : async () => {};
+  const stopLoad = startLoad();
   /** @type {Map<string, { count: number, reason: string, runs: number[] }>} */
   const tally = new Map();
   const durations = [];
