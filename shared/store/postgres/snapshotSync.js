@@ -223,10 +223,11 @@ function snapshotSyncer({
       for (const [remote, { revision: at, rows }] of changed) {
         const result = await syncRemote(dir, remote, rows, objects);
         canaryChanged ||= result.canaryChanged;
+        // Owed at once: a later remote's failure must not drop it, since this remote counts as synced now.
+        if (result.canaryChanged) canaryTellOwed = true;
         refused.push(...result.refused);
         if (result.refused.length === 0) synced.set(remote, at);
       }
-      if (canaryChanged) canaryTellOwed = true;
       await tellCanaryChange();
       // A copy that lacks a release is not at the revision: looked at again at the next look.
       if (refused.length > 0) throw new Error(refused.join('; '));
