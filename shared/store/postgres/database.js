@@ -4,8 +4,11 @@ const { Pool } = require('pg');
 const { StoreRefusal, StoreUnavailable } = require('../storeRefusal');
 const { MIGRATIONS_TABLE, neededMigrations } = require('./migrate');
 
-/** Error codes of a database that is not there, or went away: Node's network errors, and SQLSTATE classes 08 and 57P. */
-const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|08...|57P0[1-3])$/;
+/**
+ * Error codes of a database that is not there, or went away: Node's network errors, SQLSTATE classes 08 and 57P, and
+ * 25P03, a session PostgreSQL ended for sitting idle in its transaction (a stalled change, ./postgresBackend.js).
+ */
+const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|08...|57P0[1-5]|25P03)$/;
 
 /**
  * The error as a refusal when the database cannot be reached; as it is otherwise.
