@@ -17,6 +17,8 @@
 // a rule or an upload. A command that stops while it holds the lock (paused, its link gone quiet) would hold every
 // remote's commit: its session is ended by PostgreSQL once it has sat idle in the transaction for STALLED_COMMIT_MS,
 // which gives the lock back and changes nothing of its change (it fails as "database unavailable", and is run again).
+// Before the lock it holds only its own remote's row, and may wait there on object storage: a stall then holds that
+// remote's changes and lease renewals alone, until its connection goes (docs/many-nodes.md, Limits).
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
