@@ -48,7 +48,16 @@ function run(command, args, { env = process.env, quiet = false, group = false, c
       // Already gone.
     }
   };
-  return { child, done: new Promise((resolve) => child.once('close', resolve)), stop };
+  /** @type {Promise<number | null>} */
+  const done = new Promise((resolve) => {
+    child.once('close', resolve);
+    // A program that is not there (git, npm) ends its step, not the runner.
+    child.once('error', (error) => {
+      console.error(`${command}: ${error.message}`);
+      resolve(null);
+    });
+  });
+  return { child, done, stop };
 }
 
 /**

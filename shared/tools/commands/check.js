@@ -58,7 +58,9 @@ runCommand(USAGE, async () => {
     stdio: ['inherit', 'pipe', 'inherit'],
     env: { ...process.env, ...TURBO_ENV },
   });
-  // Shown as it comes, and kept to name the failed tests under it.
+  // Shown as it comes, and kept to name the failed tests under it (decoded as a stream: a character split across two
+  // chunks stays whole).
+  turbo.stdout.setEncoding('utf8');
   let log = '';
   turbo.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
