@@ -162,4 +162,4 @@ function historyReport({ commits, faults }, checked) {
   ].join('\n');
 }
 
-module.exports = { recordHistory, checkHistory, historyReport, healthyTime, CONVERGE_MS, RELEASE_MS, SAMPLE_MS };
+module.exports = { recordHistory, checkHistory, historyReport, healthyTime, CONVERGE_MS };
