@@ -44,6 +44,14 @@ const TOOLS = [
   { name: 'HAProxy', debianPackage: 'haproxy', env: 'HAPROXY_PATH', paths: ['/usr/sbin/haproxy'] },
   // The shared cache in front of the site in the canary tests (docs/cdn.vcl).
   { name: 'Varnish', debianPackage: 'varnish', env: 'VARNISHD_PATH', paths: ['/usr/sbin/varnishd'] },
+  // A slow, lossy link between one node and the database (slowLink.js): a network namespace, and packet loss in it.
+  { name: 'ip', debianPackage: 'iproute2', env: 'IP_PATH', paths: ['/usr/sbin/ip', '/sbin/ip', '/bin/ip'] },
+  {
+    name: 'iptables',
+    debianPackage: 'iptables',
+    env: 'IPTABLES_PATH',
+    paths: ['/usr/sbin/iptables', '/sbin/iptables'],
+  },
   {
     name: 'Firefox',
     engine: 'firefox',

@@ -17,6 +17,7 @@ const { startStoreServices } = require('@nativegtm/store/testing/storeServices')
 const { startNpmStart } = require('./npmStart');
 const { startNginx } = require('./nginxServer');
 const { startVarnish } = require('./varnishServer');
+const { openSlowLink } = require('./slowLink');
 const { stopProcess } = require('./stopProcess');
 const { ensureSystemTools, locateTool, toolsNamed } = require('./systemTools');
 const { waitForPort } = require('./waitForPort');
@@ -104,6 +105,8 @@ async function startHaproxy(config, ports) {
  * @property {() => void} [kill] SIGKILL, as a machine that fails (the built-in nodes)
  * @property {(signal: 'SIGSTOP' | 'SIGCONT') => void} [pause] stops or resumes the node's primary, which keeps its
  *   copy of the store (its workers go on serving from the copy): a node swapped out or stalled (the built-in nodes)
+ * @property {{ degrade: (link: { delayMs: number, lossPercent: number }) => void, restore: () => void }} [link] the
+ *   node's link to the database, which a test can make slow and lossy (the node `slowLinkNode` names)
  */
 
 /** The CDN's port, after HAProxy's frontends. */
@@ -111,6 +114,8 @@ const CDN_OFFSET = 8;
 
 /** The system programs the topology starts (systemTools.js: what `npm test` installs, by the same rule). */
 const TOPOLOGY_TOOLS = ['PostgreSQL', 'nginx', 'HAProxy', 'Varnish'];
+/** And what a slow link needs. */
+const LINK_TOOLS = ['ip', 'iptables'];
 
 /** @typedef {{ what: string, port: number }} TakenPort */
 
@@ -127,11 +132,15 @@ const portRows = (owner, ports) => Object.entries(ports).map(([name, port]) => (
  * each node on the 10 after the one before it; PostgreSQL, object storage and the nginx node's collector on ports the
  * system gives. A system program that is missing is installed, or the error names the command that installs it,
  * before anything starts.
- * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, log?: (line: string) => void }} options
- *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given)
+ * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, slowLinkNode?: number,
+ *   log?: (line: string) => void }} options
+ *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given);
+ *   slowLinkNode: the built-in node (0 the first) that reaches the database through a link a test can degrade
+ *   (slowLink.js: root only)
  */
-async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = () => {} }) {
-  ensureSystemTools({ tools: toolsNamed(TOPOLOGY_TOOLS), purpose: 'the topology', log });
+async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLinkNode, log = () => {} }) {
+  const tools = [...TOPOLOGY_TOOLS, ...(slowLinkNode === undefined ? [] : LINK_TOOLS)];
+  ensureSystemTools({ tools: toolsNamed(tools), purpose: 'the topology', log });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
   // nginx's workers read the copies as another user.
   fs.chmodSync(scratch, 0o755);
@@ -151,6 +160,8 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
   let haproxy;
   /** @type {{ stop: () => Promise<unknown> } | undefined} */
   let cdn;
+  /** @type {Awaited<ReturnType<typeof openSlowLink>> | undefined} */
+  let link;
   // Every part is stopped even when stopping one before it fails: a part left running keeps its ports and folders.
   const stopAll = async () => {
     /** @type {unknown[]} */
@@ -164,6 +175,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
     await settle([cdn?.stop()]);
     await settle([haproxy?.stop()]);
     await settle(nodes.map((node) => node.stop()));
+    await settle([link?.close()]);
     await settle([services?.stop()]);
     fs.rmSync(scratch, { recursive: true, force: true });
     if (failures.length > 0) throw new AggregateError(failures, 'the topology did not stop cleanly');
@@ -179,6 +191,18 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
       FIELD_DATA_SECRET: 'the-topology-field-data-secret-of-32-bytes',
     };
     log(`the store: ${store.DATABASE_URL} and ${store.RELEASES_BUCKET}`);
+    if (slowLinkNode !== undefined) {
+      const database = new URL(store.DATABASE_URL);
+      link = await openSlowLink({ to: { host: database.hostname, port: Number(database.port) } });
+    }
+    /** The database as node `index` reaches it: through the link, for the node that has it. */
+    const databaseUrlOf = (/** @type {number} */ index) => {
+      if (index !== slowLinkNode || !link) return store.DATABASE_URL;
+      const database = new URL(store.DATABASE_URL);
+      database.hostname = link.host;
+      database.port = String(link.port);
+      return database.href;
+    };
     const remotesFile = path.join(scratch, 'remotes.json');
     const remotes = shippedRemotes({
       host: '127.0.0.1',
@@ -199,6 +223,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
         fieldDataDir: path.join(scratch, `field-data-${index + 1}`),
         env: {
           ...store,
+          DATABASE_URL: databaseUrlOf(index),
           RELEASES_DIR: copy,
           ...(fragmentTimeoutMs === undefined ? {} : { FRAGMENT_TIMEOUT_MS: String(fragmentTimeoutMs) }),
         },
@@ -211,6 +236,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, log = 
         stop: async () => void (await started.stop()),
         kill: () => started.child.kill('SIGKILL'),
         pause: (signal) => started.child.kill(signal),
+        ...(index === slowLinkNode && link ? { link } : {}),
       });
       nodePorts.push(...portRows(name, started.ports), { what: `${name}: metrics`, port: metricsPort });
       log(`${name}: npm start on ${nodeBase}`);
