@@ -96,6 +96,28 @@ describe('checkHistory', () => {
     expect(checkHistory(history)).toEqual({ problems: [], worstMs: { a: 0 }, unseen: 0 });
   });
 
+  it("names a node whose copy had a canary's lease go back: a write after the lease was lost", () => {
+    const leased = (ms: number, id: string, epoch: number, startedAt = 'first') => ({
+      ...sample('a', ms, 2),
+      leases: { jobs: { id, startedAt, epoch } },
+    });
+    // A take-over (epoch 1 to 2), then new canaries (another release, the same one again) at epoch 1: no problem.
+    const kept = [
+      leased(0, 'r1', 1),
+      leased(100, 'r1', 2),
+      sample('a', 200, 2),
+      leased(300, 'r2', 1),
+      leased(400, 'r1', 1, 'again'),
+    ];
+    expect(checkHistory({ commits: [], faults: [], samples: kept }).problems).toEqual([]);
+    // The command taken over wrote after its take-over.
+    const lost = [leased(0, 'r1', 1), leased(100, 'r1', 2), leased(200, 'r1', 1)];
+    expect(checkHistory({ commits: [], faults: [], samples: lost }).problems).toEqual([
+      `a had jobs's canary of r1 go back from lease 2 to 1 at ${new Date(T + 200).toISOString()}: a write after its ` +
+        'lease was lost',
+    ]);
+  });
+
   it('counts a sample without a copy as no revision, never as going back', () => {
     const history = { commits: [], faults: [], samples: [sample('a', 0, 2), sample('a', 100), sample('a', 200, 2)] };
     expect(checkHistory(history).problems).toEqual([]);

@@ -106,7 +106,10 @@ beforeAll(async () => {
     builds[key] = buildIdOf(dir);
   }
   expect((await npmRun('promote', ['jobs', ids.a, '--skip-gate'], env)).status).toBe(0);
-  history = recordHistory(topology.nodes);
+  history = recordHistory(
+    topology.nodes,
+    deployables.flatMap((deployable) => (deployable.remote ? [deployable.remote] : [])),
+  );
 });
 
 afterAll(async () => {

@@ -5,7 +5,11 @@
 // - every node has every committed change within CONVERGE_MS of its commit, not counting the time the database or
 //   that node was down, paused or cut off (a node killed for good is held to the changes before its kill only). A
 //   release's revision comes with its files, which each node downloads first: RELEASE_MS, for a release of this
-//   site's size (127 files) that three nodes fetch at once.
+//   site's size (127 files) that three nodes fetch at once;
+// - no write is accepted after a lease is lost: a canary's lease epoch, as each node's copy holds it, never goes
+//   back (a write of a command whose canary was taken over would carry its old epoch).
+const { readCanary } = require('@nativegtm/store/canaryInStore');
+const { storeLayout } = require('@nativegtm/store/layout');
 const { readSnapshotStatus } = require('@nativegtm/store/postgres/snapshotStatus');
 
 /** The bound the invariant states: a node has a commit within 1 s of the database and the node being up. */
@@ -16,18 +20,35 @@ const RELEASE_MS = 5000;
 const SAMPLE_MS = 100;
 
 /**
- * @typedef {{ at: number, node: string, revision: bigint | undefined }} Sample  revision: none while the node has no
- *   copy, or its status cannot be read
+ * @typedef {{ at: number, node: string, revision: bigint | undefined,
+ *   leases?: Record<string, { id: string, startedAt?: string, epoch: number }> }} Sample  revision: none while the node has no copy, or
+ *   its status cannot be read; leases: each remote's canary in the copy (the release, when it started), by remote
  * @typedef {{ at: number, revision: bigint, action: string }} Commit
  * @typedef {{ kind: string, node?: string, from: number, to: number }} Fault  node: the one node it hit; none for
  *   the database (every node); to: Infinity for a node killed for good
  */
 
 /**
+ * Each of `remotes`' canaries in the copy at `dir`, with its lease's epoch.
+ * @param {string} dir
+ * @param {readonly string[]} remotes
+ */
+function leasesIn(dir, remotes) {
+  /** @type {Record<string, { id: string, startedAt: string, epoch: number }>} */
+  const leases = {};
+  for (const remote of remotes) {
+    const { canary } = readCanary(storeLayout(dir, remote));
+    if (canary) leases[remote] = { id: canary.id, startedAt: canary.startedAt, epoch: canary.lease?.epoch ?? 0 };
+  }
+  return leases;
+}
+
+/**
  * A history being recorded: samples each node's copy every SAMPLE_MS until stopped, and records faults.
  * @param {{ name: string, copy: string }[]} nodes
+ * @param {readonly string[]} remotes  whose canaries' leases to follow
  */
-function recordHistory(nodes) {
+function recordHistory(nodes, remotes) {
   /** @type {Sample[]} */
   const samples = [];
   /** @type {Fault[]} */
@@ -36,7 +57,12 @@ function recordHistory(nodes) {
     const at = Date.now();
     for (const node of nodes) {
       const revision = readSnapshotStatus(node.copy)?.revision;
-      samples.push({ at, node: node.name, revision: revision === undefined ? undefined : BigInt(revision) });
+      samples.push({
+        at,
+        node: node.name,
+        revision: revision === undefined ? undefined : BigInt(revision),
+        leases: leasesIn(node.copy, remotes),
+      });
     }
   };
   sample();
@@ -104,7 +130,20 @@ function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, rele
     worstMs[node] = 0;
     /** @type {Sample | undefined} */
     let last;
+    /** @type {Map<string, number>} the last epoch seen of each canary (a remote's, of a release, started then) */
+    const epochs = new Map();
     for (const sample of seen) {
+      for (const [remote, { id, startedAt, epoch }] of Object.entries(sample.leases ?? {})) {
+        const key = JSON.stringify([remote, id, startedAt]);
+        const before = epochs.get(key) ?? 0;
+        if (epoch < before) {
+          problems.push(
+            `${node} had ${remote}'s canary of ${id} go back from lease ${before} to ${epoch} at ${iso(sample.at)}: ` +
+              'a write after its lease was lost',
+          );
+        }
+        epochs.set(key, Math.max(before, epoch));
+      }
       if (sample.revision === undefined) continue;
       if (last?.revision !== undefined && sample.revision < last.revision) {
         problems.push(`${node} went back from revision ${last.revision} to ${sample.revision} at ${iso(sample.at)}`);
