@@ -36,6 +36,9 @@ async function startDeployApi(env, port) {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: /** @type {number} */ (child.pid),
+    /** SIGKILL, as a machine that fails. */
+    kill: () => child.kill('SIGKILL'),
     /** SIGTERM, as a restart sends it; resolves once it has exited. */
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -25,7 +25,8 @@
 //   B+182..B+186 a site and B+187..B+191 nginx sharing one release store (releaseChoice.test)
 //   B+192..B+196 npm start, B+197..B+201 nginx, both with a small field-data budget (fieldDataBudget.test)
 //   B+202..B+206 npm start on a store on PostgreSQL, B+207 its metrics (storeBackends.test)
-//   B+210..B+214 HAProxy in front of many nodes, B+220..B+254 the nodes, 10 ports each (manyNodes.test)
+//   B+210..B+214 HAProxy in front of many nodes, B+220..B+254 the nodes, 10 ports each, B+255..B+258 two deploy APIs
+//   and their metrics (manyNodes.test)
 //   B+260..B+265 the site of a scratch copy with a generated fifth page (newPage.test)
 //   B+266..B+267 the deploy API and its metrics on a folder store, B+268..B+269 on PostgreSQL (deployPipeline.test)
 //   B+270..B+314 `npm run topology`'s HAProxy, Varnish and nodes (topologyCommand.test)
