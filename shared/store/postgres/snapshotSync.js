@@ -108,9 +108,12 @@ function syncRemote(dir, remote, rows, objects) {
         fs.writeFileSync(layout.previewMark(id, mark), '');
       }
     }
-    // Pruned last: nothing this node serves names them any more.
-    const kept = listReleases(layout).filter((record) => rows.releases.has(record.id));
-    for (const id of present) if (!rows.releases.has(id)) removeRelease(layout, id, fence);
+    // Pruned last: nothing this node serves names them any more. Unless the copy still names one, because what
+    // replaced it could not be copied: the node serves it whole until it can name another.
+    const named = new Set([readLivePointer(layout).id, readCanary(layout).canary?.id]);
+    const keep = (/** @type {string} */ id) => rows.releases.has(id) || named.has(id);
+    const kept = listReleases(layout).filter((record) => keep(record.id));
+    for (const id of present) if (!keep(id)) removeRelease(layout, id, fence);
     if (kept.length !== present.size) removeUnusedFiles(layout, kept, fence);
     return { canaryChanged, refused };
   });

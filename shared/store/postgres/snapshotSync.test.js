@@ -241,6 +241,55 @@ it('tells of a canary change again at each look until it is heard, then no more'
   await store.remote('jobs').abortCanary({ now: Date.now });
 });
 
+/** A syncer run by hand (no notifications, no polls), its problems in `problems`, and its tells of canary changes. */
+function syncByHand() {
+  const told = { calls: 0 };
+  const database = openDatabase(where.databaseUrl, { max: 1 });
+  const objects = openObjectStore(where.bucketUrl);
+  const syncer = snapshotSyncer({
+    database,
+    objects,
+    dir: node,
+    onProblem: (problem) => problems.push(problem),
+    onCanaryChange: async () => void (told.calls += 1),
+  });
+  return {
+    syncer,
+    objects,
+    told,
+    close: async () => {
+      await syncer.stop();
+      objects.close();
+      await database.close();
+    },
+  };
+}
+
+it('keeps the release its copy serves live when it was pruned and the ones after it cannot be copied', async () => {
+  const a = await publish('a');
+  await store.remote('jobs').promote(a, { gate: null });
+  const byHand = syncByHand();
+  try {
+    await byHand.syncer.sync();
+    expect(readLivePointer(jobs())).toEqual({ id: a });
+    // Two promotes of releases this node will find changed in the bucket, then a prune of a (neither live nor
+    // previous any more).
+    for (const name of ['b', 'c']) {
+      const id = await publish(name);
+      await byHand.objects.put(`jobs/${id}/remoteEntry.js`, Buffer.from('alert(document.cookie)'));
+      await store.remote('jobs').promote(id, { gate: null });
+    }
+    expect((await store.remote('jobs').prune({ keep: 0 })).removed).toEqual([a]);
+    await byHand.syncer.sync();
+    expect(problems).toEqual([expect.stringContaining('in the bucket is not the file recorded')]);
+    // Still serving a, whole: the copy names it live until it can name another.
+    expect(readLivePointer(jobs())).toEqual({ id: a });
+    expect(fs.existsSync(path.join(jobs().release(a), 'remoteEntry.js'))).toBe(true);
+  } finally {
+    await byHand.close();
+  }
+});
+
 it('looks again soon after a look failed, not at the next poll: a release is there once storage is back', async () => {
   const a = await publish('a');
   await store.remote('jobs').promote(a, { gate: null });
