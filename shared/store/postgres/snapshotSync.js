@@ -52,10 +52,12 @@ const jsonLines = (values) => values.map((value) => `${JSON.stringify(value)}\n`
  * @param {string} remote
  * @param {import('./postgresBackend').RemoteRows} rows
  * @param {import('./objectStore').ObjectStore} objects
- * @returns {Promise<{ canaryChanged: boolean, refused: string[] }>} refused: why releases could not be copied (the
- *   rest is synced, and nothing names them)
+ * @param {() => void} canaryWritten  called once the copy's canary changed on disk: its servers must be told even
+ *   when a later step of this sync fails (the next sync finds the copy's canary as the database has it)
+ * @returns {Promise<{ refused: string[] }>} refused: why releases could not be copied (the rest is synced, and
+ *   nothing names them)
  */
-function syncRemote(dir, remote, rows, objects) {
+function syncRemote(dir, remote, rows, objects, canaryWritten) {
   const layout = storeLayout(dir, remote);
   fs.mkdirSync(layout.dir, { recursive: true });
   return withStoreLock(layout.lock, `sync ${remote}`, async (fence) => {
@@ -97,6 +99,7 @@ function syncRemote(dir, remote, rows, objects) {
     const canaryChanged = !isDeepStrictEqual(readCanary(layout).canary, wanted);
     if (canaryChanged && wanted) writeCanary(layout, remote, /** @type {any} */ (wanted), fence);
     if (canaryChanged && !wanted) endCanary(layout, fence);
+    if (canaryChanged) canaryWritten();
     const ended = rows.ended.filter(isEndedCanary);
     if (!isDeepStrictEqual(readJsonLines(layout.canaryHistory).filter(isEndedCanary), ended)) {
       writeFileDurably(layout.canaryHistory, jsonLines(ended), { fence });
@@ -115,7 +118,7 @@ function syncRemote(dir, remote, rows, objects) {
     const kept = listReleases(layout).filter((record) => keep(record.id));
     for (const id of present) if (!keep(id)) removeRelease(layout, id, fence);
     if (kept.length !== present.size) removeUnusedFiles(layout, kept, fence);
-    return { canaryChanged, refused };
+    return { refused };
   });
 }
 
@@ -211,28 +214,43 @@ function snapshotSyncer({
   async function syncOnce() {
     const started = performance.now();
     try {
+      await lookOnce(started);
+    } finally {
+      // Whatever else failed: a canary this look (or one before) changed on disk is told to the servers.
+      await tellCanaryChange();
+    }
+  }
+
+  /** @param {number} started */
+  async function lookOnce(started) {
+    try {
       const known = readSnapshotStatus(dir);
       // Revisions follow commit order (./postgresBackend.js): at the revision it has, the copy has every change.
       if (known && !known.problem && (await storeRevision(database)) === known.revision) {
         writeSnapshotStatus(dir, { revision: known.revision, syncedAt: new Date().toISOString() });
         lastProblem = undefined;
-        await tellCanaryChange();
         return;
       }
       const { revision, changed } = await readChanged(database, synced);
       let canaryChanged = false;
-      /** @type {string[]} */
+      /** @type {string[]} why a release could not be copied, or a remote not synced */
       const refused = [];
       for (const [remote, { revision: at, rows }] of changed) {
-        const result = await syncRemote(dir, remote, rows, objects);
-        canaryChanged ||= result.canaryChanged;
-        // Owed at once: a later remote's failure must not drop it, since this remote counts as synced now.
-        if (result.canaryChanged) canaryTellOwed = true;
-        refused.push(...result.refused);
-        if (result.refused.length === 0) synced.set(remote, at);
+        // Owed as soon as the canary changed on disk: a later step's failure must not drop it.
+        const written = () => {
+          canaryChanged = true;
+          canaryTellOwed = true;
+        };
+        try {
+          const result = await syncRemote(dir, remote, rows, objects, written);
+          refused.push(...result.refused);
+          if (result.refused.length === 0) synced.set(remote, at);
+        } catch (error) {
+          // One remote that cannot be synced (its folder refuses a write) holds up none of the others.
+          refused.push(`${remote}: ${/** @type {Error} */ (error).message}`);
+        }
       }
-      await tellCanaryChange();
-      // A copy that lacks a release is not at the revision: looked at again at the next look.
+      // A copy that lacks a release, or a remote, is not at the revision: looked at again at the next look.
       if (refused.length > 0) throw new Error(refused.join('; '));
       writeSnapshotStatus(dir, { revision, syncedAt: new Date().toISOString() });
       lastProblem = undefined;

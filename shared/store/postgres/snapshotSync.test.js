@@ -265,6 +265,14 @@ function syncByHand() {
   };
 }
 
+/** Makes `file` a folder with a file in it: every write of it fails, as on a disk that refuses it. */
+const blockFile = (/** @type {string} */ file) => {
+  fs.mkdirSync(file, { recursive: true });
+  fs.writeFileSync(path.join(file, 'in-the-way'), '');
+};
+
+const canarySettings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+
 it('keeps the release its copy serves live when it was pruned and the ones after it cannot be copied', async () => {
   const a = await publish('a');
   await store.remote('jobs').promote(a, { gate: null });
@@ -285,6 +293,55 @@ it('keeps the release its copy serves live when it was pruned and the ones after
     // Still serving a, whole: the copy names it live until it can name another.
     expect(readLivePointer(jobs())).toEqual({ id: a });
     expect(fs.existsSync(path.join(jobs().release(a), 'remoteEntry.js'))).toBe(true);
+  } finally {
+    await byHand.close();
+  }
+});
+
+it('tells of a canary it ended on disk even when a later step of the same sync fails', async () => {
+  const [a, b] = [await publish('a'), await publish('b')];
+  await store.remote('jobs').promote(a, { gate: null });
+  await store.remote('jobs').startCanary(b, { steps: [25, 100], settings: canarySettings, gate: null, now: Date.now });
+  const byHand = syncByHand();
+  try {
+    await byHand.syncer.sync();
+    expect([readCanary(jobs()).canary?.id, byHand.told.calls]).toEqual([b, 1]);
+    await store.remote('jobs').abortCanary({ now: Date.now });
+    // The ended canaries' file cannot be written: the sync ends the canary on disk, then fails.
+    blockFile(jobs().canaryHistory);
+    await byHand.syncer.sync();
+    expect(byHand.syncer.failing()).toBe(true);
+    expect([readCanary(jobs()).canary, byHand.told.calls]).toEqual([undefined, 2]);
+    fs.rmSync(jobs().canaryHistory, { recursive: true });
+    await byHand.syncer.sync();
+    expect([byHand.syncer.failing(), byHand.told.calls]).toEqual([false, 2]);
+  } finally {
+    await byHand.close();
+  }
+});
+
+it("syncs the other remotes, and tells of their canary's change, while one remote's sync fails at every look", async () => {
+  const [a, b] = [await publish('a'), await publish('b')];
+  await store.remote('jobs').promote(a, { gate: null });
+  const employers = store.remote('employers');
+  const e = (
+    await employers.publish(fakeBuild({ remote: 'employers', buildId: 'e', chunk: 'e.0123456789.js' }), {
+      commit: 'abc',
+      dirty: false,
+    })
+  ).id;
+  await employers.promote(e, { gate: null });
+  // employers comes before jobs: its history cannot be written on this node.
+  blockFile(storeLayout(node, 'employers').history);
+  await store.remote('jobs').startCanary(b, { steps: [25, 100], settings: canarySettings, gate: null, now: Date.now });
+  const byHand = syncByHand();
+  try {
+    await byHand.syncer.sync();
+    expect(byHand.syncer.failing()).toBe(true);
+    expect([readLivePointer(jobs()).id, readCanary(jobs()).canary?.id, byHand.told.calls]).toEqual([a, b, 1]);
+    await store.remote('jobs').abortCanary({ now: Date.now });
+    await byHand.syncer.sync();
+    expect([readCanary(jobs()).canary, byHand.told.calls]).toEqual([undefined, 2]);
   } finally {
     await byHand.close();
   }
