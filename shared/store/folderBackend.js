@@ -68,6 +68,8 @@ function removeRelease(layout, id, fence = () => {}) {
   fs.mkdirSync(layout.incoming, { recursive: true });
   const doomed = path.join(layout.incoming, `pruned-${id}`);
   fence();
+  // What a prune of the same id cut short left there (a rename onto a folder that is not empty fails).
+  fs.rmSync(doomed, { recursive: true, force: true });
   fs.renameSync(layout.release(id), doomed);
   const marks = fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : [];
   for (const file of [

@@ -238,6 +238,18 @@ describe('prune', () => {
     expect(await prune(jobs, { keep: 0 })).toEqual({ removed: [c], kept: [a, b] });
   });
 
+  it('prunes a release again when a prune of it before was cut short, leaving it half removed', async () => {
+    const [a, b, c] = [await release('a'), await release('b'), await release('c')];
+    await promote(jobs, a, { gate: passing, now });
+    await promote(jobs, b, { gate: passing, now });
+    // A prune of c killed after moving it out of sight; c published again since (the same build, the same id).
+    fs.mkdirSync(path.join(layout.incoming, `pruned-${c}`), { recursive: true });
+    fs.writeFileSync(path.join(layout.incoming, `pruned-${c}`, 'remoteEntry.js'), 'left by the prune');
+    expect(await prune(jobs, { keep: 0 })).toEqual({ removed: [c], kept: [a, b] });
+    expect(fs.existsSync(layout.release(c))).toBe(false);
+    expect(fs.existsSync(layout.incoming)).toBe(false);
+  });
+
   it("removes a removed release's failed gate and preview marks, and no other release's", async () => {
     const [a, b] = [await release('a'), await release('b')];
     const failing = async () => ({ at: now().toISOString(), passed: false, checks: [] });
