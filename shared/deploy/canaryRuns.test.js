@@ -59,7 +59,7 @@ const watched = {
 async function orphaned({ byApi }) {
   const store = folder.remote('jobs', { actor: pipeline });
   const started = await store.startCanary(next, { steps: [25, 100], settings, gate: null, now: Date.now, byApi });
-  const left = { ...started, command: { host: os.hostname(), pid: GONE } };
+  const left = { ...started, command: { ...started.command, pid: GONE } };
   writeCanary(storeLayout(dir, 'jobs'), 'jobs', left);
   return left;
 }
@@ -100,10 +100,16 @@ describe("a deploy API's look for canaries to carry on", () => {
     expect(await metrics.registry.metrics()).toMatch(/^nativegtm_deploy_canaries_driven 0$/m);
   });
 
-  it("leaves a deploy API's canary while its lease runs on another machine", async () => {
+  it("leaves a deploy API's canary while its lease runs on another machine, or in another container", async () => {
     const left = await orphaned({ byApi: true });
-    writeCanary(storeLayout(dir, 'jobs'), 'jobs', { ...left, command: { host: `not-${os.hostname()}`, pid: 4242 } });
-    await canaries.look(watched);
-    expect(readCanary(storeLayout(dir, 'jobs')).canary).toMatchObject({ command: { pid: 4242 }, lease: { epoch: 1 } });
+    for (const command of [
+      { host: `not-${os.hostname()}`, pid: 4242 },
+      // A container with this host name, whose pids are its own: GONE here may run there.
+      { ...left.command, space: 'another-boot/pid:[1]' },
+    ]) {
+      writeCanary(storeLayout(dir, 'jobs'), 'jobs', { ...left, command });
+      await canaries.look(watched);
+      expect(readCanary(storeLayout(dir, 'jobs')).canary).toMatchObject({ command, lease: { epoch: 1 } });
+    }
   });
 });

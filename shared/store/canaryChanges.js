@@ -11,7 +11,7 @@
 // machine that looks at it: machines sharing a store must keep their clocks in step (NTP), to well within the
 // lease's time.
 const os = require('node:os');
-const { thisCommand } = require('./canaryInStore');
+const { processSpace, thisCommand } = require('./canaryInStore');
 const { LEASE_TTL_BOUNDS, LEASE_TTL_MS, leaseEnd, leaseTtlProblem } = require('./canaryLease');
 const {
   ReleaseError,
@@ -51,12 +51,13 @@ class CanaryGone extends ReleaseError {
 }
 
 /**
- * Whether the command a canary's state names still runs: known only on its own machine.
+ * Whether the command a canary's state names still runs: known only on its own machine, in its own space of pids (a
+ * container with the host name of another has pids of its own; a state that names no space could be any container's).
  * @param {CanaryState['command']} command
- * @returns {boolean | undefined} undefined: it runs on another machine
+ * @returns {boolean | undefined} undefined: it runs on another machine, or in another container
  */
 function commandAlive(command) {
-  if (command.host !== os.hostname()) return undefined;
+  if (command.host !== os.hostname() || command.space !== processSpace()) return undefined;
   try {
     process.kill(command.pid, 0);
     return true;
@@ -183,7 +184,8 @@ const sameHolder = (current, mine) =>
   current.startedAt === mine.startedAt &&
   leaseOf(current).epoch === leaseOf(mine).epoch &&
   current.command.host === mine.command.host &&
-  current.command.pid === mine.command.pid;
+  current.command.pid === mine.command.pid &&
+  current.command.space === mine.command.space;
 
 /**
  * How long a change of the command's own canary is tried again while another command holds the store (a promote or a

@@ -46,7 +46,8 @@ const { CHECK_INTERVAL_MS, lookedAtMostEvery } = require('./fileReader');
  *   errorMargin?: number, p75Margin?: number, alpha?: number }} settings the command's options (minNetworks,
  *   networkShare, errorMargin, p75Margin, alpha: the verdict's thresholds where they are not its defaults)
  * @property {StepRecord[]} verdicts the steps judged so far, in order
- * @property {{ host: string, pid: number }} command the process running it
+ * @property {{ host: string, pid: number, space?: string }} command the process running it (space: processSpace(),
+ *   where the system tells it)
  * @property {CanaryLease} [lease] that process's lease (canaryChanges.js); a state written before leases has none, and
  *   counts as one that ran out
  * @property {{ actor: import('./actor').Actor }} [api] set while a deploy API drives it: the actor whose request
@@ -95,6 +96,7 @@ function problemOf(state) {
   if (!margins.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return 'no thresholds';
   if (!Array.isArray(state.verdicts)) return 'no verdicts';
   if (typeof state.command?.host !== 'string' || !Number.isInteger(state.command?.pid)) return 'no command';
+  if (state.command.space !== undefined && typeof state.command.space !== 'string') return 'no command';
   if (state.api !== undefined && !isActor(state.api?.actor)) return 'no actor for the deploy API';
   const lease = state.lease;
   if (
@@ -272,8 +274,30 @@ function runningCanary(layout, { onProblem = () => {}, checkIntervalMs = CHECK_I
  */
 const canaryKey = (state) => Date.parse(state.startedAt).toString(36);
 
-/** The command running a canary, as its state names it: this machine's host name and this process. */
-const thisCommand = () => ({ host: os.hostname(), pid: process.pid });
+/** @type {string | undefined | null} null: not read yet */
+let space = null;
+
+/**
+ * The space this process's pid is one of: the machine's boot and the pid namespace (Linux's /proc). Two containers
+ * may share a host name and each have a process of one pid; a pid means something only within one space. Undefined
+ * where the system does not tell.
+ */
+function processSpace() {
+  if (space !== null) return space;
+  try {
+    const boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    space = `${boot}/${fs.readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    space = undefined;
+  }
+  return space;
+}
+
+/** The command running a canary, as its state names it: this machine's host name, this process and its space. */
+const thisCommand = () => {
+  const here = processSpace();
+  return { host: os.hostname(), pid: process.pid, ...(here === undefined ? {} : { space: here }) };
+};
 
 module.exports = {
   CANARY_FILES,
@@ -284,6 +308,7 @@ module.exports = {
   writeNginxCanaryMaps,
   endCanary,
   runningCanary,
+  processSpace,
   thisCommand,
   canaryStateProblem: problemOf,
 };

@@ -5,7 +5,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { openFolderStore } = require('./folderStore');
 const { storeLayout } = require('./layout');
-const { readCanary, writeCanary } = require('./canaryInStore');
+const { readCanary, thisCommand, writeCanary } = require('./canaryInStore');
 const { renewLease, takeOverable } = require('./canaryChanges');
 const { CLOCK_SKEW_MS, LEASE_TTL_MS } = require('./canaryLease');
 const { STALE_MS, StoreBusyError, withStoreLock } = require('./storeLock');
@@ -126,7 +126,7 @@ describe("a canary command's lease", () => {
     const first = runByAnotherMachine(await start());
     const taken = await store.takeOverCanary({ now: () => START + 15_000 });
     expect(taken.lease).toEqual({ epoch: 2, ttlMs: LEASE_TTL_MS, expiresAt: new Date(START + 30_000).toISOString() });
-    expect(taken.command).toEqual({ host: os.hostname(), pid: process.pid });
+    expect(taken.command).toEqual(thisCommand());
 
     const before = fs.readFileSync(path.join(layout.canary, 'canary.json'), 'utf8');
     const refused = /the canary of release \w+ was taken over by pid \d+ on /;
@@ -199,8 +199,17 @@ describe("a canary command's lease", () => {
     const elsewhere = runByAnotherMachine(state);
     expect(takeOverable(elsewhere, START + 14_999)).toBe(false);
     // A pid no process has on this machine (above the kernel's pid_max).
-    const gone = { ...state, command: { host: os.hostname(), pid: 2 ** 22 + 1 } };
+    const gone = { ...state, command: { ...state.command, pid: 2 ** 22 + 1 } };
     expect(takeOverable(gone, START)).toBe(true);
+    // The same host name and pid, in another space of pids (a container of its own) or in a state that names none: it
+    // may run there, so the lease decides.
+    for (const command of [
+      { ...gone.command, space: 'another-boot/pid:[1]' },
+      { host: os.hostname(), pid: 2 ** 22 + 1 },
+    ]) {
+      expect(takeOverable({ ...state, command }, START)).toBe(false);
+      expect(takeOverable({ ...state, command }, START + 15_000)).toBe(true);
+    }
   });
 
   it('counts a lease that ends further ahead than any clock could have renewed it to as run out', async () => {

@@ -57,7 +57,7 @@ async function canaryStatusLines(store, records, now = Date.now()) {
     ...canary.verdicts.map((passed) => `  ${passed.share} %: ${passed.verdict} (${passed.reason})`),
     alive === false
       ? `  its command (pid ${canary.command.pid}) is NOT running: the share stays at ${canary.share} %; ${byApi ?? `carry on with npm run canary -- ${remote} --resume`}`
-      : `  its command: pid ${canary.command.pid} on ${canary.command.host}${alive ? ', running' : ' (another machine: cannot tell whether it runs)'}`,
+      : `  its command: pid ${canary.command.pid} on ${canary.command.host}${alive ? ', running' : ' (another machine or container: cannot tell whether it runs)'}`,
     ...(canary.api ? [`  driven by the deploy API, as ${canary.api.actor.by}`] : []),
     leaseLeft > 0
       ? `  its lease runs ${durationText(leaseLeft)} more`
