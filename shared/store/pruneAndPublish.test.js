@@ -172,7 +172,17 @@ describe('on PostgreSQL', () => {
           (await client.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows.length > 0,
       );
     while (!settled && !(await waiting())) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Waiting for the prune, the publish holds nothing else: a canary's lease renewal of the remote (which takes its
+    // row) goes through at once, not after every delete.
+    const at = new Date().toISOString();
+    const renewing = postgresBackend('employers', { database, objects })
+      .renewLease('renew', () => ({ id, startedAt: at, epoch: 1, expiresAt: at }))
+      .then(() => 'renewed');
+    const held = new Promise((resolve) => setTimeout(() => resolve('held behind the publish'), 2000));
+    const renewal = await Promise.race([renewing, held]);
     deleting.go();
+    expect(renewal).toBe('renewed');
+    await renewing;
     expect((await pruning).removed).toEqual([id]);
     expect(await publishing).toEqual({ id, existed: false });
     await servable(store, 'employers', id);

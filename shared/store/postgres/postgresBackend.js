@@ -32,7 +32,7 @@ const { isLiveChange } = require('../liveHistory');
 const { checkBuild, filesUnder, isHashedFile, releaseId } = require('../publish');
 const { metadataCheck } = require('../releaseFiles');
 const { StoreConflict, StoreRefusal } = require('../storeRefusal');
-const { ReleaseFilesGone, checkUploaded, removeUnrecorded } = require('./releaseObjects');
+const { ReleaseFilesGone, checkUploaded, lockRelease, removeUnrecorded } = require('./releaseObjects');
 
 /** @typedef {import('../storeBackend').RemoteState} RemoteState */
 /** @typedef {import('../storeBackend').StoreBackend} StoreBackend */
@@ -131,16 +131,21 @@ function canaryOf(canary, renewal) {
 
 /**
  * The remote's rows as a change sees them: reads of `rows` with the change's own writes, which are kept in `writes`
- * to be made at commit, and the files to remove once it committed in `after`.
+ * to be made at commit, the locks to take before the remote's row in `locks`, and the files to remove once it
+ * committed in `after`.
  * @param {RemoteRows} rows
  * @param {string} remote
- * @param {{ writes: Write[], after: (() => Promise<void>)[], orphanAgeMs: number,
+ * @param {{ writes: Write[], locks?: Write[], after: (() => Promise<void>)[], orphanAgeMs: number,
  *   database: import('./database').Database, objects: import('./objectStore').ObjectStore,
  *   read?: { canary: boolean } }} pending read.canary: set once the change read the canary (and so its lease)
  * @returns {RemoteState & { addRelease: (record: ReleaseRecord, files: ReleaseFile[]) => void,
  *   setLive: (id: string) => void }}
  */
-function databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects, read = { canary: false } }) {
+function databaseState(
+  rows,
+  remote,
+  { writes, locks = [], after, orphanAgeMs, database, objects, read = { canary: false } },
+) {
   /** @type {Set<string>} */
   const removed = new Set();
   /** @param {string} sql @param {unknown[]} values */
@@ -211,7 +216,9 @@ function databaseState(rows, remote, { writes, after, orphanAgeMs, database, obj
     },
     addRelease: (record, files) => {
       rows.releases.set(record.id, { record, files });
-      // Recorded only with every file there, under the release's lock (./releaseObjects.js).
+      // Recorded only with every file there, under the release's lock (./releaseObjects.js), taken before the
+      // remote's row: waiting for a prune's deletes of the same release holds up no other change, and no renewal.
+      locks.push((client) => lockRelease(client, remote, record.id));
       writes.push((client) => checkUploaded(client, objects, remote, record.id, files));
       write('INSERT INTO releases (remote, id, record, files) VALUES ($1, $2, $3, $4)', [
         record.id,
@@ -307,12 +314,17 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     const { renewal } = rows;
     /** @type {Write[]} */
     const writes = [];
+    /** @type {Write[]} */
+    const locks = [];
     /** @type {(() => Promise<void>)[]} */
     const after = [];
     const read = { canary: false };
-    const result = await work(databaseState(rows, remote, { writes, after, orphanAgeMs, database, objects, read }));
+    const result = await work(
+      databaseState(rows, remote, { writes, locks, after, orphanAgeMs, database, objects, read }),
+    );
     if (writes.length === 0 && after.length === 0) return result;
     await database.transaction(async (client) => {
+      for (const lock of locks) await lock(client);
       await client.query('INSERT INTO remotes (remote) VALUES ($1) ON CONFLICT DO NOTHING', [remote]);
       const { rows: locked } = await client.query('SELECT revision FROM remotes WHERE remote = $1 FOR UPDATE', [
         remote,

@@ -12,6 +12,8 @@
 // files, and whatever a prune deleted before, the publish finds missing. Checking the row without the lock would not
 // do: the publish's uploads are not under it, and could land between a prune's look and its delete. The lock is the
 // release's, not the remote's row: a prune's deletes keep no other change, and no canary's lease renewal, waiting.
+// A publish takes it before the remote's row (lockRelease, then checkUploaded under it), so that while it waits for
+// a prune's deletes it holds nothing else either.
 const { createHash } = require('node:crypto');
 const { StoreConflict } = require('../storeRefusal');
 
@@ -76,4 +78,4 @@ async function removeUnrecorded(database, objects, remote, id, names) {
   });
 }
 
-module.exports = { ReleaseFilesGone, checkUploaded, removeUnrecorded };
+module.exports = { ReleaseFilesGone, checkUploaded, lockRelease, removeUnrecorded };
