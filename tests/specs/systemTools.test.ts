@@ -40,13 +40,11 @@ describe('the programs each browser engine needs', () => {
     toolsFor(engines).map((tool: { debianPackage: string }) => tool.debianPackage);
 
   it('are looked for only when that engine is under test', () => {
-    expect(packagesFor(['chromium'])).toEqual(['chromium', 'nginx', 'postgresql', 'haproxy', 'varnish']);
+    // Every run: the browser, the servers, and what the slow link between a node and the database needs.
+    const everyRun = ['chromium', 'nginx', 'postgresql', 'haproxy', 'varnish', 'iproute2', 'iptables'];
+    expect(packagesFor(['chromium'])).toEqual(everyRun);
     expect(packagesFor(['chromium', 'firefox', 'webkit'])).toEqual([
-      'chromium',
-      'nginx',
-      'postgresql',
-      'haproxy',
-      'varnish',
+      ...everyRun,
       'firefox-esr',
       'webkit2gtk-driver',
       'libwebkit2gtk-4.1-0',
