@@ -112,14 +112,20 @@ function healthyTime(faults, node, from, to) {
 /**
  * What broke the invariants, and each node's worst time to a commit.
  * @param {{ samples: Sample[], commits: Commit[], faults: Fault[], convergeMs?: number, releaseMs?: number }} history
- * @returns {{ problems: string[], worstMs: Record<string, number>, unseen: number }} worstMs: of the healthy time
- *   from a commit to the first sample that had it; unseen: commits a node killed for good never had (not problems)
+ * @returns {{ problems: string[], worstMs: Record<string, number>, worstCommit: Record<string, Commit>,
+ *   worstReleaseMs: Record<string, number>, unseen: number }} worstMs: of the healthy time from a change (not a
+ *   release) to the first sample that had it; worstCommit: the change it was (for the report); worstReleaseMs: the
+ *   same of releases; unseen: commits a node killed for good never had (not problems)
  */
 function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, releaseMs = RELEASE_MS }) {
   /** @type {string[]} */
   const problems = [];
   /** @type {Record<string, number>} */
   const worstMs = {};
+  /** @type {Record<string, Commit>} */
+  const worstCommit = {};
+  /** @type {Record<string, number>} */
+  const worstReleaseMs = {};
   let unseen = 0;
   /** @type {Map<string, Sample[]>} */
   const byNode = new Map();
@@ -128,6 +134,7 @@ function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, rele
   }
   for (const [node, seen] of byNode) {
     worstMs[node] = 0;
+    worstReleaseMs[node] = 0;
     /** @type {Sample | undefined} */
     let last;
     /** @type {Map<string, number>} the last epoch seen of each canary (a remote's, of a release, started then) */
@@ -152,7 +159,8 @@ function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, rele
     }
     const end = seen.at(-1)?.at ?? 0;
     for (const commit of commits) {
-      const bound = commit.action.startsWith('release ') ? releaseMs : convergeMs;
+      const release = commit.action.startsWith('release ');
+      const bound = release ? releaseMs : convergeMs;
       // Before the history began: nothing shows when the node had it.
       if (commit.at < (seen[0]?.at ?? Infinity)) continue;
       const had = seen.find((sample) => sample.at >= commit.at && (sample.revision ?? -1n) >= commit.revision);
@@ -163,7 +171,11 @@ function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, rele
         continue;
       }
       const took = healthyTime(faults, node, commit.at, had.at);
-      worstMs[node] = Math.max(worstMs[node] ?? 0, took);
+      if (release) worstReleaseMs[node] = Math.max(worstReleaseMs[node] ?? 0, took);
+      else if (took > (worstMs[node] ?? 0)) {
+        worstMs[node] = took;
+        worstCommit[node] = commit;
+      }
       if (took > bound + SAMPLE_MS) {
         problems.push(
           `${node} had revision ${commit.revision} (${commit.action}, ${iso(commit.at)}) ${took} ms into its ` +
@@ -172,7 +184,7 @@ function checkHistory({ samples, commits, faults, convergeMs = CONVERGE_MS, rele
       }
     }
   }
-  return { problems, worstMs, unseen };
+  return { problems, worstMs, worstCommit, worstReleaseMs, unseen };
 }
 
 /** @param {number} at */
@@ -194,9 +206,12 @@ function historyReport({ commits, faults }, checked) {
           fault.to === Infinity ? 'the end' : at(fault.to)
         }`,
     ),
-    `worst time to a commit, not counting faults: ${Object.entries(checked.worstMs)
-      .map(([node, ms]) => `${node} ${ms} ms`)
-      .join(', ')}`,
+    'worst time to a change, and to a release (its files downloaded first), not counting faults:',
+    ...Object.entries(checked.worstMs).map(([node, ms]) => {
+      const commit = checked.worstCommit[node];
+      const which = commit ? ` (revision ${commit.revision}, ${commit.action}, at ${at(commit.at)})` : '';
+      return `  ${node} ${ms} ms${which}; a release ${checked.worstReleaseMs[node] ?? 0} ms`;
+    }),
     `problems: ${checked.problems.length === 0 ? 'none' : checked.problems.join('; ')}`,
   ].join('\n');
 }
