@@ -11,8 +11,10 @@ import { canaryKey, readCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
 import { readLivePointer } from '@nativegtm/store/livePointer';
 import { filesUnder, releaseId } from '@nativegtm/store/publish';
+import { openDatabase } from '@nativegtm/store/postgres/database';
 import { openPostgresStore } from '@nativegtm/store/postgres/postgresStore';
 import { readSnapshotStatus } from '@nativegtm/store/postgres/snapshotStatus';
+import { heldByDatabase, servedByNode } from '@nativegtm/store/testing/nodeCopy';
 import { sidesInStore } from '@nativegtm/tools/canary/sides';
 import { Client } from 'pg';
 import { buildRemote } from '../support/buildRemote';
@@ -609,4 +611,14 @@ it('kept every node, through every fault above, from going back and behind: each
   ]);
   expect(commits.length).toBeGreaterThan(10);
   expect(checked.problems).toEqual([]);
+  // The revisions a node names are the states it serves: at the end, every running node's copy is the database's,
+  // releases, live pointers, histories and canaries alike.
+  const database = openDatabase(env.DATABASE_URL!, { max: 1 });
+  try {
+    const held = await heldByDatabase(database);
+    for (const node of alive())
+      expect({ node: node.name, served: servedByNode(node.copy) }).toEqual({ node: node.name, served: held });
+  } finally {
+    await database.close();
+  }
 });
