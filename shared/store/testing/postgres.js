@@ -66,6 +66,8 @@ async function startPostgres({ port } = {}) {
     throw error;
   }
   const url = `postgresql://postgres@127.0.0.1:${chosen}/postgres`;
+  // pg_ctl starts the server in a session of its own: its process group is the server's, every backend in it.
+  const serverPid = () => Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let databases = 0;
   return {
     url,
@@ -89,13 +91,25 @@ async function startPostgres({ port } = {}) {
     start,
     stop,
     /**
-     * Pauses (SIGSTOP) or resumes (SIGCONT) the server and every backend of it: pg_ctl starts the server in a session
-     * of its own, so its process group is the server's.
+     * Pauses (SIGSTOP) or resumes (SIGCONT) the server and every backend of it.
      * @param {'SIGSTOP' | 'SIGCONT'} signal
      */
-    signal: (signal) => {
-      const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      process.kill(-pid, signal);
+    signal: (signal) => process.kill(-serverPid(), signal),
+    /**
+     * Kills the server and every backend of it at once (SIGKILL), as a machine that loses power: no shutdown, and
+     * crash recovery at the next start(). Resolves once none of them runs.
+     */
+    kill: async () => {
+      const pid = serverPid();
+      process.kill(-pid, 'SIGKILL');
+      for (;;) {
+        try {
+          process.kill(-pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     /** Stops it and removes its folder. */
     remove: () => {
