@@ -201,48 +201,11 @@ it('refuses a file changed in the bucket, names no release it could not check, a
   expect(readSnapshotStatus(node)).toBeUndefined();
 });
 
-it('tells of a canary change again at each look until it is heard, then no more', async () => {
-  const a = await publish('a');
-  const b = await publish('b');
-  await store.remote('jobs').promote(a, { gate: null });
-  let calls = 0;
-  let failing = true;
-  const database = openDatabase(where.databaseUrl, { max: 1 });
-  const objects = openObjectStore(where.bucketUrl);
-  const syncer = snapshotSyncer({
-    database,
-    objects,
-    dir: node,
-    onCanaryChange: async () => {
-      calls += 1;
-      if (failing) throw new Error('nginx did not reload');
-    },
-  });
-  await syncer.sync();
-  expect(calls).toBe(0);
-  await store.remote('jobs').startCanary(b, {
-    steps: [25, 100],
-    settings: { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 },
-    gate: null,
-    now: Date.now,
-  });
-  await syncer.sync();
-  expect([readCanary(jobs()).canary?.id, calls]).toEqual([b, 1]);
-  // Nothing changed in the store since: the look tells again all the same.
-  await syncer.sync();
-  expect(calls).toBe(2);
-  failing = false;
-  await syncer.sync();
-  await syncer.sync();
-  expect(calls).toBe(3);
-  await syncer.stop();
-  objects.close();
-  await database.close();
-  await store.remote('jobs').abortCanary({ now: Date.now });
-});
-
-/** A syncer run by hand (no notifications, no polls), its problems in `problems`, and its tells of canary changes. */
-function syncByHand() {
+/**
+ * A syncer run by hand (no notifications, no polls), its problems in `problems`, and its tells of canary changes.
+ * @param {{ deaf?: () => boolean }} [options] deaf: whether a tell fails now (an nginx that did not reload)
+ */
+function syncByHand({ deaf = () => false } = {}) {
   const told = { calls: 0 };
   const database = openDatabase(where.databaseUrl, { max: 1 });
   const objects = openObjectStore(where.bucketUrl);
@@ -251,7 +214,10 @@ function syncByHand() {
     objects,
     dir: node,
     onProblem: (problem) => problems.push(problem),
-    onCanaryChange: async () => void (told.calls += 1),
+    onCanaryChange: async () => {
+      told.calls += 1;
+      if (deaf()) throw new Error('nginx did not reload');
+    },
   });
   return {
     syncer,
@@ -265,13 +231,33 @@ function syncByHand() {
   };
 }
 
-/** Makes `file` a folder with a file in it: every write of it fails, as on a disk that refuses it. */
-const blockFile = (/** @type {string} */ file) => {
-  fs.mkdirSync(file, { recursive: true });
-  fs.writeFileSync(path.join(file, 'in-the-way'), '');
-};
-
 const canarySettings = { stepTimeMs: 60_000, minViews: 40, maxWaitMs: 60_000 };
+
+it('tells of a canary change again at each look until it is heard, then no more', async () => {
+  const [a, b] = [await publish('a'), await publish('b')];
+  await store.remote('jobs').promote(a, { gate: null });
+  let failing = true;
+  const byHand = syncByHand({ deaf: () => failing });
+  try {
+    await byHand.syncer.sync();
+    expect(byHand.told.calls).toBe(0);
+    await store
+      .remote('jobs')
+      .startCanary(b, { steps: [25, 100], settings: canarySettings, gate: null, now: Date.now });
+    await byHand.syncer.sync();
+    expect([readCanary(jobs()).canary?.id, byHand.told.calls]).toEqual([b, 1]);
+    // Nothing changed in the store since: the look tells again all the same.
+    await byHand.syncer.sync();
+    expect(byHand.told.calls).toBe(2);
+    failing = false;
+    await byHand.syncer.sync();
+    await byHand.syncer.sync();
+    expect(byHand.told.calls).toBe(3);
+  } finally {
+    await byHand.close();
+    await store.remote('jobs').abortCanary({ now: Date.now });
+  }
+});
 
 it('keeps the release its copy serves live when it was pruned and the ones after it cannot be copied', async () => {
   const a = await publish('a');
@@ -297,6 +283,12 @@ it('keeps the release its copy serves live when it was pruned and the ones after
     await byHand.close();
   }
 });
+
+/** Makes `file` a folder with a file in it: every write of it fails, as on a disk that refuses it. */
+const blockFile = (/** @type {string} */ file) => {
+  fs.mkdirSync(file, { recursive: true });
+  fs.writeFileSync(path.join(file, 'in-the-way'), '');
+};
 
 it('tells of a canary it ended on disk even when a later step of the same sync fails', async () => {
   const [a, b] = [await publish('a'), await publish('b')];
