@@ -32,6 +32,37 @@ describe('stopping a child process', () => {
     expect({ code: child.exitCode, signal: child.signalCode }).toEqual({ code: 7, signal: null });
   });
 
+  it("kills what the child started, once it has exited, when asked: a server's workers left draining", async () => {
+    // A worker that ignores the signal, as nginx's finishing its requests, whose parent is killed after the grace.
+    const child = spawn(
+      'sh',
+      ['-c', `sh -c "trap '' QUIT TERM; echo \\$\\$; while :; do sleep 0.05; done" & trap '' QUIT; wait`],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const worker = Number(String((await once(child.stdout!, 'data'))[0]).trim());
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(worker)).toBe(true);
+    try {
+      await stopProcess(child, { signal: 'SIGQUIT', graceMs: 200, children: true });
+      expect(child.signalCode).toBe('SIGKILL');
+      // Gone once its new parent has reaped it.
+      for (let waited = 0; alive(worker) && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(alive(worker)).toBe(false);
+    } finally {
+      // Left by a stop that did not kill it: it would outlive the test run.
+      if (alive(worker)) process.kill(worker, 'SIGKILL');
+    }
+  });
+
   it('kills a child that does not stop, after the grace period', async () => {
     const child = await startShell("trap '' TERM");
     const started = Date.now();

@@ -99,7 +99,7 @@ async function startNginx(options) {
     errorLog: readErrorLog,
     // SIGQUIT: nginx's graceful stop, the requests under way finish.
     stop: async () => {
-      await stopProcess(child, { signal: 'SIGQUIT' });
+      await stopProcess(child, { signal: 'SIGQUIT', children: true });
       rmSync(prefix, { recursive: true, force: true });
       await collector?.stop();
     },
