@@ -63,9 +63,9 @@ async function openSlowLink({ to }) {
     run(ip, ['link', 'set', farSide, 'netns', namespace]);
     run(ip, ['addr', 'add', `${hostAddress}/30`, 'dev', hostSide]);
     run(ip, ['link', 'set', hostSide, 'up']);
-    inNamespace(['ip', 'addr', 'add', `${farAddress}/30`, 'dev', farSide]);
-    inNamespace(['ip', 'link', 'set', farSide, 'up']);
-    inNamespace(['ip', 'link', 'set', 'lo', 'up']);
+    inNamespace([ip, 'addr', 'add', `${farAddress}/30`, 'dev', farSide]);
+    inNamespace([ip, 'link', 'set', farSide, 'up']);
+    inNamespace([ip, 'link', 'set', 'lo', 'up']);
 
     // The way back into this namespace: from the host's end of the pair to the server.
     forwarder = net.createServer((client) => {

@@ -235,12 +235,12 @@ function snapshotSyncer({
       let canaryChanged = false;
       /** @type {string[]} why a release could not be copied, or a remote not synced */
       const refused = [];
+      // Owed as soon as a canary changed on disk: a later step's failure must not drop it.
+      const written = () => {
+        canaryChanged = true;
+        canaryTellOwed = true;
+      };
       for (const [remote, { revision: at, rows }] of changed) {
-        // Owed as soon as the canary changed on disk: a later step's failure must not drop it.
-        const written = () => {
-          canaryChanged = true;
-          canaryTellOwed = true;
-        };
         try {
           const result = await syncRemote(dir, remote, rows, objects, written);
           refused.push(...result.refused);
