@@ -93,6 +93,8 @@ function syncRemote(dir, remote, rows, objects, canaryWritten) {
       fs.rmSync(layout.live, { force: true });
     }
 
+    // The canary nginx was last told of may still be served from its own path until its reload: kept this sync.
+    const canaryBefore = readCanary(layout).canary?.id;
     // A state this version cannot use puts no one in a canary, as on a folder.
     const usable = rows.canary !== undefined && !canaryStateProblem(rows.canary);
     const wanted = usable && present.has(/** @type {any} */ (rows.canary).id) ? rows.canary : undefined;
@@ -112,8 +114,9 @@ function syncRemote(dir, remote, rows, objects, canaryWritten) {
       }
     }
     // Pruned last: nothing this node serves names them any more. Unless the copy still names one, because what
-    // replaced it could not be copied: the node serves it whole until it can name another.
-    const named = new Set([readLivePointer(layout).id, readCanary(layout).canary?.id]);
+    // replaced it could not be copied: the node serves it whole until it can name another. And the canary this sync
+    // ended, which nginx serves until it is told (after this sync): pruned at the remote's next sync.
+    const named = new Set([readLivePointer(layout).id, readCanary(layout).canary?.id, canaryBefore]);
     const keep = (/** @type {string} */ id) => rows.releases.has(id) || named.has(id);
     const kept = listReleases(layout).filter((record) => keep(record.id));
     for (const id of present) if (!keep(id)) removeRelease(layout, id, fence);

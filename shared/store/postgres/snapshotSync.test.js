@@ -259,6 +259,24 @@ it('tells of a canary change again at each look until it is heard, then no more'
   }
 });
 
+it('keeps the release of a canary it ended until nginx has been told, when a prune removed it meanwhile', async () => {
+  const [a, c] = [await publish('a'), await publish('c')];
+  await store.remote('jobs').promote(a, { gate: null });
+  await store.remote('jobs').startCanary(c, { steps: [25, 100], settings: canarySettings, gate: null, now: Date.now });
+  const byHand = syncByHand({ deaf: () => true });
+  try {
+    await byHand.syncer.sync();
+    await store.remote('jobs').abortCanary({ now: Date.now });
+    expect((await store.remote('jobs').prune({ keep: 0 })).removed).toEqual([c]);
+    // One look ends the canary and learns of the prune; nginx, not reloaded, still sends canary visitors to c.
+    await byHand.syncer.sync();
+    expect(readCanary(jobs()).canary).toBeUndefined();
+    expect(fs.existsSync(path.join(jobs().release(c), 'remoteEntry.js'))).toBe(true);
+  } finally {
+    await byHand.close();
+  }
+});
+
 it('keeps the release its copy serves live when it was pruned and the ones after it cannot be copied', async () => {
   const a = await publish('a');
   await store.remote('jobs').promote(a, { gate: null });
