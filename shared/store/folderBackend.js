@@ -70,6 +70,8 @@ function removeRelease(layout, id, fence = () => {}) {
   fence();
   // What a prune of the same id cut short left there (a rename onto a folder that is not empty fails).
   fs.rmSync(doomed, { recursive: true, force: true });
+  // That may have taken long enough to lose the lock.
+  fence();
   fs.renameSync(layout.release(id), doomed);
   const marks = fs.existsSync(layout.previewMarks) ? fs.readdirSync(layout.previewMarks) : [];
   for (const file of [
