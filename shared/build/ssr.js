@@ -1,7 +1,8 @@
 // Server rendering at build time: a third compilation of a package (target node) that bundles its page with the
 // design system and React's server renderer, runs it once the build is written, and writes the page's HTML
-// (every variant) and head into dist/ssr/ (see @nativegtm/contract/fragments). The shell's server composes those files
-// into each document; the browser hydrates them with the JavaScript of the same build.
+// (every variant) and head into dist/ssr/ (see @nativegtm/contract/fragments), and the build's integrity.json. The
+// shell's server composes those files into each document; the browser hydrates them with the JavaScript of the same
+// build.
 const fs = require('node:fs');
 const path = require('node:path');
 const { rule: pagesLoaderRule } = require('./pagesLoader');
@@ -16,6 +17,7 @@ const {
   fragmentPaths,
   headMarker,
 } = require('@nativegtm/contract/fragments');
+const { writeIntegrityList } = require('./integrity');
 
 /**
  * Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them.
@@ -65,7 +67,7 @@ function pageStylesheets(distDir) {
 
 /**
  * @param {Pick<PageRenderer, 'title' | 'meta'>} renderer
- * @param {string[]} stylesheets
+ * @param {{ file: string, integrity: string }[]} stylesheets
  * @param {{ name: string, buildId: string }} build
  * @returns {string}
  */
@@ -78,7 +80,11 @@ function headHtml({ title: documentTitle, meta }, stylesheets, { name, buildId }
     `<meta name="description" content="${description}" />`,
     `<meta property="og:title" content="${title}" />`,
     `<meta property="og:description" content="${description}" />`,
-    ...stylesheets.map((file) => `<link rel="stylesheet" href="${REMOTE_BASE}${escapeHtml(file)}" />`),
+    // With CORS: the remote is another origin, and its file's integrity can only be checked on a CORS response.
+    ...stylesheets.map(
+      ({ file, integrity }) =>
+        `<link rel="stylesheet" href="${REMOTE_BASE}${escapeHtml(file)}" integrity="${integrity}" crossorigin="anonymous" />`,
+    ),
   ].join('\n');
 }
 
@@ -105,6 +111,9 @@ class WriteFragmentsPlugin {
       if (renderer.buildId !== this.buildId)
         throw new Error(`${this.name}: the page module does not export this build's id`);
 
+      // The last compilation of a package's build, after its browser builds: the list of the integrity of every file
+      // they wrote (@nativegtm/contract/integrity), which the page's head links its stylesheets with.
+      const integrity = writeIntegrityList(this.distDir);
       const renderedAt = Date.now();
       const out = path.join(this.distDir, FRAGMENT_DIR);
       fs.rmSync(out, { recursive: true, force: true });
@@ -119,7 +128,15 @@ class WriteFragmentsPlugin {
       }
       fs.writeFileSync(
         path.join(this.distDir, fragmentPaths.head),
-        headHtml(renderer, pageStylesheets(this.distDir), this),
+        headHtml(
+          renderer,
+          pageStylesheets(this.distDir).map((file) => {
+            const value = integrity[file];
+            if (!value) throw new Error(`${this.name}: ${file} is not in its build's integrity list`);
+            return { file, integrity: value };
+          }),
+          this,
+        ),
       );
       // Last: its presence says the set is complete.
       fs.writeFileSync(

@@ -13,6 +13,8 @@
     return (script.getAttribute(name) || '').split(' ').filter(Boolean);
   };
   var sources = words('data-scripts');
+  // Each script's Subresource Integrity, in the same order: a production build lists one for every script.
+  var integrity = words('data-integrity');
   var fetches = words('data-fetches');
   /**
    * The documents enforce Trusted Types: a script URL reaches script.src only through a named policy. This one passes
@@ -47,8 +49,12 @@
       link.setAttribute('href', href);
       head.appendChild(link);
     });
-    sources.forEach(function (src) {
+    sources.forEach(function (src, index) {
       var element = document.createElement('script');
+      if (integrity[index]) {
+        element.setAttribute('integrity', integrity[index]);
+        element.crossOrigin = 'anonymous';
+      }
       element.src = policy ? policy.createScriptURL(src) : src;
       // Inserted scripts are async by default; these must run in document order, as deferred ones would.
       element.async = false;

@@ -5,13 +5,14 @@ const path = require('node:path');
 
 const source = fs.readFileSync(path.join(__dirname, 'boot.js'), 'utf8');
 
-/** @param {{ serverPage?: boolean, visibility?: DocumentVisibilityState }} [options] */
-function boot({ serverPage = true, visibility = 'visible' } = {}) {
+/** @param {{ serverPage?: boolean, visibility?: DocumentVisibilityState, integrity?: string }} [options] */
+function boot({ serverPage = true, visibility = 'visible', integrity } = {}) {
   document.head.innerHTML = '';
   document.body.innerHTML = `<div id="root"></div>${serverPage ? '<main data-remote="jobs" data-build="b1"></main>' : ''}`;
   const script = document.createElement('script');
   script.setAttribute('data-scripts', '/main.1.js /extra.2.js');
   script.setAttribute('data-fetches', '/remotes.json');
+  if (integrity !== undefined) script.setAttribute('data-integrity', integrity);
   document.head.appendChild(script);
   Object.defineProperty(document, 'currentScript', { value: script, configurable: true });
   Object.defineProperty(document, 'visibilityState', { value: visibility, configurable: true });
@@ -133,6 +134,19 @@ describe('paint-first boot script', () => {
     expect(started()).toEqual([]);
     jest.advanceTimersByTime(0);
     expect(started()).toEqual(['/main.1.js', '/extra.2.js']);
+  });
+
+  it('starts each script with the integrity its tag lists for it, with CORS, and none where the tag lists none', () => {
+    const first = `sha384-${'a'.repeat(64)}`;
+    const second = `sha384-${'b'.repeat(64)}`;
+    boot({ serverPage: false, integrity: `${first} ${second}` });
+    const scripts = [...document.head.querySelectorAll('script[src]')];
+    expect(scripts.map((script) => [script.getAttribute('integrity'), script.getAttribute('crossorigin')])).toEqual([
+      [first, 'anonymous'],
+      [second, 'anonymous'],
+    ]);
+    boot({ serverPage: false });
+    expect([...document.head.querySelectorAll('script[integrity]')]).toEqual([]);
   });
 
   it('sets each script URL through its own Trusted Types policy, which passes only the URLs its tag lists', () => {

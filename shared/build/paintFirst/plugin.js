@@ -29,7 +29,12 @@ class PaintFirstPlugin {
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PaintFirstPlugin', (data) => {
         /** @param {import('html-webpack-plugin').HtmlTagObject} tag */
         const isScript = (tag) => tag.tagName === 'script' && tag.attributes?.src;
-        const scripts = [...data.headTags, ...data.bodyTags].filter(isScript).map((tag) => tag.attributes.src);
+        const tags = [...data.headTags, ...data.bodyTags].filter(isScript);
+        const scripts = tags.map((tag) => tag.attributes.src);
+        // Each script's integrity, in the same order (production builds: SubresourceIntegrityPlugin).
+        const integrity = tags.map((tag) => tag.attributes.integrity).filter((value) => typeof value === 'string');
+        if (integrity.length > 0 && integrity.length !== scripts.length)
+          throw new Error('PaintFirstPlugin: some scripts have an integrity and others none');
         data.headTags = data.headTags.filter((tag) => !isScript(tag));
         data.bodyTags = data.bodyTags.filter((tag) => !isScript(tag));
         data.headTags.push({
@@ -39,6 +44,7 @@ class PaintFirstPlugin {
             defer: true,
             src: `${compilation.outputOptions.publicPath}${BOOT_FILE}`,
             'data-scripts': scripts.join(' '),
+            ...(integrity.length > 0 ? { 'data-integrity': integrity.join(' ') } : {}),
             ...(this.fetches.length > 0 ? { 'data-fetches': this.fetches.join(' ') } : {}),
             // boot.js is served as it is (no bundler): the name of its Trusted Types policy comes with its tag.
             'data-trusted-types-policy': trustedTypesPolicies.boot,

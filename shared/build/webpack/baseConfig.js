@@ -9,7 +9,7 @@ const { CONTENT_HASH_LENGTH } = require('@nativegtm/contract/assetNames');
 const { composeParts, composePath } = require('@nativegtm/contract/composePaths');
 const { devServerPolicies, trustedTypesPolicies } = require('@nativegtm/contract/trustedTypes');
 const { rule: pagesLoaderRule } = require('../pagesLoader');
-const { CorsScriptsPlugin } = require('../plugins/corsScripts');
+const { SubresourceIntegrityPlugin } = require('../plugins/subresourceIntegrity');
 const { tsRule, cssModules, CSS_LOADER } = require('./rules');
 const { newBuildId } = require('./buildId');
 
@@ -73,6 +73,12 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
       assetModuleFilename: `[name].${CONTENT_HASH}[ext]`,
       clean: true,
       uniqueName: path.basename(packageDir),
+      // The chunks of another origin (a remote's, from the shell's page) are requested with CORS: every remote answers
+      // `Access-Control-Allow-Origin: *`. Without it a browser checks no integrity on them (the response is opaque),
+      // and hides their errors: "Script error.", no file, no stack, which the shell's field data could not place.
+      // Webpack marks only other origins' scripts, and mini-css-extract only their stylesheets, as the shell's
+      // federation runtime does for what it adds (shell/src/remotes/trustedScriptUrls.ts): preloads then match.
+      crossOriginLoading: 'anonymous',
       // The chunk loader sets script.src through this policy: the documents enforce Trusted Types. 'stop': a policy
       // the CSP refuses fails the load where it happens, rather than handing a plain string to the sink.
       trustedTypes: { policyName: trustedTypesPolicies.webpack, onPolicyCreationFailure: 'stop' },
@@ -109,9 +115,10 @@ function baseConfig({ packageDir, mode, publicPath, title, port, template, html 
         templateParameters: { compose: templateCompose },
         ...html,
       }),
-      new CorsScriptsPlugin(),
       ...(production
         ? [
+            // Not in development: files change on every save there, and a dev server is trusted as it is.
+            new SubresourceIntegrityPlugin(),
             new CompressionPlugin({
               test: /\.(js|css|html|json|svg)$/,
               exclude: NEVER_PRECOMPRESS,

@@ -49,7 +49,7 @@ describe('createShellConfig', () => {
       'DefinePlugin',
       'MiniCssExtractPlugin',
       'HtmlWebpackPlugin',
-      'CorsScriptsPlugin',
+      'SubresourceIntegrityPlugin',
       'CompressionPlugin',
       'CompressionPlugin',
       'CopyPlugin',
@@ -66,6 +66,7 @@ describe('createShellConfig', () => {
     expect(more).toEqual([]);
     expect(shell.output?.filename).toBe('[name].js');
     expect(pluginNames(shell)).not.toContain('CompressionPlugin');
+    expect(pluginNames(shell)).not.toContain('SubresourceIntegrityPlugin');
     expect(shell.plugins?.some((plugin) => plugin instanceof LinkAllStylesheetsPlugin)).toBe(true);
     expect(shell.plugins?.some((plugin) => plugin instanceof PaintFirstPlugin)).toBe(true);
   });
@@ -94,7 +95,7 @@ describe('createRemoteConfig', () => {
     if (!container || !standalone || !ssr) throw new Error('expected three compilations');
     expect(more).toEqual([]);
     expect([container.name, standalone.name, ssr.name]).toEqual(['container', 'standalone', 'ssr']);
-    expect([standalone.dependencies, ssr.dependencies]).toEqual([['container'], ['container']]);
+    expect([standalone.dependencies, ssr.dependencies]).toEqual([['container'], ['container', 'standalone']]);
     expect(container.entry).toEqual({});
     expect(container.plugins?.some((plugin) => plugin instanceof HtmlWebpackPlugin)).toBe(false);
     expect(container.plugins?.some((plugin) => plugin instanceof ModuleFederationPlugin)).toBe(true);
@@ -126,7 +127,6 @@ describe('createRemoteConfig', () => {
       'DefinePlugin',
       'MiniCssExtractPlugin',
       'HtmlWebpackPlugin',
-      'CorsScriptsPlugin',
       'ModuleFederationPlugin',
     ]);
   });

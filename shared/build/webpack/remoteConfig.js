@@ -89,7 +89,8 @@ function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...ov
   standalone.output.uniqueName = `${standalone.output.uniqueName}-standalone`;
   if (outputPath) standalone.output.path = outputPath;
 
-  // The page's HTML for the shell's server, rendered by this build (it reads the container's mf-manifest.json).
+  // The page's HTML for the shell's server, rendered by this build (it reads the container's mf-manifest.json), and
+  // the list of the build's files' integrity.
   const ssr = serverRenderConfig({
     packageDir,
     name,
@@ -99,7 +100,8 @@ function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...ov
     distDir: container.output.path,
     ...(route ? { route } : {}),
   });
-  ssr.dependencies = ['container'];
+  // After both browser builds: it writes the integrity list of everything they wrote (plugins/integrityList.js).
+  ssr.dependencies = ['container', 'standalone'];
   return [container, standalone, ssr];
 }
 

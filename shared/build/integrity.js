@@ -1,0 +1,44 @@
+// The integrity of what a build writes (@nativegtm/contract/integrity says which files and in which form): each
+// file's, and the deployable's integrity.json.
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, integrityListFor } = require('@nativegtm/contract/integrity');
+
+/**
+ * The base64 of the digest of a file's bytes.
+ * @param {Buffer | string} bytes
+ */
+const digestOf = (bytes) => createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64');
+
+/**
+ * @param {Buffer | string} bytes
+ * @returns {string} `sha384-<base64>`
+ */
+const integrityOf = (bytes) => `${INTEGRITY_ALGORITHM}-${digestOf(bytes)}`;
+
+/**
+ * The integrity list of a build's folder as its files are now.
+ * @param {string} dir
+ * @returns {Record<string, string>}
+ */
+function integrityListOf(dir) {
+  const files = /** @type {string[]} */ (fs.readdirSync(dir, { recursive: true }))
+    .filter((name) => fs.statSync(path.join(dir, name)).isFile())
+    .map((name) => name.split(path.sep).join('/'));
+  return integrityListFor(files, (file) => digestOf(fs.readFileSync(path.join(dir, file))));
+}
+
+/**
+ * Writes the build's integrity.json for its files as they are now: what a build does last (and a test that changes
+ * a build's files, as a new build of it would).
+ * @param {string} dir
+ * @returns {Record<string, string>} the list written
+ */
+function writeIntegrityList(dir) {
+  const list = integrityListOf(dir);
+  fs.writeFileSync(path.join(dir, INTEGRITY_FILE), `${JSON.stringify(list, null, 2)}\n`);
+  return list;
+}
+
+module.exports = { integrityOf, writeIntegrityList };
