@@ -1,4 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
+import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
 
 type CreateScript = NonNullable<ModuleFederationRuntimePlugin['createScript']>;
 type CreateLink = NonNullable<ModuleFederationRuntimePlugin['createLink']>;
@@ -35,7 +36,7 @@ describe('the trusted script URLs runtime plugin', () => {
     ]);
   });
 
-  it("preloads a remote's scripts with CORS too, so the script uses the preload; stylesheets stay as they are", () => {
+  it("preloads a remote's scripts with CORS too, so the script uses the preload; where nothing is checked, stylesheets stay as they are", () => {
     const link = createLink()({
       url: 'http://localhost:3003/__federation_expose_Page.0123456789.js',
       attrs: { rel: 'preload', as: 'script' },
@@ -85,5 +86,49 @@ describe('the trusted script URLs runtime plugin', () => {
     hook({ url: 'http://localhost:3002/remoteEntry.js' });
     expect(created).toHaveLength(1);
     expect(() => hook({ url: 'javascript:alert(1)' })).toThrow(/Not a script URL/);
+  });
+
+  describe('in a production build', () => {
+    const environment = process.env.NODE_ENV;
+    const ENTRY = `sha384-${'E'.repeat(64)}`;
+    const STYLES = `sha384-${'s'.repeat(64)}`;
+    beforeEach(() => {
+      process.env.NODE_ENV = 'production';
+      globalThis.fetch = (async (url: string) =>
+        new Response(
+          url.endsWith('integrity.json')
+            ? JSON.stringify({ 'remoteEntry.js': ENTRY, '1.0123456789.css': STYLES })
+            : '{}',
+        )) as typeof fetch;
+    });
+    afterEach(() => {
+      process.env.NODE_ENV = environment;
+    });
+
+    it("loads a remote's entry and preloads with the integrity of its list, and refuses a file it does not name", async () => {
+      const created = plugin();
+      const remoteInfo = { name: 'jobs', entry: 'http://localhost:3003/mf-manifest.json' } as never;
+      await created.fetch!('http://localhost:3003/mf-manifest.json', {}, remoteInfo);
+      const script = created.createScript!({
+        url: 'http://localhost:3003/remoteEntry.js',
+        remoteInfo,
+      }) as HTMLScriptElement;
+      expect([script.getAttribute('integrity'), script.crossOrigin]).toEqual([ENTRY, 'anonymous']);
+      const style = created.createLink!({
+        url: 'http://localhost:3003/1.0123456789.css',
+        attrs: { rel: 'preload', as: 'style' },
+        remoteInfo,
+      }) as HTMLLinkElement;
+      expect([style.getAttribute('integrity'), style.crossOrigin, style.getAttribute('as')]).toEqual([
+        STYLES,
+        'anonymous',
+        'style',
+      ]);
+      const planted = created.createScript!({
+        url: 'http://localhost:3003/planted.js',
+        remoteInfo,
+      }) as HTMLScriptElement;
+      expect(planted.getAttribute('integrity')).toBe(REFUSED_INTEGRITY);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import { trustedTypesPolicies } from '@nativegtm/contract/trustedTypes';
+import { fetchManifest, integrityFor } from './integrityLists';
 
 /** The part of the Trusted Types API used here (TypeScript's DOM library does not describe it yet). */
 interface ScriptUrlPolicy {
@@ -36,23 +37,30 @@ function scriptUrlPolicy(): ScriptUrlPolicy | null {
 const otherOrigin = (url: string) => new URL(url, document.baseURI).origin !== location.origin;
 
 /**
- * A Module Federation runtime plugin of the shell, for the scripts the runtime adds (remote entries, and the
- * preloads of a remote's chunks):
+ * A Module Federation runtime plugin of the shell, for the scripts and stylesheets the runtime adds for a remote (its
+ * entry, the preloads of its page's chunks) and the manifest it fetches:
+ * - each carries the integrity the remote's list names (integrityLists.ts), fetched beside the manifest: a file the
+ *   list does not name is refused, never loaded unchecked. A preload carries the same integrity as the script or
+ *   stylesheet the remote's runtime adds later, or the browser would not use it;
  * - the documents enforce Trusted Types, and the runtime sets a script's src with a plain string, which the browser
  *   refuses: this builds those elements with src set through the shell's policy;
- * - a remote's scripts are requested with CORS (`crossorigin="anonymous"`, which every remote allows), or the browser
- *   hides their errors from the shell's field data ("Script error.", no file, no stack). Their preloads are too, or
- *   the script would not use them; the remotes' own chunk loading does the same (@nativegtm/build's
- *   CorsScriptsPlugin). Stylesheets are left as they are: a server-rendered page links its own without CORS.
+ * - a remote's files are requested with CORS (`crossorigin="anonymous"`, which every remote allows): the browser checks
+ *   the integrity of no other response of another origin, and hides a script's errors from the shell's field data
+ *   ("Script error.", no file, no stack). The remotes' own chunk loading does the same (@nativegtm/build's
+ *   `crossOriginLoading` and SubresourceIntegrityPlugin).
  * The runtime attaches and awaits these elements as its own; for the rest it makes its own.
  */
 export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
   return {
     name: 'nativegtm-trusted-script-urls',
-    createScript({ url, attrs }) {
+    fetch(manifestUrl, init, remoteInfo) {
+      return remoteInfo ? fetchManifest(manifestUrl, init, remoteInfo.name) : undefined;
+    },
+    createScript({ url, attrs, remoteInfo }) {
       const scriptUrls = scriptUrlPolicy();
       const cors = otherOrigin(url);
-      if (!scriptUrls && !cors) return undefined;
+      const integrity = remoteInfo ? integrityFor(remoteInfo.name, url) : undefined;
+      if (!scriptUrls && !cors && integrity === undefined) return undefined;
       const script = document.createElement('script');
       script.type = attrs?.['type'] === 'module' ? 'module' : 'text/javascript';
       // The runtime applies its attributes only to an element it made itself.
@@ -61,15 +69,19 @@ export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
         if (name === 'async' || name === 'defer') script[name] = Boolean(value);
         else script.setAttribute(name, String(value));
       }
+      if (integrity !== undefined) script.setAttribute('integrity', integrity);
       if (cors) script.crossOrigin = 'anonymous';
       script.src = (scriptUrls ? scriptUrls.createScriptURL(url) : url) as string;
       return script;
     },
-    createLink({ url, attrs }) {
-      if (attrs?.['as'] !== 'script' || !otherOrigin(url)) return undefined;
+    createLink({ url, attrs, remoteInfo }) {
+      const loads = attrs?.['as'] === 'script' || attrs?.['as'] === 'style' || attrs?.['rel'] === 'stylesheet';
+      const integrity = loads && remoteInfo ? integrityFor(remoteInfo.name, url) : undefined;
+      if (!loads || (integrity === undefined && (attrs?.['as'] !== 'script' || !otherOrigin(url)))) return undefined;
       const link = document.createElement('link');
-      for (const [name, value] of Object.entries(attrs)) link.setAttribute(name, String(value));
-      link.crossOrigin = 'anonymous';
+      for (const [name, value] of Object.entries(attrs ?? {})) link.setAttribute(name, String(value));
+      if (integrity !== undefined) link.setAttribute('integrity', integrity);
+      if (otherOrigin(url)) link.crossOrigin = 'anonymous';
       link.href = url;
       return link;
     },
