@@ -7,6 +7,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { FRAGMENT_DIR, foreignDirectives, parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
+const {
+  INTEGRITY_ALGORITHM,
+  INTEGRITY_FILE,
+  integrityListFor,
+  parseIntegrityList,
+} = require('@nativegtm/contract/integrity');
 const { syncDirectory, syncTree } = require('./durableFiles');
 const { writeJsonAtomically } = require('./records');
 const { thisActor } = require('./actor');
@@ -97,8 +103,66 @@ function listed(dir) {
 }
 
 /**
+ * The integrity list a build's files call for as they are (@nativegtm/contract/integrity).
+ * @param {string} dir
+ * @returns {Record<string, string>}
+ */
+function integrityListOf(dir) {
+  return integrityListFor(filesUnder(dir), (file) =>
+    createHash(INTEGRITY_ALGORITHM)
+      .update(fs.readFileSync(path.join(dir, file)))
+      .digest('base64'),
+  );
+}
+
+/** How many files a refusal of an integrity list names: enough to find the build's mistake. */
+const NAMED_FILES = 3;
+
+/** @param {string[]} files */
+const someOf = (files) =>
+  `${files.slice(0, NAMED_FILES).join(', ')}${files.length > NAMED_FILES ? ` (and ${files.length - NAMED_FILES} more)` : ''}`;
+
+/**
+ * The build's integrity list (@nativegtm/contract/integrity), refused unless it names exactly the files of the build a
+ * browser may load, each with the integrity of its bytes: browsers load nothing that a release's list does not name
+ * or whose bytes differ, so a list that is stripped, short or wrong would break the page for every visitor, or name a
+ * file that is not there.
+ * @param {string} dir
+ * @returns {Record<string, string>}
+ */
+function checkIntegrity(dir) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(dir, INTEGRITY_FILE), 'utf8');
+  } catch (error) {
+    throw new StoreRefusal(`${dir} lists no file's integrity: ${INTEGRITY_FILE} ${describe(error)}`);
+  }
+  let listed;
+  try {
+    listed = parseIntegrityList(text);
+  } catch (error) {
+    throw new StoreRefusal(`${dir}: ${/** @type {Error} */ (error).message}`);
+  }
+  const actual = integrityListOf(dir);
+  const unlisted = Object.keys(actual).filter((file) => !(file in listed));
+  if (unlisted.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not list ${someOf(unlisted)}: browsers would refuse them`);
+  }
+  const absent = Object.keys(listed).filter((file) => !(file in actual));
+  if (absent.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} names files the build does not have: ${someOf(absent)}`);
+  }
+  const differ = Object.keys(actual).filter((file) => actual[file] !== listed[file]);
+  if (differ.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not match the bytes of ${someOf(differ)}`);
+  }
+  return actual;
+}
+
+/**
  * What makes a folder a build of this remote: an mf-manifest.json, and the ssr/manifest.json the shell's servers
- * read, both naming this remote, and server-rendered files with no SSI directive but the ones the build writes.
+ * read, both naming this remote, server-rendered files with no SSI directive but the ones the build writes, and the
+ * integrity of every file a browser may load (checkIntegrity).
  * @param {string} dir
  * @param {string} remote
  * @returns {string} the build id
@@ -123,6 +187,7 @@ function checkBuild(dir, remote) {
     );
   }
   checkDirectives(dir);
+  checkIntegrity(dir);
   return buildId;
 }
 
@@ -174,9 +239,13 @@ function publishRelease(
   { commit, dirty, by, now = () => new Date(), record: given, fence = () => {} },
 ) {
   const buildId = checkBuild(buildDir, remote);
+  const integrity = checkIntegrity(buildDir);
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
   if (given && given.id !== id) throw new Error(`the files of release ${given.id} of ${remote} are release ${id}`);
+  if (given?.integrity && !sameIntegrity(given.integrity, integrity)) {
+    throw new StoreRefusal(`the files of release ${id} of ${remote} do not have the integrity its record names`);
+  }
   if (fs.existsSync(layout.release(id))) return { id, existed: true };
 
   for (const dir of [layout.dir, layout.assets, layout.records, layout.incoming])
@@ -206,6 +275,7 @@ function publishRelease(
       commit,
       dirty,
       hashedFiles,
+      integrity,
     };
     writeJsonAtomically(layout.record(id), record, fence);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).
@@ -224,4 +294,11 @@ function publishRelease(
   return { id, existed: false };
 }
 
-module.exports = { publishRelease, checkBuild, filesUnder, releaseId, isHashedFile };
+/**
+ * @param {Record<string, string>} a
+ * @param {Record<string, string>} b
+ */
+const sameIntegrity = (a, b) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([file, value]) => b[file] === value);
+
+module.exports = { publishRelease, checkBuild, checkIntegrity, filesUnder, integrityListOf, releaseId, isHashedFile };

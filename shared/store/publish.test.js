@@ -3,7 +3,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { storeLayout } = require('./layout');
-const { publishRelease } = require('./publish');
+const { integrityListOf, publishRelease } = require('./publish');
 const { metadataCheck } = require('./releaseFiles');
 const { listReleases } = require('./records');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
@@ -85,8 +85,79 @@ describe('publishing a release', () => {
     publishRelease(layout, 'jobs', fakeBuild(), source);
     const clash = fakeBuild({ buildId: 'build-2' });
     fs.writeFileSync(path.join(clash, 'page.0123456789.js'), 'other bytes');
+    // Listed again, as a build of those bytes would.
+    fs.writeFileSync(path.join(clash, 'integrity.json'), JSON.stringify(integrityListOf(clash)));
     expect(() => publishRelease(layout, 'jobs', clash, source)).toThrow(/differs from the file of that name/);
     expect(listReleases(layout)).toHaveLength(1);
     expect(fs.readdirSync(layout.incoming)).toEqual([]);
+  });
+
+  describe("the integrity of the build's files", () => {
+    const INTEGRITY = `sha384-${'A'.repeat(64)}`;
+    /**
+     * A build whose integrity.json is changed by `edit`, and the refusal publishing it gives (nothing published).
+     * @param {(list: Record<string, string>, dir: string) => Record<string, string> | string | undefined} edit
+     *   the list to write instead (text as it is), or undefined for none at all
+     */
+    function refusalOf(edit) {
+      const layout = storeLayout(store, 'jobs');
+      const build = fakeBuild();
+      const file = path.join(build, 'integrity.json');
+      const edited = edit(JSON.parse(fs.readFileSync(file, 'utf8')), build);
+      if (edited === undefined) fs.rmSync(file);
+      else fs.writeFileSync(file, typeof edited === 'string' ? edited : JSON.stringify(edited));
+      let refusal;
+      try {
+        publishRelease(layout, 'jobs', build, source);
+      } catch (error) {
+        refusal = /** @type {Error} */ (error).message.replace(build, '<build>');
+      }
+      expect(listReleases(layout)).toEqual([]);
+      // The gate's first check refuses it the same way.
+      expect(metadataCheck(build, 'jobs').detail?.replace(build, '<build>')).toBe(refusal);
+      return refusal;
+    }
+
+    it('records the integrity of every file a browser may load with the release', () => {
+      const layout = storeLayout(store, 'jobs');
+      const build = fakeBuild();
+      const { id } = publishRelease(layout, 'jobs', build, source);
+      expect(Object.keys(listReleases(layout)[0]?.integrity ?? {})).toEqual([
+        'mf-manifest.json',
+        'page.0123456789.js',
+        'remoteEntry.js',
+      ]);
+      expect(listReleases(layout)[0]?.id).toBe(id);
+    });
+
+    it('refuses a build without a list, or with one stripped, forged or of another form', () => {
+      expect(refusalOf(() => undefined)).toBe("<build> lists no file's integrity: integrity.json is missing");
+      expect(refusalOf(() => ({}))).toBe(
+        "<build>'s integrity.json does not list mf-manifest.json, page.0123456789.js, remoteEntry.js: browsers would refuse them",
+      );
+      expect(refusalOf(() => 'not json')).toBe('<build>: integrity.json is not JSON');
+      expect(refusalOf((list) => ({ ...list, 'remoteEntry.js': 'sha256-abc' }))).toBe(
+        '<build>: integrity.json: remoteEntry.js has no sha384 integrity',
+      );
+      expect(refusalOf((list) => ({ ...list, '../../etc/passwd': INTEGRITY }))).toBe(
+        '<build>: integrity.json names a path outside the build: ../../etc/passwd',
+      );
+    });
+
+    it('refuses a list that names a file the build does not have, or other bytes than the file has', () => {
+      expect(refusalOf((list) => ({ ...list, 'gone.0123456789.js': INTEGRITY }))).toBe(
+        "<build>'s integrity.json names files the build does not have: gone.0123456789.js",
+      );
+      expect(refusalOf((list) => ({ ...list, 'remoteEntry.js': INTEGRITY }))).toBe(
+        "<build>'s integrity.json does not match the bytes of remoteEntry.js",
+      );
+      // A file changed after the build wrote the list: what a tampered artifact looks like.
+      expect(
+        refusalOf((list, dir) => {
+          fs.appendFileSync(path.join(dir, 'page.0123456789.js'), ';window.__tampered = 1;');
+          return list;
+        }),
+      ).toBe("<build>'s integrity.json does not match the bytes of page.0123456789.js");
+    });
   });
 });

@@ -29,7 +29,7 @@ const { canaryStateProblem } = require('../canaryInStore');
 const { isEndedCanary } = require('../canaryChanges');
 const { withRenewal } = require('../canaryLease');
 const { isLiveChange } = require('../liveHistory');
-const { checkBuild, filesUnder, isHashedFile, releaseId } = require('../publish');
+const { checkBuild, checkIntegrity, filesUnder, isHashedFile, releaseId } = require('../publish');
 const { metadataCheck } = require('../releaseFiles');
 const { StoreConflict, StoreRefusal } = require('../storeRefusal');
 const { ReleaseFilesGone, checkUploaded, lockRelease, removeUnrecorded } = require('./releaseObjects');
@@ -382,6 +382,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
     },
     publish: async (buildDir, { commit, dirty }) => {
       const buildId = checkBuild(buildDir, remote);
+      const integrity = checkIntegrity(buildDir);
       const check = metadataCheck(buildDir, remote);
       if (!check.ok) throw new StoreRefusal(`${buildDir} cannot be served: ${check.detail}`);
       const names = filesUnder(buildDir);
@@ -404,6 +405,7 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
               commit,
               dirty,
               hashedFiles: names.filter(isHashedFile),
+              integrity,
             };
             state.addRelease(record, files);
             return { id, existed: false };

@@ -1,8 +1,11 @@
 // A remote's build as small as the release store accepts (mf-manifest.json, ssr/manifest.json, an entry and a hashed
-// chunk), for the store's unit tests: real builds take seconds, and the store only reads these files.
+// chunk, and their integrity list), for the store's unit tests: real builds take seconds, and the store only reads
+// these files.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { INTEGRITY_FILE } = require('@nativegtm/contract/integrity');
+const { integrityListOf } = require('../publish');
 
 /** The folders written so far, for removeFakeBuilds. */
 const written = new Set();
@@ -32,6 +35,7 @@ function fakeBuild({
   fs.writeFileSync(path.join(dir, 'remoteEntry.js'), `/* ${buildId} */`);
   // Its name stands for its content, as a content hash does.
   fs.writeFileSync(path.join(dir, chunk), `/* ${chunk} */`);
+  fs.writeFileSync(path.join(dir, INTEGRITY_FILE), JSON.stringify(integrityListOf(dir)));
   return dir;
 }
 
