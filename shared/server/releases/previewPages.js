@@ -6,6 +6,7 @@
 const { createHash } = require('node:crypto');
 const { escapeHtml } = require('@nativegtm/contract/fragments');
 const { COMMON_HEADERS, PERMISSIONS_POLICY } = require('../securityHeaders');
+const { INTEGRITY_VALUE } = require('@nativegtm/contract/integrity');
 
 const STYLE = `
 body { display: grid; min-height: 100vh; place-items: center; padding: var(--space-6) var(--layout-gutter);
@@ -60,17 +61,26 @@ function previewPageHeaders(personal) {
 }
 
 /**
- * The shell's stylesheets, as its template (index.html) links them: site paths only, so that nothing read from the
- * file can leave the attribute it is written into.
+ * @typedef {{ href: string, integrity: string }} Stylesheet
+ */
+
+/**
+ * The shell's stylesheets, as its template (index.html) links them, with their integrity: site paths only, so that
+ * nothing read from the file can leave the attribute it is written into, and only with a well-formed integrity, since
+ * a preview's page loads nothing unchecked either.
  * @param {string} template
- * @returns {string[]}
+ * @returns {Stylesheet[]}
  */
 function shellStylesheets(template) {
+  /** @param {string} tag @param {string} name */
+  const attribute = (tag, name) => new RegExp(`\\b${name}=["']?([^"'\\s>]+)`, 'i').exec(tag)?.[1] ?? '';
   return [...template.matchAll(/<link\b[^>]*>/gi)]
     .map((match) => match[0])
     .filter((tag) => /\brel=["']?stylesheet\b/i.test(tag))
-    .map((tag) => /\bhref=["']?([^"'\s>]+)/i.exec(tag)?.[1] ?? '')
-    .filter((href) => /^\/[\w./-]+$/.test(href) && !href.startsWith('//'));
+    .map((tag) => ({ href: attribute(tag, 'href'), integrity: attribute(tag, 'integrity') }))
+    .filter(
+      ({ href, integrity }) => /^\/[\w./-]+$/.test(href) && !href.startsWith('//') && INTEGRITY_VALUE.test(integrity),
+    );
 }
 
 /**
@@ -84,7 +94,7 @@ function shellStylesheets(template) {
 
 /**
  * @param {PageText} text
- * @param {string[]} stylesheets the shell's (shellStylesheets)
+ * @param {Stylesheet[]} stylesheets the shell's (shellStylesheets)
  */
 function previewPage({ title, paragraphs, failed, form, link }, stylesheets) {
   const actions = [
@@ -101,7 +111,10 @@ function previewPage({ title, paragraphs, failed, form, link }, stylesheets) {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
     `<title>${escapeHtml(title)} · NativeGTM</title>`,
-    ...stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...stylesheets.map(
+      ({ href, integrity }) =>
+        `<link rel="stylesheet" href="${escapeHtml(href)}" integrity="${integrity}" crossorigin="anonymous">`,
+    ),
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',

@@ -2,11 +2,23 @@
 const { previewPage, previewPageTexts, shellStylesheets } = require('./previewPages');
 
 describe("the shell's stylesheets, as its template links them", () => {
-  it('are read from link tags, quoted or not', () => {
+  const INTEGRITY = `sha384-${'s'.repeat(63)}+`;
+  it('are read from link tags, quoted or not, with their integrity', () => {
     const template =
-      '<link rel=icon href=/favicon.svg><link rel=stylesheet href=/styles.0123456789.css>' +
-      '<link href="/more.css" rel="stylesheet">';
-    expect(shellStylesheets(template)).toEqual(['/styles.0123456789.css', '/more.css']);
+      `<link rel=icon href=/favicon.svg><link rel=stylesheet href=/styles.0123456789.css integrity=${INTEGRITY}>` +
+      `<link href="/more.css" rel="stylesheet" integrity="${INTEGRITY}" crossorigin="anonymous">`;
+    expect(shellStylesheets(template)).toEqual([
+      { href: '/styles.0123456789.css', integrity: INTEGRITY },
+      { href: '/more.css', integrity: INTEGRITY },
+    ]);
+  });
+
+  it.each([
+    '<link rel=stylesheet href=/styles.css>',
+    '<link rel=stylesheet href=/styles.css integrity=sha256-abc>',
+    '<link rel=stylesheet href=/styles.css integrity="sha384-x onload=alert(1)">',
+  ])('never one without a well-formed integrity: %s', (template) => {
+    expect(shellStylesheets(template)).toEqual([]);
   });
 
   it.each([
@@ -16,7 +28,7 @@ describe("the shell's stylesheets, as its template links them", () => {
     '<link rel=stylesheet href="/x.css&quot;onload=&quot;">',
     '<link rel=stylesheet href="javascript:alert(1)">',
   ])('never one that is not a plain path of the site: %s', (template) => {
-    expect(shellStylesheets(template)).toEqual([]);
+    expect(shellStylesheets(template.replace('>', ` integrity=sha384-${'s'.repeat(64)}>`))).toEqual([]);
   });
 });
 

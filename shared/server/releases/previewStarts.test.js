@@ -9,6 +9,9 @@ const { previewPath } = require('@nativegtm/contract/releases');
 const { createShellHandler } = require('../shellServer');
 const { storeLayout } = require('@nativegtm/store/layout');
 
+/** The integrity the shell's template links its stylesheet with. */
+const STYLES_INTEGRITY = `sha384-${'s'.repeat(64)}`;
+
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-preview-starts-'));
 const root = path.join(scratch, 'dist');
 const store = path.join(scratch, 'releases');
@@ -26,8 +29,8 @@ beforeAll(async () => {
   fs.mkdirSync(root);
   fs.writeFileSync(
     path.join(root, 'index.html'),
-    '<!doctype html><head><link rel=stylesheet href=/styles.0123456789.css>' +
-      '<link rel="stylesheet" href="https://elsewhere.example/x.css"></head><body></body>',
+    `<!doctype html><head><link rel=stylesheet href=/styles.0123456789.css integrity=${STYLES_INTEGRITY}>` +
+      `<link rel="stylesheet" href="https://elsewhere.example/x.css" integrity="${STYLES_INTEGRITY}"></head><body></body>`,
   );
   fs.writeFileSync(path.join(root, 'remotes.json'), JSON.stringify({ jobs: 'http://127.0.0.1:9/mf-manifest.json' }));
   for (const id of [PASSED, FAILED]) {
@@ -94,7 +97,9 @@ describe('a preview link', () => {
     expect(body).toContain(`<form method="post" action="/_preview/jobs/${PASSED}">`);
     expect(body).toContain('<a class="button secondary" href="/featured-jobs">Cancel</a>');
     // The shell's own stylesheet, never one from elsewhere that its template might name.
-    expect(body).toContain('<link rel="stylesheet" href="/styles.0123456789.css">');
+    expect(body).toContain(
+      `<link rel="stylesheet" href="/styles.0123456789.css" integrity="${STYLES_INTEGRITY}" crossorigin="anonymous">`,
+    );
     expect(body).not.toContain('elsewhere.example');
     expect(body).not.toContain('FAILED');
   });
