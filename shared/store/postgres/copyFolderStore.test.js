@@ -5,6 +5,7 @@ const os = require('node:os');
 const path = require('node:path');
 const S3rver = require('s3rver');
 const { openFolderStore } = require('../folderStore');
+const { storeLayout } = require('../layout');
 const { openPostgresStore } = require('./postgresStore');
 const { copyFolderRemote } = require('./copyFolderStore');
 const { startStoreServices } = require('../testing/storeServices');
@@ -85,6 +86,33 @@ it('copies releases, gates, what was live and the canaries that ended, as they w
     canaries: 0,
   });
   expect(await everything(store.remote('jobs'))).toEqual(await everything(folder));
+  await store.close();
+});
+
+it('copies a release from before records held its integrity, which neither store makes live', async () => {
+  const folder = openFolderStore(dir).remote('jobs');
+  const { id } = await folder.publish(fakeBuild(), { commit: 'abc', dirty: false });
+  // As a release published before builds listed their files' integrity: no list among its files, none in its record.
+  const layout = storeLayout(dir, 'jobs');
+  fs.chmodSync(layout.release(id), 0o755);
+  fs.rmSync(path.join(layout.release(id), 'integrity.json'));
+  const record = JSON.parse(fs.readFileSync(layout.record(id), 'utf8'));
+  delete record.integrity;
+  fs.writeFileSync(layout.record(id), JSON.stringify(record));
+
+  const store = openPostgresStore({
+    databaseUrl: await postgres.migratedDatabase(),
+    bucketUrl: `s3://${storage.bucket}/before-integrity`,
+  });
+  expect(await copyFolderRemote({ dir, remote: 'jobs', backend: store.backend('jobs') })).toMatchObject({
+    releases: 1,
+  });
+  await expect(store.remote('jobs').promote(id, { gate: null })).rejects.toThrow(
+    `release ${id} of jobs cannot be served: its record lists no file's integrity`,
+  );
+  await expect(folder.promote(id, { gate: null })).rejects.toThrow(
+    `release ${id} of jobs cannot be served: ${layout.release(id)} lists no file's integrity: integrity.json is missing`,
+  );
   await store.close();
 });
 

@@ -37,6 +37,9 @@ const { ReleaseFilesGone, checkUploaded, lockRelease, removeUnrecorded } = requi
 /** @typedef {import('../storeBackend').RemoteState} RemoteState */
 /** @typedef {import('../storeBackend').StoreBackend} StoreBackend */
 /** @typedef {import('../records').ReleaseRecord} ReleaseRecord */
+
+/** Why a release recorded without its files' integrity cannot be made live, previewed or rolled back to. */
+const NO_INTEGRITY = "its record lists no file's integrity (published before releases had one): publish it again";
 /** @typedef {import('../records').GateResult} GateResult */
 /** @typedef {{ path: string, size: number, sha256: string }} ReleaseFile */
 /** @typedef {import('pg').PoolClient} Client */
@@ -168,8 +171,9 @@ function databaseState(
       return canaryOf(rows.canary, rows.renewal);
     },
     endedCanaries: () => rows.ended.filter(isEndedCanary),
-    // Its files were checked before they went up, and each node checks each file it downloads.
-    unusable: () => undefined,
+    // Its files were checked before they went up, and each node checks each file it downloads. A release recorded
+    // before records held the integrity of its files cannot be loaded by any browser (@nativegtm/contract/integrity).
+    unusable: (id) => (rows.releases.get(id)?.record.integrity ? undefined : NO_INTEGRITY),
     writeGate: (id, result) => {
       rows.gates.set(id, result);
       write(
