@@ -90,6 +90,7 @@ describe('the trusted script URLs runtime plugin', () => {
 
   describe('in a production build', () => {
     const environment = process.env.NODE_ENV;
+    const realFetch = globalThis.fetch;
     const ENTRY = `sha384-${'E'.repeat(64)}`;
     const STYLES = `sha384-${'s'.repeat(64)}`;
     beforeEach(() => {
@@ -103,6 +104,7 @@ describe('the trusted script URLs runtime plugin', () => {
     });
     afterEach(() => {
       process.env.NODE_ENV = environment;
+      globalThis.fetch = realFetch;
     });
 
     it("loads a remote's entry and preloads with the integrity of its list, and refuses a file it does not name", async () => {
@@ -129,6 +131,15 @@ describe('the trusted script URLs runtime plugin', () => {
         remoteInfo,
       }) as HTMLScriptElement;
       expect(planted.getAttribute('integrity')).toBe(REFUSED_INTEGRITY);
+      // A module preload loads a script too; and what the runtime adds for no remote is none of the site's.
+      const preload = created.createLink!({
+        url: 'http://localhost:3003/planted.mjs',
+        attrs: { rel: 'modulepreload' },
+        remoteInfo,
+      }) as HTMLLinkElement;
+      expect(preload.getAttribute('integrity')).toBe(REFUSED_INTEGRITY);
+      const stray = created.createScript!({ url: 'http://localhost:3003/remoteEntry.js' }) as HTMLScriptElement;
+      expect(stray.getAttribute('integrity')).toBe(REFUSED_INTEGRITY);
     });
   });
 });

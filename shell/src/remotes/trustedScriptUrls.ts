@@ -1,5 +1,6 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import { trustedTypesPolicies } from '@nativegtm/contract/trustedTypes';
+import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
 import { fetchManifest, integrityFor } from './integrityLists';
 
 /** The part of the Trusted Types API used here (TypeScript's DOM library does not describe it yet). */
@@ -33,6 +34,10 @@ function scriptUrlPolicy(): ScriptUrlPolicy | null {
   return policy;
 }
 
+/** The value in a production build, where files are checked; none in development. */
+const productionOnly = (value: string): string | undefined =>
+  process.env.NODE_ENV === 'production' ? value : undefined;
+
 /** A URL of another origin than the page's: a remote's. */
 const otherOrigin = (url: string) => new URL(url, document.baseURI).origin !== location.origin;
 
@@ -59,7 +64,8 @@ export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
     createScript({ url, attrs, remoteInfo }) {
       const scriptUrls = scriptUrlPolicy();
       const cors = otherOrigin(url);
-      const integrity = remoteInfo ? integrityFor(remoteInfo.name, url) : undefined;
+      // A script the runtime adds for no remote is none of the site's: refused in a production build.
+      const integrity = remoteInfo ? integrityFor(remoteInfo.name, url) : productionOnly(REFUSED_INTEGRITY);
       if (!scriptUrls && !cors && integrity === undefined) return undefined;
       const script = document.createElement('script');
       script.type = attrs?.['type'] === 'module' ? 'module' : 'text/javascript';
@@ -75,8 +81,14 @@ export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
       return script;
     },
     createLink({ url, attrs, remoteInfo }) {
-      const loads = attrs?.['as'] === 'script' || attrs?.['as'] === 'style' || attrs?.['rel'] === 'stylesheet';
-      const integrity = loads && remoteInfo ? integrityFor(remoteInfo.name, url) : undefined;
+      const rel = attrs?.['rel'];
+      const loads =
+        attrs?.['as'] === 'script' || attrs?.['as'] === 'style' || rel === 'stylesheet' || rel === 'modulepreload';
+      const integrity = !loads
+        ? undefined
+        : remoteInfo
+          ? integrityFor(remoteInfo.name, url)
+          : productionOnly(REFUSED_INTEGRITY);
       if (!loads || (integrity === undefined && (attrs?.['as'] !== 'script' || !otherOrigin(url)))) return undefined;
       const link = document.createElement('link');
       for (const [name, value] of Object.entries(attrs ?? {})) link.setAttribute(name, String(value));
