@@ -5,6 +5,7 @@
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const { HASHED_ASSET } = require('@nativegtm/contract/assetNames');
 const { FRAGMENT_DIR, foreignDirectives, parsePageManifest, fragmentPaths } = require('@nativegtm/contract/fragments');
 const {
@@ -156,13 +157,52 @@ function checkIntegrity(dir) {
   if (differ.length > 0) {
     throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not match the bytes of ${someOf(differ)}`);
   }
+  // The servers send a file's precompressed copy to a browser that takes it: one that is not the file, the browser
+  // would refuse (a stale .br beside a rebuilt file), for every visitor whose browser takes that encoding.
+  const stale = Object.keys(actual).flatMap((file) =>
+    COMPRESSED.filter(({ extension, inflate }) => !sameWhenInflated(dir, file, extension, inflate)).map(
+      ({ extension }) => `${file}${extension}`,
+    ),
+  );
+  if (stale.length > 0) {
+    throw new StoreRefusal(`${dir} has compressed copies that are not their files' bytes: ${someOf(stale)}`);
+  }
   return actual;
+}
+
+/** The precompressed copies the servers send, and how each inflates. */
+const COMPRESSED = [
+  { extension: '.gz', inflate: zlib.gunzipSync },
+  { extension: '.br', inflate: zlib.brotliDecompressSync },
+];
+
+/**
+ * Whether the file's compressed copy, if it has one, inflates to the file's bytes: inflated no further than one byte
+ * past them, so an archive's bomb costs nothing.
+ * @param {string} dir
+ * @param {string} file
+ * @param {string} extension
+ * @param {(buffer: Buffer, options: zlib.ZlibOptions & zlib.BrotliOptions) => Buffer} inflate
+ */
+function sameWhenInflated(dir, file, extension, inflate) {
+  let compressed;
+  try {
+    compressed = fs.readFileSync(path.join(dir, `${file}${extension}`));
+  } catch {
+    return true;
+  }
+  const bytes = fs.readFileSync(path.join(dir, file));
+  try {
+    return inflate(compressed, { maxOutputLength: bytes.length + 1 }).equals(bytes);
+  } catch {
+    return false;
+  }
 }
 
 /**
  * What makes a folder a build of this remote: an mf-manifest.json, and the ssr/manifest.json the shell's servers
- * read, both naming this remote, server-rendered files with no SSI directive but the ones the build writes, and the
- * integrity of every file a browser may load (checkIntegrity).
+ * read, both naming this remote, and server-rendered files with no SSI directive but the ones the build writes. (The
+ * integrity of its files is checkIntegrity's.)
  * @param {string} dir
  * @param {string} remote
  * @returns {string} the build id
@@ -187,7 +227,6 @@ function checkBuild(dir, remote) {
     );
   }
   checkDirectives(dir);
-  checkIntegrity(dir);
   return buildId;
 }
 
@@ -239,11 +278,13 @@ function publishRelease(
   { commit, dirty, by, now = () => new Date(), record: given, fence = () => {} },
 ) {
   const buildId = checkBuild(buildDir, remote);
-  const integrity = checkIntegrity(buildDir);
+  // A node's copy of a release recorded before records held its files' integrity: copied as it is recorded (the
+  // store refuses to make it live, and browsers refuse its files), so the node's copy is the database's.
+  const integrity = given && !given.integrity ? undefined : checkIntegrity(buildDir);
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
   if (given && given.id !== id) throw new Error(`the files of release ${given.id} of ${remote} are release ${id}`);
-  if (given?.integrity && !sameIntegrity(given.integrity, integrity)) {
+  if (given?.integrity && integrity && !sameIntegrity(given.integrity, integrity)) {
     throw new StoreRefusal(`the files of release ${id} of ${remote} do not have the integrity its record names`);
   }
   if (fs.existsSync(layout.release(id))) return { id, existed: true };
@@ -275,7 +316,7 @@ function publishRelease(
       commit,
       dirty,
       hashedFiles,
-      integrity,
+      integrity: /** @type {Record<string, string>} */ (integrity),
     };
     writeJsonAtomically(layout.record(id), record, fence);
     // mkdtemp made it private; a release is read by servers running as other users (nginx's workers).

@@ -2,8 +2,12 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const { storeLayout } = require('./layout');
-const { integrityListOf, publishRelease } = require('./publish');
+const { filesUnder, integrityListOf, publishRelease, releaseId } = require('./publish');
+
+/** @param {string} dir */
+const releaseIdOf = (dir) => releaseId(dir, filesUnder(dir));
 const { metadataCheck } = require('./releaseFiles');
 const { listReleases } = require('./records');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
@@ -158,6 +162,48 @@ describe('publishing a release', () => {
           return list;
         }),
       ).toBe("<build>'s integrity.json does not match the bytes of page.0123456789.js");
+    });
+
+    it("refuses a file's compressed copy that is not the file compressed, which the servers would send", () => {
+      expect(
+        refusalOf((list, dir) => {
+          fs.writeFileSync(path.join(dir, 'remoteEntry.js.gz'), zlib.gzipSync('/* an older build */'));
+          fs.writeFileSync(path.join(dir, 'remoteEntry.js.br'), zlib.brotliCompressSync('/* an older build */'));
+          return list;
+        }),
+      ).toBe("<build> has compressed copies that are not their files' bytes: remoteEntry.js.gz, remoteEntry.js.br");
+      // A bomb is inflated no further than one byte past the file.
+      expect(
+        refusalOf((list, dir) => {
+          fs.writeFileSync(path.join(dir, 'page.0123456789.js.gz'), zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)));
+          return list;
+        }),
+      ).toBe("<build> has compressed copies that are not their files' bytes: page.0123456789.js.gz");
+      expect(
+        refusalOf((list, dir) => {
+          fs.writeFileSync(path.join(dir, 'remoteEntry.js.gz'), 'not gzip');
+          return list;
+        }),
+      ).toBe("<build> has compressed copies that are not their files' bytes: remoteEntry.js.gz");
+    });
+
+    it('copies a release with the integrity its record names, and refuses files whose list differs from it', () => {
+      const build = fakeBuild();
+      const layout = storeLayout(store, 'jobs');
+      const { id } = publishRelease(layout, 'jobs', build, source);
+      const record = /** @type {import('./records').ReleaseRecord} */ (listReleases(layout)[0]);
+      const copy = storeLayout(fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-copy-')), 'jobs');
+      const forged = { ...record, integrity: { ...record.integrity, 'remoteEntry.js': INTEGRITY } };
+      expect(() => publishRelease(copy, 'jobs', build, { ...source, record: forged })).toThrow(
+        `the files of release ${id} of jobs do not have the integrity its record names`,
+      );
+      // A release recorded before records held a list is copied as recorded: the store refuses to make it live.
+      const { integrity, ...before } = record;
+      expect(integrity).toBeDefined();
+      fs.rmSync(path.join(build, 'integrity.json'));
+      const older = publishRelease(copy, 'jobs', build, { ...source, record: { ...before, id: releaseIdOf(build) } });
+      expect(listReleases(copy).map((copied) => [copied.id, copied.integrity])).toEqual([[older.id, undefined]]);
+      fs.rmSync(path.dirname(copy.dir), { recursive: true, force: true });
     });
   });
 });

@@ -1,10 +1,11 @@
 // Whether a release's files can be served at all: a well-formed build of its remote whose mf-manifest.json exposes the
-// page, with every file it names present. The store refuses to make live or preview a release that is not; the gate
-// runs the same check first (@nativegtm/tools releases/gate).
+// page, with every file it names present, and every file a browser may load listed with its integrity. The store
+// refuses to make live or preview a release that is not; the gate runs the same check first (@nativegtm/tools
+// releases/gate).
 const fs = require('node:fs');
 const path = require('node:path');
 const { exposedPage } = require('@nativegtm/contract/remotes');
-const { checkBuild } = require('./publish');
+const { checkBuild, checkIntegrity } = require('./publish');
 
 /** @typedef {{ name: string, ok: boolean, detail?: string }} Check */
 /**
@@ -31,6 +32,7 @@ function metadataCheck(dir, remote) {
   const name = 'metadata';
   try {
     checkBuild(dir, remote);
+    checkIntegrity(dir);
     const manifest = readFederationManifest(dir);
     const page = manifest.exposes?.find((expose) => expose.path === exposedPage);
     if (!page) return { name, ok: false, detail: `mf-manifest.json exposes no "${exposedPage}"` };

@@ -39,7 +39,8 @@ const { ReleaseFilesGone, checkUploaded, lockRelease, removeUnrecorded } = requi
 /** @typedef {import('../records').ReleaseRecord} ReleaseRecord */
 
 /** Why a release recorded without its files' integrity cannot be made live, previewed or rolled back to. */
-const NO_INTEGRITY = "its record lists no file's integrity (published before releases had one): publish it again";
+const NO_INTEGRITY =
+  "its record lists no file's integrity (published before releases had one): build it again and publish that";
 /** @typedef {import('../records').GateResult} GateResult */
 /** @typedef {{ path: string, size: number, sha256: string }} ReleaseFile */
 /** @typedef {import('pg').PoolClient} Client */
