@@ -100,7 +100,9 @@ class SubresourceIntegrityPlugin {
         const url = tag.tagName === 'script' ? src : rel === 'stylesheet' ? href : undefined;
         if (typeof url !== 'string' || integrity !== undefined) return tag;
         const value = fileTarget(url);
-        if (value === undefined) return tag;
+        // A document's script or stylesheet that is no file of this build would load unchecked.
+        if (value === undefined)
+          throw new Error(`${NAME}: ${url} is not a file of this build, whose integrity it knows`);
         tag.attributes.integrity = value;
         tag.attributes.crossorigin = 'anonymous';
         return tag;

@@ -13,6 +13,7 @@ const { REFUSED_INTEGRITY } = require('@nativegtm/contract/integrity');
 const { integrityOf } = require('../integrity');
 const { CSS_LOADER } = require('../webpack/rules');
 const { SubresourceIntegrityPlugin } = require('./subresourceIntegrity');
+const { PaintFirstPlugin } = require('../paintFirst/plugin');
 
 /**
  * @returns {Promise<{ files: Record<string, Buffer>, text: (name: RegExp) => [string, string] }>}
@@ -45,6 +46,7 @@ async function build() {
         new MiniCssExtractPlugin({ filename: '[name].[contenthash:10].css' }),
         new HtmlWebpackPlugin({ template: path.join(dir, 'index.html') }),
         new SubresourceIntegrityPlugin(),
+        new PaintFirstPlugin(),
         new CompressionPlugin({ test: /\.(js|css|html)$/, algorithm: 'gzip', filename: '[path][base].gz' }),
       ],
     };
@@ -85,8 +87,10 @@ describe('SubresourceIntegrityPlugin', () => {
     const [, html] = built.text(/\.html$/);
     const [main] = built.text(/^main\..*\.js$/);
     const [css] = built.text(/^main\..*\.css$/);
-    // (Minified: attribute values without quotes.)
-    expect(html).toContain(`src=/${main} integrity=${integrityOfFile(main)} crossorigin=anonymous`);
+    const [boot] = built.text(/^paint-first\..*\.js$/);
+    // (Minified: attribute values without quotes.) The boot script, and the script it starts with its integrity.
+    expect(html).toContain(`src=/${boot} data-scripts=/${main} data-integrity=${integrityOfFile(main)}`);
+    expect(html).toContain(`integrity=${integrityOfFile(boot)} crossorigin=anonymous></script>`);
     expect(html).toContain(`href=/${css} rel=stylesheet integrity=${integrityOfFile(css)} crossorigin=anonymous`);
   });
 

@@ -100,7 +100,7 @@ function createRemoteConfig({ packageDir, mode = 'production', outputPath, ...ov
     distDir: container.output.path,
     ...(route ? { route } : {}),
   });
-  // After both browser builds: it writes the integrity list of everything they wrote (plugins/integrityList.js).
+  // After both browser builds: it writes the integrity list of everything they wrote (../ssr.js).
   ssr.dependencies = ['container', 'standalone'];
   return [container, standalone, ssr];
 }
