@@ -1,4 +1,7 @@
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeIntegrityList } from '@nativegtm/build/integrity';
 import { deployables } from '@nativegtm/server/deployables';
 import { enginesUnderTest, launchEngine } from '../support/engines';
 import { watchPage } from '../support/engines/inPage';
@@ -38,12 +41,12 @@ const remoteDownErrors = [
 
 /**
  * A copy of the shell whose Featured Jobs remote can go offline and come back, code and all, as a crashed and
- * restarted remote does: the browser and the shell's server both meet it.
+ * restarted remote does: the browser and the shell's server both meet it. `root`: the jobs files it serves.
  */
-async function startSiteWithFlakyJobs() {
+async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist')) {
   // Not +90: with the default base that is 4190, a port browsers refuse to connect to (ManageSieve).
   const shellPort = ports.shell! + 95;
-  const remote = await startFaultyRemote(join(jobsPackage.dir, 'dist'), shellPort + 1, shellOrigin);
+  const remote = await startFaultyRemote(root, shellPort + 1, shellOrigin);
   try {
     const shell = await startShellWithRemote({
       port: shellPort,
@@ -217,6 +220,46 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         expect(await unexpectedErrors(...remoteDownErrors)).toEqual([]);
       } finally {
         await site.stop();
+      }
+    });
+  });
+
+  describe(`${title}: a remote's file changed where it is served`, () => {
+    // What someone who can write to the remote's files (its disk, a cache in front of it) does: a file gets a line of
+    // their own. Its compressed copies go (the server would send those instead). Each case is caught by another link
+    // of the chain: the remote's integrity list names its entry and its page's chunks, and its entry names every chunk
+    // again, so a list rewritten to match a planted chunk still does not get it run.
+    const tamperings = [
+      { name: 'one chunk of the page', file: 'chunk', relist: false },
+      { name: 'a chunk and the list that names it (the entry names it too)', file: 'chunk', relist: true },
+      { name: 'the entry, remoteEntry.js', file: 'remoteEntry.js', relist: false },
+    ] as const;
+
+    it.each(tamperings)('$name: the planted code never runs, and the page shows the fallback', async (tampering) => {
+      const tampered = mkdtempSync(join(tmpdir(), 'nativegtm-tampered-jobs-'));
+      cpSync(join(jobsPackage.dir, 'dist'), tampered, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(tampered, 'mf-manifest.json'), 'utf8')) as {
+        exposes: { path: string; assets: { js: { sync: string[] } } }[];
+      };
+      const chunk = manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
+      const file = tampering.file === 'chunk' ? chunk : tampering.file;
+      appendFileSync(join(tampered, file), ';window.__tampered = true;');
+      rmSync(join(tampered, `${file}.gz`), { force: true });
+      rmSync(join(tampered, `${file}.br`), { force: true });
+      if (tampering.relist) writeIntegrityList(tampered);
+      const site = await startSiteWithFlakyJobs(tampered);
+      try {
+        await open('/featured-jobs', undefined, await engine.origin(site.origin));
+        await untilScreen('Unexpected Application Error!');
+        expect(
+          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
+        ).toBeNull();
+        expect((await tab().consoleErrors()).some((line) => line.startsWith('[shell] Remote "jobs"'))).toBe(true);
+        // The planted file was asked for, and refused: not a remote that never answered.
+        expect(site.remote.requested().some((url) => url.startsWith(`/${file}`))).toBe(true);
+      } finally {
+        await site.stop();
+        rmSync(tampered, { recursive: true, force: true });
       }
     });
   });

@@ -28,7 +28,10 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   const hanging = new Set<NodeJS.Timeout>();
   /** The targets and headers of the requests for server-rendered files it got, newest last. */
   const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  /** The target of every request it got, newest last. */
+  const requested: string[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.url) requested.push(req.url);
     if (req.url?.startsWith('/ssr/')) seen.push({ url: req.url, headers: req.headers });
     if (mode === 'offline') {
       req.socket.destroy();
@@ -78,6 +81,7 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   return {
     url: `http://localhost:${port}`,
     seen,
+    requested: () => [...requested],
     setMode(next: FaultMode, nextScope: FaultScope = 'all') {
       mode = next;
       scope = nextScope;
