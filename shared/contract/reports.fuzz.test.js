@@ -15,11 +15,12 @@ const body = fc.oneof(
   fc.record({ 'csp-report': fc.oneof(cspBody, value) }).map((report) => JSON.stringify(report)),
   fc
     .record({
-      type: fc.oneof(fc.constant('remote-failure'), fc.string()),
+      type: fc.oneof(fc.constantFrom('remote-failure', 'integrity-failure'), fc.string()),
       remote: value,
       build: value,
       route: value,
       message: value,
+      file: value,
     })
     .map((report) => JSON.stringify(report)),
   fc.json(),
@@ -41,7 +42,7 @@ describe('report bodies, over generated ones', () => {
         if (reports === null) return true;
         return reports.every(
           (report) =>
-            ['csp-violation', 'remote-failure'].includes(report.type) &&
+            ['csp-violation', 'remote-failure', 'integrity-failure'].includes(report.type) &&
             Object.values(report).every(
               (field) => typeof field === 'string' && field.length <= 301 && !/\p{Cc}/u.test(field),
             ),

@@ -1,5 +1,6 @@
 // Reports browsers send to the site's origin: the CSP's violation reports (the Reporting API's `csp-violation` and
-// the older `application/csp-report`), and the shell's own report of a remote that failed to load or threw. The shell
+// the older `application/csp-report`), the shell's own report of a remote that failed to load or threw, and of a file
+// of a remote the browser refused because its bytes were not the ones its build listed (./integrity.js). The shell
 // writes them and the server reads them with these functions, so the two agree on the shape. A report is untrusted
 // input: only known fields are kept, as short strings.
 
@@ -16,7 +17,9 @@ const CSP_ENDPOINT_NAME = 'csp';
  * @typedef {{ type: 'csp-violation', document: string, directive: string, blocked: string, disposition: string }}
  *   CspViolation
  * @typedef {{ type: 'remote-failure', remote: string, build: string, route: string, message: string }} RemoteFailure
- * @typedef {CspViolation | RemoteFailure} Report
+ * @typedef {{ type: 'integrity-failure', remote: string, build: string, route: string, file: string }} IntegrityFailure
+ *   file: the refused file's URL
+ * @typedef {CspViolation | RemoteFailure | IntegrityFailure} Report
  */
 
 /**
@@ -50,6 +53,21 @@ function remoteFailureReport({ remote, build = '', route, message }) {
     build: field(build),
     route: field(route),
     message: field(message),
+  };
+}
+
+/**
+ * The shell's report of a remote's file it refused: fetched again, its bytes were not the ones the remote's list names.
+ * @param {{ remote: string, build?: string, route: string, file: string }} failure
+ * @returns {IntegrityFailure}
+ */
+function integrityFailureReport({ remote, build = '', route, file }) {
+  return {
+    type: 'integrity-failure',
+    remote: field(remote),
+    build: field(build),
+    route: field(route),
+    file: field(file),
   };
 }
 
@@ -101,6 +119,15 @@ function parseReports(contentType, text) {
       message: field(message),
     });
     reports = [failure.remote ? failure : null];
+  } else if (record(json).type === 'integrity-failure') {
+    const { remote, build, route, file } = record(json);
+    const failure = integrityFailureReport({
+      remote: field(remote),
+      build: field(build),
+      route: field(route),
+      file: field(file),
+    });
+    reports = [failure.remote && failure.file ? failure : null];
   } else {
     return null;
   }
@@ -113,5 +140,6 @@ module.exports = {
   MAX_REPORT_BYTES,
   CSP_ENDPOINT_NAME,
   remoteFailureReport,
+  integrityFailureReport,
   parseReports,
 };

@@ -1,4 +1,4 @@
-const { MAX_REPORT_BYTES, parseReports, remoteFailureReport } = require('./reports');
+const { MAX_REPORT_BYTES, integrityFailureReport, parseReports, remoteFailureReport } = require('./reports');
 
 describe('reports from browsers', () => {
   it("reads the Reporting API's CSP violations, keeping only the known fields", () => {
@@ -51,6 +51,17 @@ describe('reports from browsers', () => {
   it("round-trips the shell's report of a failed remote", () => {
     const report = remoteFailureReport({ remote: 'jobs', build: 'ab12', route: '/featured-jobs', message: 'timeout' });
     expect(parseReports('application/json', JSON.stringify(report))).toEqual([report]);
+  });
+
+  it("round-trips the shell's report of a file it refused for its integrity, which must name the file", () => {
+    const report = integrityFailureReport({
+      remote: 'jobs',
+      build: 'ab12',
+      route: '/featured-jobs',
+      file: 'http://localhost:3003/262.0123456789.js',
+    });
+    expect(parseReports('application/json', JSON.stringify(report))).toEqual([report]);
+    expect(parseReports('application/json', JSON.stringify({ ...report, file: '' }))).toBeNull();
   });
 
   it('cuts long fields and takes control characters out, so a report is one short log line', () => {

@@ -1,7 +1,8 @@
 import { getInstance, type ModuleFederation } from '@module-federation/runtime';
 import { getRemotesConfig } from './remotesConfig';
 import { createPageLoader, RemoteLoadError } from './pageLoader';
-import { reportRemoteFailure } from './reportRemoteFailure';
+import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
+import { refusedFiles, watchFailedLoads } from './refusedFiles';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -37,6 +38,9 @@ function runtime(): ModuleFederation {
  */
 export const loadSharedModule = (name: string): Promise<unknown> => runtime().loadShare(name);
 
+// From the first load on: a remote's chunk that fails is looked at again if its remote's load fails.
+watchFailedLoads();
+
 export const pageLoader = createPageLoader({
   federation: {
     registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
@@ -47,6 +51,11 @@ export const pageLoader = createPageLoader({
   timeoutMs: configuredTimeout(),
   log: (message, error) => {
     console.error(message, error);
-    if (error instanceof RemoteLoadError) reportRemoteFailure(error.remote, error);
+    if (!(error instanceof RemoteLoadError)) return;
+    reportRemoteFailure(error.remote, error);
+    // Then, apart, whether it failed because a file was refused for its bytes: that is worth an alert of its own.
+    void refusedFiles(error.remote, error).then((files) =>
+      files.forEach((file) => reportRefusedFile(error.remote, file)),
+    );
   },
 });

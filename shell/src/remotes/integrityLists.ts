@@ -34,6 +34,9 @@ export function integrityFor(remote: string, url: string): string | undefined {
   return (file !== undefined && list && Object.hasOwn(list.files, file) && list.files[file]) || REFUSED_INTEGRITY;
 }
 
+/** The folder a remote's list names its files in (its manifest's), once its manifest was fetched. */
+export const listBase = (remote: string): string | undefined => lists.get(remote)?.base;
+
 /**
  * The federation runtime's fetch of a remote's manifest: the remote's integrity list first, kept for integrityFor,
  * then the manifest, with the integrity the list names. The manifest says how the entry loads and which files the page

@@ -1,6 +1,6 @@
 import { REPORTS_PATH } from '@nativegtm/contract/reports';
 import { fieldSignal } from '../fieldData/signals';
-import { reportRemoteFailure } from './reportRemoteFailure';
+import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
 
 jest.mock('../fieldData/signals', () => ({ fieldSignal: jest.fn() }));
 
@@ -62,5 +62,21 @@ describe('reportRemoteFailure', () => {
       },
     });
     expect(() => reportRemoteFailure('jobs', new Error('x'))).not.toThrow();
+  });
+
+  it('reports a file refused for its bytes apart, naming it, and says so in the console', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    reportRefusedFile('jobs', 'http://localhost:3003/262.0123456789.js');
+    expect(await sent()).toEqual({
+      type: 'integrity-failure',
+      remote: 'jobs',
+      build: '0123abcd',
+      route: '/featured-jobs',
+      file: 'http://localhost:3003/262.0123456789.js',
+    });
+    expect(error).toHaveBeenCalledWith(
+      '[shell] Remote "jobs": http://localhost:3003/262.0123456789.js was refused, its bytes are not the ones its build listed',
+    );
+    error.mockRestore();
   });
 });

@@ -1,4 +1,4 @@
-import { REPORTS_PATH, remoteFailureReport } from '@nativegtm/contract/reports';
+import { REPORTS_PATH, integrityFailureReport, remoteFailureReport } from '@nativegtm/contract/reports';
 import { fieldSignal } from '../fieldData/signals';
 
 /**
@@ -10,15 +10,31 @@ import { fieldSignal } from '../fieldData/signals';
  */
 export function reportRemoteFailure(remote: string, error: unknown): void {
   fieldSignal({ kind: 'remote-failure', remote });
-  const build = [...document.querySelectorAll<HTMLElement>('[data-remote]')].find(
-    (element) => element.dataset.remote === remote,
-  )?.dataset.build;
-  const report = remoteFailureReport({
-    remote,
-    build,
-    route: location.pathname,
-    message: error instanceof Error ? error.message : String(error),
-  });
+  send(
+    remoteFailureReport({
+      remote,
+      build: serverBuildOf(remote),
+      route: location.pathname,
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+}
+
+/**
+ * Tells the site's server, and the console, that the browser refused a file of a remote for its bytes (refusedFiles.ts):
+ * someone changed it where it is served, or a deploy went wrong. The same beacon as reportRemoteFailure.
+ */
+export function reportRefusedFile(remote: string, file: string): void {
+  console.error(`[shell] Remote "${remote}": ${file} was refused, its bytes are not the ones its build listed`);
+  send(integrityFailureReport({ remote, build: serverBuildOf(remote), route: location.pathname, file }));
+}
+
+/** The build of the remote whose server-rendered HTML the document holds, if it holds that remote's. */
+const serverBuildOf = (remote: string) =>
+  [...document.querySelectorAll<HTMLElement>('[data-remote]')].find((element) => element.dataset.remote === remote)
+    ?.dataset.build;
+
+function send(report: object): void {
   try {
     navigator.sendBeacon?.(REPORTS_PATH, new Blob([JSON.stringify(report)], { type: 'application/json' }));
   } catch {

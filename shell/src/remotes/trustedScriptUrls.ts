@@ -2,6 +2,7 @@ import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import { trustedTypesPolicies } from '@nativegtm/contract/trustedTypes';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
 import { fetchManifest, integrityFor } from './integrityLists';
+import { noteFailedLoad } from './refusedFiles';
 
 /** The part of the Trusted Types API used here (TypeScript's DOM library does not describe it yet). */
 interface ScriptUrlPolicy {
@@ -59,7 +60,12 @@ export default function trustedScriptUrls(): ModuleFederationRuntimePlugin {
   return {
     name: 'nativegtm-trusted-script-urls',
     fetch(manifestUrl, init, remoteInfo) {
-      return remoteInfo ? fetchManifest(manifestUrl, init, remoteInfo.name) : undefined;
+      if (!remoteInfo) return undefined;
+      return fetchManifest(manifestUrl, init, remoteInfo.name).catch((error: unknown) => {
+        const integrity = integrityFor(remoteInfo.name, manifestUrl);
+        if (integrity !== undefined) noteFailedLoad(manifestUrl, integrity);
+        throw error;
+      });
     },
     createScript({ url, attrs, remoteInfo }) {
       const scriptUrls = scriptUrlPolicy();
