@@ -1,5 +1,5 @@
-// POST /_reports on the shell's origin: CSP violation reports and the shell's reports of a remote that failed
-// (@nativegtm/contract/reports). Anyone can post here, so the endpoint is built for abuse: bodies over
+// POST /_reports on the shell's origin: CSP violation reports and the shell's reports of a remote that failed, or of a
+// remote's file it refused for its bytes (@nativegtm/contract/reports). Anyone can post here, so the endpoint is built for abuse: bodies over
 // MAX_REPORT_BYTES are refused unread or cut off at the limit (raw-body), each client address gets a small budget of
 // reports (a token bucket), the answer is always an empty status (input is never echoed), and what is logged is only
 // the known fields, cut short.
@@ -14,10 +14,21 @@ const { MAX_REPORT_BYTES, parseReports } = require('@nativegtm/contract/reports'
 const MAX_CLIENTS = 10_000;
 
 /**
- * @param {{ logger: Logger, metrics?: Metrics, burst?: number, perMinute?: number, now?: () => number }} options
- *   burst: reports a client may send at once; perMinute: how fast its budget refills
+ * @param {{ logger: Logger, metrics?: Metrics, labels?: import('./fieldData/fieldLabels').FieldLabels, burst?: number,
+ *   perMinute?: number, now?: () => number, clientOf?: (req: import('node:http').IncomingMessage) => string }} options
+ *   labels: what a report's remote and build may be counted as (the remotes and releases the site knows, else
+ *   "other"), so that no report makes a new series; burst: reports a client may send at once; perMinute: how fast its
+ *   budget refills; clientOf: whose budget a request spends (its connection's address, unless a proxy in front says)
  */
-function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, now = Date.now }) {
+function createReportsEndpoint({
+  logger,
+  metrics,
+  labels,
+  burst = 20,
+  perMinute = 60,
+  now = Date.now,
+  clientOf = (req) => req.socket.remoteAddress ?? '',
+}) {
   /** Each client's budget; the least recently seen client goes first when the cache is full. */
   /** @type {LRUCache<string, { tokens: number, at: number }>} */
   const clients = new LRUCache({ max: MAX_CLIENTS });
@@ -57,7 +68,7 @@ function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, no
     const declared = req.headers['content-length'];
     // Before the client's budget is spent: a body declared too large is refused unread.
     if (Number(declared ?? 0) > MAX_REPORT_BYTES) return refuse(413);
-    if (!allowed(req.socket.remoteAddress ?? '')) return refuse(429, { 'Retry-After': '60' });
+    if (!allowed(clientOf(req))) return refuse(429, { 'Retry-After': '60' });
     // raw-body stops reading at the limit, and refuses a body whose length is not the one declared.
     return getRawBody(req, { limit: MAX_REPORT_BYTES, length: declared, encoding: 'utf-8' }).then(
       (body) => {
@@ -68,7 +79,14 @@ function createReportsEndpoint({ logger, metrics, burst = 20, perMinute = 60, no
         }
         for (const report of reports) {
           metrics?.report(report.type, 'accepted');
-          logger.warn({ reqId: observed.id, report }, 'browser report');
+          if (report.type === 'integrity-failure') {
+            // A file someone may have changed where it is served: an alert, by remote and release.
+            const remote = labels?.remote(report.remote) ?? 'other';
+            metrics?.integrityFailure(remote, labels?.release(report.remote, report.build || undefined) ?? 'other');
+            logger.error({ reqId: observed.id, report }, 'a browser refused a file for its integrity');
+          } else {
+            logger.warn({ reqId: observed.id, report }, 'browser report');
+          }
         }
         return answer(res, 204);
       },

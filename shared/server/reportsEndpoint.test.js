@@ -2,7 +2,8 @@ const http = require('node:http');
 const { createReportsEndpoint } = require('./reportsEndpoint');
 const { createMetrics } = require('./observability/metrics');
 const { captureLogs } = require('./observability/logCapture');
-const { MAX_REPORT_BYTES, remoteFailureReport } = require('@nativegtm/contract/reports');
+const { MAX_REPORT_BYTES, integrityFailureReport, remoteFailureReport } = require('@nativegtm/contract/reports');
+const { createFieldLabels } = require('./fieldData/fieldLabels');
 
 describe('the reports endpoint', () => {
   /** @type {http.Server} */
@@ -18,7 +19,16 @@ describe('the reports endpoint', () => {
     logs = captureLogs();
     metrics = createMetrics();
     time = 0;
-    const receive = createReportsEndpoint({ logger: logs.logger, metrics, burst: 3, perMinute: 60, now: () => time });
+    // The site serves build "live1" of jobs, with no store.
+    const labels = createFieldLabels({ liveBuilds: () => new Map([['jobs', 'live1']]) });
+    const receive = createReportsEndpoint({
+      logger: logs.logger,
+      metrics,
+      labels,
+      burst: 3,
+      perMinute: 60,
+      now: () => time,
+    });
     server = http.createServer((req, res) => receive(req, res, { id: 'req-1' }));
     await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
     url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/_reports`;
@@ -39,6 +49,24 @@ describe('the reports endpoint', () => {
   const failure = JSON.stringify(
     remoteFailureReport({ remote: 'jobs', build: 'ab12', route: '/featured-jobs', message: '<script>x</script>' }),
   );
+
+  it('counts a file refused for its integrity by remote and release, and logs it as an error', async () => {
+    const refused = (/** @type {string} */ remote, /** @type {string} */ build) =>
+      JSON.stringify(integrityFailureReport({ remote, build, route: '/featured-jobs', file: 'http://x/1.js' }));
+    expect(await post(refused('jobs', 'live1'))).toEqual({ status: 204, body: '' });
+    // Whatever a forged report names, it makes no new series: an unknown remote or release is "other".
+    expect(await post(refused('jobs', 'forged-build'))).toEqual({ status: 204, body: '' });
+    expect(await post(refused('not-a-remote', 'live1'))).toEqual({ status: 204, body: '' });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('nativegtm_integrity_failures_total{remote="jobs",release="live1"} 1');
+    expect(text).toContain('nativegtm_integrity_failures_total{remote="jobs",release="other"} 1');
+    expect(text).toContain('nativegtm_integrity_failures_total{remote="other",release="other"} 1');
+    expect(logs.lines[0]).toMatchObject({
+      level: 50,
+      msg: 'a browser refused a file for its integrity',
+      report: { type: 'integrity-failure', remote: 'jobs', file: 'http://x/1.js' },
+    });
+  });
 
   it('accepts a report with an empty 204, logs its known fields and counts it', async () => {
     expect(await post(failure)).toEqual({ status: 204, body: '' });

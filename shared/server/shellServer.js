@@ -19,6 +19,7 @@ const { createHttpServer } = require('./httpServer');
 const { createReadiness, readinessRoutes } = require('./readiness');
 const { storeCopyReader } = require('./releases/storeCopy');
 const { createReportsEndpoint } = require('./reportsEndpoint');
+const { createFieldLabels } = require('./fieldData/fieldLabels');
 const { createFieldCollector } = require('./fieldData/fieldCollector');
 const { pollLiveBuilds } = require('./fieldData/liveBuildsPoller');
 const { missedFragment, renderedInBrowserTiming, serverTiming } = require('./fragmentTiming');
@@ -196,11 +197,15 @@ function createShellHandler({
     };
   }
   const remoteOfRoute = new Map(compose.routes.map((route) => [route.route, route.remote]));
-  // Browsers report to the origin of the documents: the shell's.
-  const reports = createReportsEndpoint({ logger, metrics });
   // Every remote's live build, read in the background: a beacon may come from a page this process never composed
   // (an in-app navigation, a document another worker composed), so what its documents read would not be enough.
   const builds = pollLiveBuilds({ remotes });
+  // Browsers report to the origin of the documents: the shell's. A refused file is counted by the release it was of.
+  const reports = createReportsEndpoint({
+    logger,
+    metrics,
+    labels: createFieldLabels({ storeDir: releasesDir, liveBuilds: builds.liveBuilds }),
+  });
   const firstRead = builds.refresh();
   const collector =
     fieldData &&

@@ -54,7 +54,12 @@ async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist')) {
       remote: 'jobs',
       manifestUrl: `${remote.url}/mf-manifest.json`,
     });
-    return { origin: shell.origin, remote, stop: () => Promise.all([shell.stop(), remote.stop()]) };
+    return {
+      origin: shell.origin,
+      remote,
+      metrics: shell.metrics,
+      stop: () => Promise.all([shell.stop(), remote.stop()]),
+    };
   } catch (error) {
     await remote.stop();
     throw error;
@@ -257,6 +262,15 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         expect((await tab().consoleErrors()).some((line) => line.startsWith('[shell] Remote "jobs"'))).toBe(true);
         // The planted file was asked for, and refused: not a remote that never answered.
         expect(site.remote.requested().some((url) => url.startsWith(`/${file}`))).toBe(true);
+        // The browser told the site which file it refused: an alert for operators, by remote and release.
+        await eventually(
+          () => site.metrics.registry.metrics(),
+          (text) => /nativegtm_integrity_failures_total\{remote="jobs",release="[^"]+"\} [1-9]/.test(text),
+          { what: "the site's count of refused files" },
+        );
+        expect(
+          (await tab().consoleErrors()).some((line) => line.includes(`/${file} was refused, its bytes are not`)),
+        ).toBe(true);
       } finally {
         await site.stop();
         rmSync(tampered, { recursive: true, force: true });

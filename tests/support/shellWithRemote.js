@@ -6,12 +6,14 @@ const path = require('node:path');
 const { deployables } = require('@nativegtm/server/deployables');
 const { startSite } = require('@nativegtm/server/startSite');
 const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { createMetrics } = require('@nativegtm/server/observability/metrics');
 
 /**
  * @param {{ port: number, ports: Record<string, number>, remote: string, manifestUrl: string }} options
  *   port: the shell's; ports: the test site's, by package; remote: the remote's name in remotes.json ('jobs');
  *   manifestUrl: where its mf-manifest.json is said to be.
- * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ origin: string, metrics: import('@nativegtm/server/observability/metrics').Metrics,
+ *   stop: () => Promise<void> }>} metrics: what the shell's server counts (browsers' reports among it)
  */
 async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
@@ -20,16 +22,18 @@ async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
   const remotes = shippedRemotes({ portOf: (page) => /** @type {number} */ (ports[page.package]) });
   fs.writeFileSync(remotesFile, JSON.stringify({ ...remotes, [remote]: manifestUrl }));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  const metrics = createMetrics();
   let site;
   try {
     const shell = deployables.filter((deployable) => deployable.role === 'host');
-    site = await startSite(shell, { ports: { shell: port }, remotesFile });
+    site = await startSite(shell, { ports: { shell: port }, remotesFile, metrics });
   } catch (error) {
     remove();
     throw error;
   }
   return {
     origin: `http://localhost:${port}`,
+    metrics,
     async stop() {
       await site.stop();
       remove();

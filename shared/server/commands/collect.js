@@ -10,6 +10,7 @@
 const path = require('node:path');
 const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { remoteNames } = require('@nativegtm/contract/remotes');
+const { REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { configOrExit, readEnv, SERVER_SPECS } = require('../config');
 const { deployables } = require('../deployables');
 const { HEALTH_PATH } = require('../healthPaths');
@@ -22,8 +23,10 @@ const { createRouteHandler, is, sendText } = require('../routeTable');
 const { storeDir } = require('../storeDir');
 const { createFieldCollector, fieldDataOptions } = require('../fieldData/fieldCollector');
 const { pollLiveBuilds } = require('../fieldData/liveBuildsPoller');
+const { createFieldLabels } = require('../fieldData/fieldLabels');
 const { reloadNginx } = require('../nginxReload');
 const { createReadiness, readinessRoutes } = require('../readiness');
+const { createReportsEndpoint } = require('../reportsEndpoint');
 const { storeCopyReader } = require('../releases/storeCopy');
 const { startStoreSync } = require('../releases/storeSync');
 
@@ -104,11 +107,25 @@ async function startCollector(config) {
       metrics,
       logger,
     });
+    // Browser reports nginx passes on (it limits each client first): counted and logged here, as the built-in
+    // server does, each client's budget by the address nginx saw.
+    const reports = createReportsEndpoint({
+      logger,
+      metrics,
+      labels: createFieldLabels({ storeDir: releasesDir, liveBuilds: builds.liveBuilds }),
+      clientOf: (req) => nginxClient(req).address ?? '',
+    });
     const handler = createRouteHandler({
       name: 'collector',
       logger,
       metrics,
       routes: [
+        {
+          label: 'reports',
+          path: is(REPORTS_PATH),
+          methods: ['POST'],
+          handle: (req, res, { observed }) => reports(req, res, observed),
+        },
         {
           label: 'field-data',
           path: is(FIELD_DATA_PATH),

@@ -74,8 +74,14 @@ function createMetrics() {
   });
   const reports = new Counter({
     name: 'nativegtm_browser_reports_total',
-    help: 'Reports from browsers, by type (csp-violation, remote-failure) and whether they were accepted.',
+    help: 'Reports from browsers, by type (csp-violation, remote-failure, integrity-failure) and whether they were accepted.',
     labelNames: /** @type {const} */ (['type', 'outcome']),
+    registers,
+  });
+  const integrityFailures = new Counter({
+    name: 'nativegtm_integrity_failures_total',
+    help: "Files of a remote that visitors' browsers refused because their bytes were not the ones its build listed, by remote and release.",
+    labelNames: /** @type {const} */ (['remote', 'release']),
     registers,
   });
 
@@ -223,6 +229,13 @@ function createMetrics() {
      */
     report(type, outcome) {
       reports.inc({ type, outcome });
+    },
+    /**
+     * @param {string} remote a known remote, or "other"
+     * @param {string} release a known release or live build of it, or "other"
+     */
+    integrityFailure(remote, release) {
+      integrityFailures.inc({ remote, release });
     },
     /**
      * @param {{ route: string, remote: string, release: string, device: string }} labels
