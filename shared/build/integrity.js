@@ -3,6 +3,7 @@
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, integrityListFor } = require('@nativegtm/contract/integrity');
 
 /**
@@ -41,4 +42,20 @@ function writeIntegrityList(dir) {
   return list;
 }
 
-module.exports = { integrityOf, writeIntegrityList };
+/**
+ * Changes one file of a build as a build of the new bytes would have written it: its precompressed copies made again
+ * from them, and the build's integrity list written again. For tests that make a release differ from another without
+ * a second webpack build.
+ * @param {string} dir
+ * @param {string} file relative to dir
+ * @param {string | Buffer} bytes
+ */
+function rewriteBuildFile(dir, file, bytes) {
+  const target = path.join(dir, file);
+  fs.writeFileSync(target, bytes);
+  if (fs.existsSync(`${target}.gz`)) fs.writeFileSync(`${target}.gz`, zlib.gzipSync(bytes));
+  if (fs.existsSync(`${target}.br`)) fs.writeFileSync(`${target}.br`, zlib.brotliCompressSync(bytes));
+  writeIntegrityList(dir);
+}
+
+module.exports = { integrityOf, rewriteBuildFile, writeIntegrityList };

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -10,7 +10,7 @@ import { launchChromium } from '../support/chromium';
 import { npmRun } from '../support/releaseCommands';
 import { publish, releaseScratch, startReleaseSites, type ReleaseSites } from '../support/releaseSites';
 import { ports as testPorts } from '../support/site';
-import { writeIntegrityList } from '@nativegtm/build/integrity';
+import { rewriteBuildFile } from '@nativegtm/build/integrity';
 
 // A preview is opened on purpose (docs/releasing.md#previews), the same on both servers sharing one store: a link
 // from another site asks before it sets a cookie, only the site's own post starts it, and a release whose gate failed
@@ -43,9 +43,8 @@ beforeAll(async () => {
   const manifestFile = join(newerReact, 'mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   for (const shared of manifest.shared) if (shared.name === 'react') shared.requiredVersion = '^20.0.0';
-  writeFileSync(manifestFile, JSON.stringify(manifest));
-  // As its build would have listed it: the gate's singletons check refuses it, not its integrity.
-  writeIntegrityList(dirname(manifestFile));
+  // As its build would have written it (compressed copies, integrity list): the gate's singletons check refuses it.
+  rewriteBuildFile(dirname(manifestFile), 'mf-manifest.json', JSON.stringify(manifest));
   ids.open = await publish(store, dist);
   ids.failed = await publish(store, newerReact);
   const gated = await npmRun('promote', ['jobs', ids.failed], env);

@@ -13,7 +13,7 @@ import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
 import { buildIdOf, publish, releaseScratch, startReleaseSites, type ReleaseSites } from '../support/releaseSites';
 import { collectConsoleErrors, navigateInApp, ports as testPorts, untilHydrated } from '../support/site';
-import { writeIntegrityList } from '@nativegtm/build/integrity';
+import { rewriteBuildFile } from '@nativegtm/build/integrity';
 
 // Releases as a page team uses them (docs/releasing.md), through the npm scripts, against one store served by both
 // servers at once: the built-in one and nginx with the generated configuration.
@@ -58,9 +58,8 @@ beforeAll(async () => {
   const manifestFile = join(scratch, 'newer-react/mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   for (const shared of manifest.shared) if (shared.name === 'react') shared.requiredVersion = '^20.0.0';
-  writeFileSync(manifestFile, JSON.stringify(manifest));
-  // As its build would have listed it: the gate's singletons check refuses it, not its integrity.
-  writeIntegrityList(dirname(manifestFile));
+  // As its build would have written it (compressed copies, integrity list): the gate's singletons check refuses it.
+  rewriteBuildFile(dirname(manifestFile), 'mf-manifest.json', JSON.stringify(manifest));
 
   ids.a = await publish(store, dist);
   ids.b = await publish(store, join(scratch, 'b'));
