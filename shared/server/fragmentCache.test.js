@@ -35,13 +35,14 @@ beforeEach(() => {
 });
 
 /**
- * Resolves once the condition holds (checked every 5 ms), or fails the test after 2 s.
+ * Resolves once the condition holds (checked every 5 ms), or fails the test after `timeoutMs`.
  * @param {() => boolean} condition
+ * @param {number} [timeoutMs]
  */
-async function waitFor(condition) {
+async function waitFor(condition, timeoutMs = 2000) {
   const started = Date.now();
   while (!condition()) {
-    if (Date.now() - started > 2000) throw new Error('condition not met within 2 s');
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -375,9 +376,11 @@ describe('the fragment cache', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     gc();
     await expect(result).resolves.toBeNull();
-    // The request itself was ended (not only given up on): the remote saw the connection close.
-    await waitFor(() => closedAt !== undefined);
-    expect(/** @type {number} */ (closedAt) - started).toBeLessThan(1500);
+    // The request itself was ended (not only given up on): the remote saw the connection close. Without the fix it
+    // never closes (the remote never answers); the bound is far from the 200 ms timeout so that a machine busy with
+    // builds and browsers beside the tests does not blur the two (1.7 s was seen there with a bound of 1.5 s).
+    await waitFor(() => closedAt !== undefined, 5000);
+    expect(/** @type {number} */ (closedAt) - started).toBeLessThan(5000);
     cache.close();
   });
 });
