@@ -13,7 +13,15 @@ beforeEach(() => {
   store = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-reload-'));
 });
 afterEach(() => {
-  for (const child of started.splice(0)) child.kill('SIGKILL');
+  // Each stand-in's whole process group: its workers too. Killing the master alone left them running, titled
+  // "nginx: worker process", long after the tests (orphans that looked like a leaked nginx).
+  for (const child of started.splice(0)) {
+    try {
+      process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
   fs.rmSync(store, { recursive: true, force: true });
 });
 
@@ -47,7 +55,8 @@ async function fakeMaster(reloads) {
     require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n');
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  // In a process group of its own, with the workers it starts: afterEach ends them together.
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore', detached: true });
   started.push(child);
   await untilWritten(pidFile);
   return pidFile;
@@ -86,7 +95,8 @@ async function masterWithWorkers(quitAfterMs) {
     const ready = setInterval(() => { if (titled()) { clearInterval(ready); fs.writeFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n'); } }, 10);
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  // In a process group of its own, with the workers it starts: afterEach ends them together.
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore', detached: true });
   started.push(child);
   await untilWritten(pidFile);
   const oldWorker = () => Number(fs.readFileSync(`${pidFile}.worker`, 'utf8'));
