@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { integrityOf } from '@nativegtm/build/integrity';
+import { deployables } from '@nativegtm/server/deployables';
 import { FIELD_DATA_CHUNK, SAMPLE_RATE_META, type Beacon, type Vital } from '@nativegtm/contract/fieldData';
 import { pages as registry } from '@nativegtm/contract/pages';
 import { startBeaconProxy } from '../support/beaconProxy';
@@ -191,18 +195,36 @@ describe('field data in Chromium', () => {
   it("counts a remote's errors after hydration, and one from before the collector loaded, as that remote's", async () => {
     const jobsOrigin = `http://localhost:${ports['jobs-mfe']}`;
     const page = await browser().newPage();
-    // A faulty deploy of the jobs page: its chunk throws once loaded, and can be made to throw and reject later.
-    await page.route(`${jobsOrigin}/**/*.js`, async (route) => {
+    // A faulty deploy of the jobs page: its chunk throws once loaded, and can be made to throw and reject later. A
+    // deploy of its team's, so its build lists the chunk as it is: the integrity its entry and its list name are the
+    // faulty chunk's (anything else, the browser would refuse as planted, and never run).
+    const dist = join(deployables.find((deployable) => deployable.remote === 'jobs')!.dir, 'dist');
+    const faulty = (original: string) =>
+      original +
+      '\n;setTimeout(function jobsStartsBroken() { throw new Error("jobs: broken at start"); });' +
+      '\n;window.__breakJobs = function () {' +
+      ' setTimeout(function jobsBreaks() { throw new Error("jobs: broken later"); });' +
+      ' Promise.reject(new Error("jobs: rejected later")); };';
+    const listed = JSON.parse(readFileSync(join(dist, 'integrity.json'), 'utf8')) as Record<string, string>;
+    const chunk = Object.keys(listed).find((file) => /^__federation_expose_Page\.[0-9a-f]+\.js$/.test(file))!;
+    const built = listed[chunk]!;
+    const deployed = integrityOf(faulty(readFileSync(join(dist, chunk), 'utf8')));
+    // The entry names the chunk's integrity, and the list the entry's: both change with it.
+    const entry = readFileSync(join(dist, 'remoteEntry.js'), 'utf8');
+    const [builtEntry, deployedEntry] = [listed['remoteEntry.js']!, integrityOf(entry.replaceAll(built, deployed))];
+    await page.route(new RegExp(`^${jobsOrigin}/.*\\.(js|json)(\\?.*)?$`), async (route) => {
       const response = await route.fetch();
-      let body = await response.text();
-      if (/__federation_expose_Page\.[0-9a-f]+\.js$/.test(route.request().url())) {
-        body +=
-          '\n;setTimeout(function jobsStartsBroken() { throw new Error("jobs: broken at start"); });' +
-          '\n;window.__breakJobs = function () {' +
-          ' setTimeout(function jobsBreaks() { throw new Error("jobs: broken later"); });' +
-          ' Promise.reject(new Error("jobs: rejected later")); };';
+      const body = await response.text();
+      const url = route.request().url();
+      if (url.includes(`/${chunk}`)) return route.fulfill({ response, body: faulty(body) });
+      if (url.includes('/remoteEntry.js')) return route.fulfill({ response, body: body.replaceAll(built, deployed) });
+      if (url.includes('/integrity.json')) {
+        return route.fulfill({
+          response,
+          body: body.replaceAll(built, deployed).replaceAll(builtEntry, deployedEntry),
+        });
       }
-      await route.fulfill({ response, body });
+      return route.fulfill({ response, body });
     });
     await page.addInitScript(() => {
       const times: number[] = [];
