@@ -34,9 +34,11 @@ describe('stopping a child process', () => {
 
   it("kills what the child started, once it has exited, when asked: a server's workers left draining", async () => {
     // A worker that ignores the signal, as nginx's finishing its requests, whose parent is killed after the grace.
+    // The parent ignores it before it starts the worker: set after, the worker's pid could be read, and the signal
+    // sent, before the parent's trap was (it then died of the signal itself, seen once on Node 24).
     const child = spawn(
       'sh',
-      ['-c', `sh -c "trap '' QUIT TERM; echo \\$\\$; while :; do sleep 0.05; done" & trap '' QUIT; wait`],
+      ['-c', `trap '' QUIT; sh -c "trap '' QUIT TERM; echo \\$\\$; while :; do sleep 0.05; done" & wait`],
       {
         stdio: ['ignore', 'pipe', 'ignore'],
       },
