@@ -145,11 +145,11 @@ function checkIntegrity(dir) {
     throw new StoreRefusal(`${dir}: ${/** @type {Error} */ (error).message}`);
   }
   const actual = integrityListOf(dir);
-  const unlisted = Object.keys(actual).filter((file) => !(file in listed));
+  const unlisted = Object.keys(actual).filter((file) => !Object.hasOwn(listed, file));
   if (unlisted.length > 0) {
     throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not list ${someOf(unlisted)}: browsers would refuse them`);
   }
-  const absent = Object.keys(listed).filter((file) => !(file in actual));
+  const absent = Object.keys(listed).filter((file) => !Object.hasOwn(actual, file));
   if (absent.length > 0) {
     throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} names files the build does not have: ${someOf(absent)}`);
   }
@@ -159,7 +159,8 @@ function checkIntegrity(dir) {
   }
   // The servers send a file's precompressed copy to a browser that takes it: one that is not the file, the browser
   // would refuse (a stale .br beside a rebuilt file), for every visitor whose browser takes that encoding.
-  const stale = Object.keys(actual).flatMap((file) =>
+  // The list's own copies too: a browser given a stale one would refuse every file of the release.
+  const stale = [...Object.keys(actual), INTEGRITY_FILE].flatMap((file) =>
     COMPRESSED.filter(({ extension, inflate }) => !sameWhenInflated(dir, file, extension, inflate)).map(
       ({ extension }) => `${file}${extension}`,
     ),

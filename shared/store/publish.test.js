@@ -185,6 +185,19 @@ describe('publishing a release', () => {
           return list;
         }),
       ).toBe("<build> has compressed copies that are not their files' bytes: remoteEntry.js.gz");
+      // The list's own copy, left from before it was written again.
+      expect(
+        refusalOf((list, dir) => {
+          fs.writeFileSync(path.join(dir, 'integrity.json.gz'), zlib.gzipSync('{}'));
+          return list;
+        }),
+      ).toBe("<build> has compressed copies that are not their files' bytes: integrity.json.gz");
+    });
+
+    it('refuses a list with entries named like what every object has: exactly the files, nothing more', () => {
+      expect(refusalOf((list) => ({ ...list, constructor: INTEGRITY }))).toBe(
+        "<build>'s integrity.json names files the build does not have: constructor",
+      );
     });
 
     it('copies a release with the integrity its record names, and refuses files whose list differs from it', () => {
