@@ -4,13 +4,21 @@
 // an origin the shell would not load: an unknown remote name or an address that is not http(s) counts for nobody.
 const { pages } = require('./pages');
 const { remoteNames } = require('./remotes');
+const { INTEGRITY_VALUE } = require('./integrity');
 
 /** @typedef {import('./pages').Page} Page */
 /** @typedef {import('./pages').RemoteName} RemoteName */
 /**
  * @typedef {object} RemotesConfig
  * @property {Partial<Record<RemoteName, string>>} entries each valid entry: remote name to manifest URL
+ * @property {Partial<Record<RemoteName, string>>} integrity for a remote whose entry names one, the integrity of its
+ *   list of its files' integrity (its integrity.json, see ./integrity.js): what the site's server vouches for, from the
+ *   release store, in the remotes.json browsers get
  * @property {string[]} problems human-readable problems for operators
+ */
+/**
+ * An entry as the file holds it: the manifest's URL, or the URL with the integrity of the remote's list.
+ * @typedef {string | { url: string, integrity?: string }} RemoteEntry
  */
 
 /** Where the shell fetches it, on the site's own origin. */
@@ -54,20 +62,44 @@ function parseRemotesConfig(json) {
   }
   /** @type {RemotesConfig['entries']} */
   const entries = {};
+  /** @type {RemotesConfig['integrity']} */
+  const integrity = {};
   const problems = [];
   for (const [name, value] of Object.entries(json)) {
+    const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { url: value };
     if (!(/** @type {readonly string[]} */ (remoteNames).includes(name))) {
       problems.push(`${REMOTES_CONFIG_PATH}: unknown remote "${name}" ignored (known: ${remoteNames.join(', ')})`);
-    } else if (!isManifestUrl(value)) {
+    } else if (!isManifestUrl(entry.url)) {
       problems.push(`${REMOTES_CONFIG_PATH}: "${name}" disabled, its address must be an http(s) URL`);
     } else {
-      entries[/** @type {RemoteName} */ (name)] = value;
+      entries[/** @type {RemoteName} */ (name)] = entry.url;
+      if (typeof entry.integrity === 'string' && INTEGRITY_VALUE.test(entry.integrity)) {
+        integrity[/** @type {RemoteName} */ (name)] = entry.integrity;
+      } else if (entry.integrity !== undefined) {
+        problems.push(`${REMOTES_CONFIG_PATH}: "${name}" names no sha384 integrity: its files will be refused`);
+      }
     }
   }
   for (const name of remoteNames) {
     if (!(name in json)) problems.push(`${REMOTES_CONFIG_PATH}: no address for "${name}", its page is disabled`);
   }
-  return { entries, problems };
+  return { entries, integrity, problems };
+}
+
+/**
+ * The remotes.json browsers get: each remote's manifest URL, with the integrity of its list where the server vouches
+ * for one (an entry without one: the shell refuses that remote's files, but from a dev server that overrides it).
+ * @param {Partial<Record<RemoteName, string>>} entries
+ * @param {Partial<Record<RemoteName, string | undefined>>} integrity
+ * @returns {Record<string, RemoteEntry>}
+ */
+function servedRemotes(entries, integrity) {
+  return Object.fromEntries(
+    Object.entries(entries).map(([name, url]) => {
+      const vouched = integrity[/** @type {RemoteName} */ (name)];
+      return [name, vouched ? { url, integrity: vouched } : /** @type {string} */ (url)];
+    }),
+  );
 }
 
 /**
@@ -96,4 +128,11 @@ function shippedRemotes({ host = 'localhost', portOf = (page) => page.port } = {
   );
 }
 
-module.exports = { REMOTES_CONFIG_PATH, RemotesConfigError, parseRemotesConfig, readRemotesConfig, shippedRemotes };
+module.exports = {
+  REMOTES_CONFIG_PATH,
+  RemotesConfigError,
+  parseRemotesConfig,
+  readRemotesConfig,
+  servedRemotes,
+  shippedRemotes,
+};

@@ -1,5 +1,7 @@
 /** @jest-environment node */
-const { parseRemotesConfig, readRemotesConfig, RemotesConfigError } = require('./remotesConfig');
+const { parseRemotesConfig, readRemotesConfig, RemotesConfigError, servedRemotes } = require('./remotesConfig');
+
+const LIST = `sha384-${'L'.repeat(64)}`;
 
 const complete = {
   candidates: 'http://localhost:3001/mf-manifest.json',
@@ -10,7 +12,7 @@ const complete = {
 
 describe('parseRemotesConfig', () => {
   it('accepts a complete configuration without problems', () => {
-    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, problems: [] });
+    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, integrity: {}, problems: [] });
   });
 
   it.each([null, [], 'candidates', 42])('rejects %p as a whole: there is nothing to read', (json) => {
@@ -41,6 +43,36 @@ describe('parseRemotesConfig', () => {
       '/remotes.json: no address for "candidates", its page is disabled',
     ]);
     expect(candidates).toBeDefined();
+  });
+});
+
+describe('an entry with the integrity of its list', () => {
+  it('is read as its URL, with the integrity the server vouches for', () => {
+    const config = parseRemotesConfig({ ...complete, jobs: { url: complete.jobs, integrity: LIST } });
+    expect(config).toEqual({ entries: complete, integrity: { jobs: LIST }, problems: [] });
+  });
+
+  it('counts as no integrity when it is not a sha384 one, and says so', () => {
+    for (const integrity of ['sha256-abc', `${LIST} ${LIST}`, 42, null]) {
+      const config = parseRemotesConfig({ ...complete, jobs: { url: complete.jobs, integrity } });
+      expect([config.entries.jobs, config.integrity, config.problems]).toEqual([
+        complete.jobs,
+        {},
+        ['/remotes.json: "jobs" names no sha384 integrity: its files will be refused'],
+      ]);
+    }
+  });
+
+  it('disables the entry whose object names no http(s) URL', () => {
+    const config = parseRemotesConfig({ ...complete, jobs: { integrity: LIST }, employers: { url: 'javascript:x' } });
+    expect(Object.keys(config.entries)).toEqual(['candidates', 'comingSoon']);
+    expect(config.integrity).toEqual({});
+  });
+
+  it('is what a server writes for browsers, read back the same', () => {
+    const served = servedRemotes(complete, { jobs: LIST, employers: undefined });
+    expect(served).toEqual({ ...complete, jobs: { url: complete.jobs, integrity: LIST } });
+    expect(parseRemotesConfig(served)).toEqual({ entries: complete, integrity: { jobs: LIST }, problems: [] });
   });
 });
 

@@ -14,6 +14,7 @@ const config = {
     jobs: 'https://cdn.example.com/jobs/v2/mf-manifest.json',
     employers: 'https://cdn.example.com/employers/mf-manifest.json',
   },
+  integrity: {},
   problems: [],
 };
 const bases = codeBases(config, 'http://localhost:3000/');
@@ -90,7 +91,7 @@ describe('errors', () => {
 
   it('by the longest matching base: a remote served under the shell origin is still that remote', () => {
     const sameOrigin = codeBases(
-      { entries: { jobs: 'http://localhost:3000/remotes/jobs/mf-manifest.json' }, problems: [] },
+      { entries: { jobs: 'http://localhost:3000/remotes/jobs/mf-manifest.json' }, integrity: {}, problems: [] },
       'http://localhost:3000/',
     );
     expect(remoteOfError(undefined, 'http://localhost:3000/remotes/jobs/1.js', sameOrigin)).toBe('jobs');

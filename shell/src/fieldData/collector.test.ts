@@ -50,6 +50,7 @@ const remotes = {
     jobs: 'http://localhost:3003/mf-manifest.json',
     employers: 'http://localhost:3002/mf-manifest.json',
   },
+  integrity: {},
   problems: [],
 };
 

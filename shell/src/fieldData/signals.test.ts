@@ -5,7 +5,7 @@ import type { FieldSignal } from './signals';
 const startCollector = jest.fn((_waiting: FieldSignal[], _remotes: unknown) => collector);
 const collector = jest.fn();
 jest.mock('./collector', () => ({ startCollector: (...args: [FieldSignal[], unknown]) => startCollector(...args) }));
-const remotes = { entries: { jobs: 'http://localhost:3003/mf-manifest.json' }, problems: [] };
+const remotes = { entries: { jobs: 'http://localhost:3003/mf-manifest.json' }, integrity: {}, problems: [] };
 jest.mock('../remotes/remotesConfig', () => ({ getRemotesConfig: () => Promise.resolve(remotes) }));
 
 type Signals = typeof import('./signals');

@@ -5,6 +5,7 @@ import type { RemotesConfig } from './remotesConfig';
 const Page: PageComponent = () => null;
 const config: RemotesConfig = {
   entries: { jobs: 'http://localhost:3003/mf-manifest.json' },
+  integrity: {},
   problems: [],
 };
 
