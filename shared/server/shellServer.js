@@ -26,10 +26,11 @@ const { missedFragment, renderedInBrowserTiming, serverTiming } = require('./fra
 const { HEALTH_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
-const { createPreviews, chosenRemotesJson, PREVIEW_HEADERS } = require('./releases/previews');
+const { createPreviews, PREVIEW_HEADERS } = require('./releases/previews');
+const { createVouchedRemotes } = require('./releases/vouchedRemotes');
 const { createCanaries } = require('./releases/canaries');
 const { cohortOf, inCanaries, releaseSource } = require('@nativegtm/contract/releaseChoice');
-const { createOverrides, overriddenEntries, OVERRIDE_HEADERS } = require('./releases/overrides');
+const { createOverrides, OVERRIDE_HEADERS } = require('./releases/overrides');
 const { requestTarget } = require('./requestTarget');
 const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
 const { createRemotesFile } = require('./remotesFile');
@@ -99,35 +100,30 @@ function createShellHandler({
   /** @type {Route} */
   const asset = { label: 'asset', path: anyPath, handle: serveFile };
 
+  const vouched = createVouchedRemotes({ remotes, releasesDir });
   /**
-   * /remotes.json: the configured file when one is given apart from dist/, or as a preview's or a canary's visitor
-   * sees it; otherwise dist/'s copy, as any file.
+   * /remotes.json: the operator's file as browsers get it, with the integrity of each remote's list this server vouches
+   * for (releases/vouchedRemotes.js), and as a preview's, a canary's or an overriding visitor sees it.
    * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf whom the request is for
    * @returns {Route}
    */
   const remotesJson = (personalOf) => ({
     label: 'config',
     path: is(REMOTES_CONFIG_PATH),
-    handle(req, res, request) {
+    async handle(req, res) {
       const current = personalOf?.(req);
-      if (!remotesFile && !current) {
-        request.observed.route('asset');
-        return serveFile(req, res, request);
-      }
-      const text = remotes.text();
+      // (The chosen releases never include the overridden remote: personalOf leaves it out.)
+      const text = await vouched.json(current && { chosen: current.chosen, override: current.override });
       if (text === undefined) {
         res.statusCode = 404;
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
         return res.end('Not found\n');
       }
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      if (!current) {
-        res.setHeader('Cache-Control', 'no-cache');
-        return res.end(text);
-      }
-      for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
-      // (The chosen releases never include the overridden remote: personalOf leaves it out.)
-      return res.end(chosenRemotesJson(overriddenEntries(remotes.entries() ?? {}, current.override), current.chosen));
+      // An edit of the file or a promote must take effect on the next visit.
+      if (!current) res.setHeader('Cache-Control', 'no-cache');
+      else for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
+      return res.end(req.method === 'HEAD' ? undefined : text);
     },
   });
 

@@ -3,6 +3,7 @@ import { getRemotesConfig } from './remotesConfig';
 import { createPageLoader, RemoteLoadError } from './pageLoader';
 import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
 import { refusedFiles, watchFailedLoads } from './refusedFiles';
+import { vouchFor } from './integrityLists';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -47,7 +48,13 @@ export const pageLoader = createPageLoader({
     loadRemote: (id) => runtime().loadRemote(id),
     preloadRemote: (options) => runtime().preloadRemote(options),
   },
-  getConfig: () => getRemotesConfig().then(watchInDevelopment),
+  getConfig: () =>
+    getRemotesConfig()
+      .then((config) => {
+        vouchFor(config.integrity);
+        return config;
+      })
+      .then(watchInDevelopment),
   timeoutMs: configuredTimeout(),
   log: (message, error) => {
     console.error(message, error);

@@ -1,24 +1,32 @@
+import { createHash } from 'node:crypto';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
-import { fetchManifest, integrityFor, resetIntegrityLists } from './integrityLists';
+import { fetchManifest, integrityFor, resetIntegrityLists, vouchFor } from './integrityLists';
 
 const MANIFEST = 'http://localhost:3003/mf-manifest.json';
-const MANIFEST_INTEGRITY = `sha384-${'M'.repeat(64)}`;
+const LIST = 'http://localhost:3003/integrity.json';
+const sha384 = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
 const ENTRY_INTEGRITY = `sha384-${'E'.repeat(64)}`;
 const CHUNK_INTEGRITY = `sha384-${'c'.repeat(64)}`;
 
-/** A fetch that answers each URL from `answers`, and 404 for the rest; it records what each fetch asked for. */
-function fakeFetch(answers: Record<string, string | Error>) {
-  const fetch = jest.fn(async (url: string, _init?: RequestInit) => {
+/**
+ * A fetch that answers each URL from `answers`, and 404 for the rest, and fails as a browser does when the bytes are
+ * not the integrity asked for; it records what each fetch asked for.
+ */
+function fakeFetch(answers: Record<string, string>) {
+  const fetch = jest.fn(async (url: string, init?: RequestInit) => {
     const answer = answers[url];
-    if (answer instanceof Error) throw answer;
+    if (answer !== undefined && init?.integrity && init.integrity !== sha384(answer)) {
+      throw new TypeError('Failed to fetch: integrity');
+    }
     return answer === undefined ? new Response('', { status: 404 }) : new Response(answer);
   });
   globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
   return fetch;
 }
 
+const manifest = '{"name":"jobs"}';
 const list = JSON.stringify({
-  'mf-manifest.json': MANIFEST_INTEGRITY,
+  'mf-manifest.json': sha384(manifest),
   'remoteEntry.js': ENTRY_INTEGRITY,
   '262.0123456789.js': CHUNK_INTEGRITY,
 });
@@ -38,45 +46,60 @@ describe('integrity lists', () => {
     jest.restoreAllMocks();
   });
 
-  it("fetches a remote's list first, then its manifest with the integrity the list names", async () => {
-    const fetch = fakeFetch({ [MANIFEST]: '{"name":"jobs"}', 'http://localhost:3003/integrity.json': list });
-    const manifest = await fetchManifest(MANIFEST, { cache: 'no-cache' }, 'jobs');
-    expect(await manifest.json()).toEqual({ name: 'jobs' });
+  it("fetches a remote's list with the integrity the site vouches for, then its manifest with the list's", async () => {
+    const fetch = fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    vouchFor({ jobs: sha384(list) });
+    const response = await fetchManifest(MANIFEST, { cache: 'no-cache' }, 'jobs');
+    expect(await response.json()).toEqual({ name: 'jobs' });
     expect(fetch.mock.calls.map(([url, init]) => [url, init?.integrity])).toEqual([
-      ['http://localhost:3003/integrity.json', undefined],
-      [MANIFEST, MANIFEST_INTEGRITY],
+      [LIST, sha384(list)],
+      [MANIFEST, sha384(manifest)],
     ]);
     expect(fetch.mock.calls[1]?.[1]?.cache).toBe('no-cache');
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
     expect(integrityFor('jobs', 'http://localhost:3003/262.0123456789.js?v=1')).toBe(CHUNK_INTEGRITY);
   });
 
-  it('refuses what the list does not name, a file of another folder, and every file of a remote without a list', async () => {
-    const fetch = fakeFetch({
-      [MANIFEST]: '{}',
-      'http://localhost:3003/integrity.json': list,
-      'http://localhost:3002/mf-manifest.json': '{}',
-    });
+  it('refuses every file of a remote whose list the site does not vouch for, or whose list is not that one', async () => {
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    const noVouch = async () => undefined;
+    await expect(fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain: noVouch })).rejects.toThrow('integrity');
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
+    expect(console.error).toHaveBeenCalledWith(
+      '[shell] Remote "jobs": its files are refused, Error: the site vouches for no list of http://localhost:3003/',
+    );
+    // A list rewritten to name a planted file: not the one vouched for.
+    vouchFor({ jobs: sha384(list) });
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: JSON.stringify({ 'remoteEntry.js': CHUNK_INTEGRITY }) });
+    await expect(fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain: noVouch })).rejects.toThrow('integrity');
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
+  });
+
+  it('asks the site once more when the list is not the one vouched for: a release promoted since', async () => {
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    vouchFor({ jobs: sha384('the list of the release live before') });
+    const vouchedAgain = jest.fn(async () => sha384(list));
+    await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain });
+    expect(vouchedAgain).toHaveBeenCalledTimes(1);
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
+  });
+
+  it('refuses what the list does not name, and a file of another folder', async () => {
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    vouchFor({ jobs: sha384(list) });
     await fetchManifest(MANIFEST, {}, 'jobs');
-    await fetchManifest('http://localhost:3002/mf-manifest.json', {}, 'employers');
     expect(integrityFor('jobs', 'http://localhost:3003/planted.js')).toBe(REFUSED_INTEGRITY);
     // A name every object has: never Object's own property, whose text a browser would ignore and load the file.
     expect(integrityFor('jobs', 'http://localhost:3003/constructor')).toBe(REFUSED_INTEGRITY);
     expect(integrityFor('jobs', 'http://elsewhere.test/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
-    expect(integrityFor('employers', 'http://localhost:3002/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
     expect(integrityFor('candidates', 'http://localhost:3001/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
-    // Without a list, its manifest too: the browser refuses whatever it gets.
-    expect(fetch.mock.calls.at(-1)).toEqual([
-      'http://localhost:3002/mf-manifest.json',
-      { integrity: REFUSED_INTEGRITY },
-    ]);
-    expect(console.error).toHaveBeenCalledWith(expect.stringMatching(/"employers": its files are refused.*HTTP 404/));
   });
 
   it('refuses every file of a remote whose list is not well-formed', async () => {
     const forged = JSON.stringify({ 'remoteEntry.js': 'sha256-abc' });
-    fakeFetch({ [MANIFEST]: '{}', 'http://localhost:3003/integrity.json': forged });
-    await fetchManifest(MANIFEST, {}, 'jobs');
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: forged });
+    vouchFor({ jobs: sha384(forged) });
+    await expect(fetchManifest(MANIFEST, {}, 'jobs')).rejects.toThrow('integrity');
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
   });
 
@@ -91,7 +114,7 @@ describe('integrity lists', () => {
     expect(integrityFor('employers', 'http://localhost:3002/remoteEntry.js')).toBeUndefined();
   });
 
-  it("keeps checking the production remote's files whatever the notice cookie says (the page's scripts can write it)", async () => {
+  it("keeps checking the production remote's files whatever the notice cookie says (the page's scripts can write it)", () => {
     document.cookie = 'nativegtm_override_notice=jobs@http://localhost:5173';
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
   });

@@ -1,5 +1,7 @@
 import { INTEGRITY_FILE, REFUSED_INTEGRITY, parseIntegrityList } from '@nativegtm/contract/integrity';
+import type { RemoteName } from '@nativegtm/contract/pages';
 import { overridden } from './overridden';
+import { getRemotesConfig, resetRemotesConfig } from './remotesConfig';
 
 /**
  * Each remote's integrity list (its build's integrity.json, @nativegtm/contract/integrity), fetched before its
@@ -8,6 +10,14 @@ import { overridden } from './overridden';
  * the chunks the remote's own runtime loads later carry theirs from its remoteEntry.js.
  */
 const lists = new Map<string, { base: string; files: Readonly<Record<string, string>> }>();
+
+/** The integrity of each remote's list, as the site's server vouches for it in /remotes.json. */
+let vouched: Readonly<Partial<Record<string, string>>> = {};
+
+/** Takes what /remotes.json vouches for: each remote's list is fetched with that integrity, or not at all. */
+export function vouchFor(integrity: Readonly<Partial<Record<string, string>>>): void {
+  vouched = integrity;
+}
 
 /**
  * Whether a file of this remote is loaded without integrity: in a development build, or from the dev server this
@@ -43,24 +53,51 @@ export const listBase = (remote: string): string | undefined => lists.get(remote
  * needs, so it is checked like them. A list that cannot be fetched or read is kept empty: the manifest and every file
  * of that remote are refused (and the page falls back as for a remote that is down), never loaded unchecked.
  */
-export async function fetchManifest(manifestUrl: string, init: RequestInit, remote: string): Promise<Response> {
+export async function fetchManifest(
+  manifestUrl: string,
+  init: RequestInit,
+  remote: string,
+  { vouchedAgain = refreshedVouch }: { vouchedAgain?: (remote: string) => Promise<string | undefined> } = {},
+): Promise<Response> {
   if (unchecked(remote, manifestUrl)) return fetch(manifestUrl, init);
   const base = new URL('./', new URL(manifestUrl, document.baseURI)).href;
-  const files = await readList(new URL(INTEGRITY_FILE, base).href).catch((error: unknown) => {
-    console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
-    return {};
-  });
+  const listUrl = new URL(INTEGRITY_FILE, base).href;
+  const files = await readList(listUrl, vouched[remote])
+    .catch(async (error: unknown) => {
+      // What /remotes.json vouched for may be a release that is no longer live (a promote since this page got it):
+      // once, with what the server vouches for now.
+      const now = await vouchedAgain(remote).catch(() => undefined);
+      if (now === undefined || now === vouched[remote]) throw error;
+      vouched = { ...vouched, [remote]: now };
+      return readList(listUrl, now);
+    })
+    .catch((error: unknown) => {
+      console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
+      return {};
+    });
   lists.set(remote, { base, files });
   return fetch(manifestUrl, { ...init, integrity: integrityFor(remote, manifestUrl) ?? REFUSED_INTEGRITY });
 }
 
-async function readList(url: string): Promise<Record<string, string>> {
-  const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
+/** What /remotes.json vouches for now, read again. */
+async function refreshedVouch(remote: string): Promise<string | undefined> {
+  resetRemotesConfig();
+  return (await getRemotesConfig()).integrity[remote as RemoteName];
+}
+
+/**
+ * The remote's list, fetched with the integrity the server vouches for: a list that is not the one vouched for, or
+ * none vouched for, is refused (the fetch fails), and with it every file of the remote.
+ */
+async function readList(url: string, integrity: string | undefined): Promise<Record<string, string>> {
+  if (integrity === undefined) throw new Error(`the site vouches for no list of ${url.replace(/\/[^/]*$/, '/')}`);
+  const response = await fetch(url, { mode: 'cors', credentials: 'omit', integrity });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   return parseIntegrityList(await response.text());
 }
 
-/** For tests: forget the lists. */
+/** For tests: forget the lists and what was vouched for. */
 export function resetIntegrityLists(): void {
   lists.clear();
+  vouched = {};
 }

@@ -1,6 +1,6 @@
 import { webcrypto, createHash } from 'node:crypto';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
-import { fetchManifest, resetIntegrityLists } from './integrityLists';
+import { fetchManifest, resetIntegrityLists, vouchFor } from './integrityLists';
 import { noteFailedLoad, refusedFiles, resetFailedLoads, watchFailedLoads } from './refusedFiles';
 
 const BASE = 'http://localhost:3003/';
@@ -43,7 +43,8 @@ describe('files refused for their bytes', () => {
       return text === undefined ? new Response('', { status: 404 }) : new Response(text);
     }) as typeof fetch;
     Object.defineProperty(globalThis, 'crypto', { configurable: true, value: webcrypto });
-    // The remote's list, as the runtime's fetch of its manifest gets it.
+    // The remote's list, as the runtime's fetch of its manifest gets it, the site vouching for it.
+    vouchFor({ jobs: integrityOf(served[`${BASE}integrity.json`]!) });
     await fetchManifest(`${BASE}mf-manifest.json`, {}, 'jobs');
     fetched.length = 0;
   });

@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
 
 type CreateScript = NonNullable<ModuleFederationRuntimePlugin['createScript']>;
 type CreateLink = NonNullable<ModuleFederationRuntimePlugin['createLink']>;
+
+/** The integrity lists the last plugin() reads (a fresh copy of the module too). */
+let lists: typeof import('./integrityLists');
 
 /** The plugin, from a fresh copy of the module (its policy is created once per page). */
 function plugin(): ModuleFederationRuntimePlugin {
@@ -10,6 +14,8 @@ function plugin(): ModuleFederationRuntimePlugin {
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module per test, with its own policy
     const module = require('./trustedScriptUrls') as typeof import('./trustedScriptUrls');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy that module reads
+    lists = require('./integrityLists') as typeof import('./integrityLists');
     created = module.default();
   });
   return created!;
@@ -93,14 +99,11 @@ describe('the trusted script URLs runtime plugin', () => {
     const realFetch = globalThis.fetch;
     const ENTRY = `sha384-${'E'.repeat(64)}`;
     const STYLES = `sha384-${'s'.repeat(64)}`;
+    const LIST = JSON.stringify({ 'remoteEntry.js': ENTRY, '1.0123456789.css': STYLES });
     beforeEach(() => {
       process.env.NODE_ENV = 'production';
       globalThis.fetch = (async (url: string) =>
-        new Response(
-          url.endsWith('integrity.json')
-            ? JSON.stringify({ 'remoteEntry.js': ENTRY, '1.0123456789.css': STYLES })
-            : '{}',
-        )) as typeof fetch;
+        new Response(url.endsWith('integrity.json') ? LIST : '{}')) as typeof fetch;
     });
     afterEach(() => {
       process.env.NODE_ENV = environment;
@@ -109,6 +112,7 @@ describe('the trusted script URLs runtime plugin', () => {
 
     it("loads a remote's entry and preloads with the integrity of its list, and refuses a file it does not name", async () => {
       const created = plugin();
+      lists.vouchFor({ jobs: `sha384-${createHash('sha384').update(LIST).digest('base64')}` });
       const remoteInfo = { name: 'jobs', entry: 'http://localhost:3003/mf-manifest.json' } as never;
       await created.fetch!('http://localhost:3003/mf-manifest.json', {}, remoteInfo);
       const script = created.createScript!({

@@ -1,0 +1,114 @@
+// The remotes.json browsers get (@nativegtm/contract/remotesConfig servedRemotes): each remote's manifest where the
+// operator's file says (for a preview's or a canary's visitor, the chosen release's folder; for an overriding browser,
+// its dev server), with the integrity of the remote's list of its files' integrity that this server vouches for. The
+// shell fetches the list with it and refuses every file of a remote without one, so what this names is what runs:
+// - a remote with a live release in the store: that release's list, as the node's copy of the store has it and only
+//   if it says what the release's record says (@nativegtm/store/releaseIntegrity), whoever serves its files;
+// - a chosen release: that release's, the same way;
+// - a remote served from its own dist/ (the store has nothing live of it): the list its own server answers, read as
+//   the documents read its server-rendered HTML, which the server already takes from that server as it comes;
+// - a remote a dev server overrides: none, as the shell checks nothing from the dev server.
+const { createHash } = require('node:crypto');
+const { LRUCache } = require('lru-cache');
+const { INTEGRITY_ALGORITHM, INTEGRITY_FILE } = require('@nativegtm/contract/integrity');
+const { releaseFolder } = require('@nativegtm/contract/releases');
+const { servedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { liveRelease } = require('@nativegtm/store/livePointer');
+const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
+const { rememberedListIntegrity } = require('@nativegtm/store/releaseIntegrity');
+const { overriddenEntries } = require('./overrides');
+
+/** @typedef {{ remote: string, id: string }} ChosenRelease */
+/** @typedef {{ chosen: ChosenRelease[], override?: { remote: string, origin: string } }} Personal */
+
+/** How long a dist/ remote's list is used before it is read again, and how long a read may take. */
+const LIST_MAX_AGE_MS = 1000;
+const LIST_TIMEOUT_MS = 2000;
+
+/**
+ * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string, fetchImpl?: typeof fetch,
+ *   now?: () => number }} options
+ *   remotes: the operator's remotes.json; releasesDir: the release store, if any
+ */
+function createVouchedRemotes({ remotes, releasesDir, fetchImpl = fetch, now = Date.now }) {
+  const listIntegrity = rememberedListIntegrity();
+  /** @type {Map<string, () => string | undefined>} */
+  const live = new Map();
+
+  /** @param {string} remote */
+  const layoutOf = (remote) => storeLayout(/** @type {string} */ (releasesDir), remote);
+
+  /**
+   * The remote's live release in the store, if it has one.
+   * @param {string} remote
+   */
+  function liveId(remote) {
+    if (releasesDir === undefined) return undefined;
+    let reader = live.get(remote);
+    if (!reader) {
+      reader = liveRelease(layoutOf(remote));
+      live.set(remote, reader);
+    }
+    return reader();
+  }
+
+  /**
+   * The integrity of the list each dist/ remote's own server answers beside its manifest, by the list's URL: read
+   * again once a second at most, so an in-place redeploy is vouched for within about a second, and the last one read
+   * stands while the next is read (a request waits for none but the first).
+   * @type {LRUCache<string, string>}
+   */
+  const distLists = new LRUCache({
+    max: 64,
+    ttl: LIST_MAX_AGE_MS,
+    allowStale: true,
+    noDeleteOnFetchRejection: true,
+    ttlResolution: 0,
+    perf: { now },
+    fetchMethod: async (url, _stale, { signal }) => {
+      const response = await fetchImpl(url, {
+        redirect: 'error',
+        signal: AbortSignal.any([signal, AbortSignal.timeout(LIST_TIMEOUT_MS)]),
+      });
+      if (!response.ok) return undefined;
+      const bytes = Buffer.from(await response.arrayBuffer());
+      return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
+    },
+  });
+
+  /** @param {string} manifestUrl */
+  const distList = (manifestUrl) =>
+    distLists.fetch(new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href).catch(() => undefined);
+
+  /**
+   * The remotes.json a request gets, as text.
+   * @param {Personal} [personal] whom it is for, when not everyone
+   * @returns {Promise<string | undefined>} undefined while the operator's file cannot be read
+   */
+  async function json(personal) {
+    const configured = remotes.entries();
+    if (!configured) return undefined;
+    const entries = overriddenEntries(configured, personal?.override);
+    const vouched = await Promise.all(
+      Object.entries(entries).map(async ([remote, manifestUrl]) => {
+        if (!manifestUrl || remote === personal?.override?.remote) return [remote, manifestUrl, undefined];
+        const chosen = personal?.chosen.find((release) => release.remote === remote);
+        if (chosen && releasesDir !== undefined) {
+          const moved = new URL(`${releaseFolder(chosen.id)}${RELEASE_MANIFEST}`, new URL('./', manifestUrl)).href;
+          return [remote, moved, listIntegrity(layoutOf(remote), chosen.id)];
+        }
+        const id = liveId(remote);
+        if (id !== undefined) return [remote, manifestUrl, listIntegrity(layoutOf(remote), id)];
+        return [remote, manifestUrl, await distList(manifestUrl)];
+      }),
+    );
+    const urls = Object.fromEntries(vouched.map(([remote, url]) => [remote, url]));
+    const integrity = Object.fromEntries(vouched.map(([remote, , value]) => [remote, value]));
+    return `${JSON.stringify(servedRemotes(urls, integrity), null, 2)}\n`;
+  }
+
+  return { json };
+}
+
+module.exports = { createVouchedRemotes };

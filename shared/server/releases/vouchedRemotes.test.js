@@ -1,0 +1,117 @@
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseRemotesConfig } = require('@nativegtm/contract/remotesConfig');
+const { storeLayout } = require('@nativegtm/store/layout');
+const { writeLivePointer } = require('@nativegtm/store/livePointer');
+const { publishRelease } = require('@nativegtm/store/publish');
+const { listIntegrity } = require('@nativegtm/store/releaseIntegrity');
+const { fakeBuild, removeFakeBuilds } = require('@nativegtm/store/testing/fakeBuild');
+const { createVouchedRemotes } = require('./vouchedRemotes');
+
+const entries = {
+  candidates: 'http://localhost:3001/mf-manifest.json',
+  employers: 'http://localhost:3002/mf-manifest.json',
+  jobs: 'http://localhost:3003/mf-manifest.json',
+  comingSoon: 'http://localhost:3004/mf-manifest.json',
+};
+const remotes = { file: 'remotes.json', entries: () => entries, text: () => JSON.stringify(entries) };
+const sha384 = (/** @type {string} */ text) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
+
+/** @type {string} */
+let store;
+/** What each remote's own server answers for its list, by URL; a 404 for the rest. */
+let lists = /** @type {Record<string, string>} */ ({});
+const fetched = /** @type {string[]} */ ([]);
+const fetchImpl = /** @type {typeof fetch} */ (
+  async (url) => {
+    fetched.push(String(url));
+    const text = lists[String(url)];
+    return text === undefined ? new Response('', { status: 404 }) : new Response(text);
+  }
+);
+
+beforeEach(() => {
+  store = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-vouched-'));
+  lists = {
+    'http://localhost:3001/integrity.json': 'the list of candidates',
+    'http://localhost:3002/integrity.json': 'the list of employers',
+    'http://localhost:3004/integrity.json': 'the list of comingSoon',
+  };
+  fetched.length = 0;
+});
+afterEach(() => {
+  fs.rmSync(store, { recursive: true, force: true });
+  removeFakeBuilds();
+});
+
+/** Publishes a release of jobs into the store, and makes it live when asked. */
+function jobsRelease({ live = false, buildId = 'b1' } = {}) {
+  const layout = storeLayout(store, 'jobs');
+  const { id } = publishRelease(layout, 'jobs', fakeBuild({ buildId }), { commit: null, dirty: false });
+  if (live) writeLivePointer(layout, id);
+  return { layout, id };
+}
+
+/** @param {string | undefined} text */
+const read = (text) => parseRemotesConfig(JSON.parse(/** @type {string} */ (text)));
+
+describe('the remotes.json browsers get', () => {
+  it("vouches for a live release's list from the store, and for a dist/ remote's from its own server", async () => {
+    const { layout, id } = jobsRelease({ live: true });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, fetchImpl });
+    const config = read(await vouched.json());
+    expect(config.entries).toEqual(entries);
+    expect(config.integrity).toEqual({
+      candidates: sha384('the list of candidates'),
+      employers: sha384('the list of employers'),
+      jobs: listIntegrity(layout, id),
+      comingSoon: sha384('the list of comingSoon'),
+    });
+    // The store's remote is never asked: what it serves is not what is vouched for.
+    expect(fetched).not.toContain('http://localhost:3003/integrity.json');
+  });
+
+  it('vouches for nothing it cannot read: a remote whose server does not answer its list', async () => {
+    delete lists['http://localhost:3002/integrity.json'];
+    const config = read(await createVouchedRemotes({ remotes, fetchImpl }).json());
+    expect(config.entries.employers).toBe(entries.employers);
+    expect(config.integrity.employers).toBeUndefined();
+    expect(config.integrity.jobs).toBeUndefined();
+  });
+
+  it("moves a chosen release's remote to that release's folder, with that release's list", async () => {
+    jobsRelease({ live: true });
+    const { layout, id } = jobsRelease({ buildId: 'b2' });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, fetchImpl });
+    const config = read(await vouched.json({ chosen: [{ remote: 'jobs', id }] }));
+    expect(config.entries.jobs).toBe(`http://localhost:3003/releases/${id}/mf-manifest.json`);
+    expect(config.integrity.jobs).toBe(listIntegrity(layout, id));
+  });
+
+  it('gives an overridden remote its dev server, vouching for nothing there', async () => {
+    const vouched = createVouchedRemotes({ remotes, fetchImpl });
+    const config = read(
+      await vouched.json({ chosen: [], override: { remote: 'jobs', origin: 'http://localhost:5173' } }),
+    );
+    expect(config.entries.jobs).toBe('http://localhost:5173/mf-manifest.json');
+    expect(config.integrity.jobs).toBeUndefined();
+    expect(fetched).not.toContain('http://localhost:5173/integrity.json');
+  });
+
+  it("reads a dist/ remote's list again once a second at most, and takes a redeploy's then", async () => {
+    // (Not from 0: the cache reads a start of 0 as none.)
+    let time = 1;
+    const vouched = createVouchedRemotes({ remotes, fetchImpl, now: () => time });
+    await vouched.json();
+    await vouched.json();
+    expect(fetched.filter((url) => url.endsWith(':3001/integrity.json'))).toHaveLength(1);
+    lists['http://localhost:3001/integrity.json'] = 'redeployed';
+    time = 1501;
+    // The last one stands while the next is read; then the new one.
+    expect(read(await vouched.json()).integrity.candidates).toBe(sha384('the list of candidates'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read(await vouched.json()).integrity.candidates).toBe(sha384('redeployed'));
+  });
+});
