@@ -67,13 +67,17 @@ function createVouchedRemotes({ remotes, releasesDir, fetchImpl = fetch, now = D
     ttlResolution: 0,
     perf: { now },
     fetchMethod: async (url, _stale, { signal }) => {
-      const response = await fetchImpl(url, {
-        redirect: 'error',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(LIST_TIMEOUT_MS)]),
-      });
-      if (!response.ok) return undefined;
-      const bytes = Buffer.from(await response.arrayBuffer());
-      return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
+      // A timer of our own, not AbortSignal.timeout, which a garbage collection can drop (fragmentCache.js).
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), LIST_TIMEOUT_MS);
+      try {
+        const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.any([signal, timeout.signal]) });
+        if (!response.ok) return undefined;
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   });
 
