@@ -6,7 +6,6 @@
 // (remotesFile.js) for every use.
 const path = require('node:path');
 const cookie = require('cookie');
-const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
 const { REPORTS_PATH } = require('@nativegtm/contract/reports');
 const { FIELD_DATA_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { PREVIEW_PATH_PREFIX } = require('@nativegtm/contract/releases');
@@ -27,7 +26,7 @@ const { HEALTH_PATH } = require('./healthPaths');
 const { fragmentEvents } = require('./observability/fragmentEvents');
 const { silentLogger } = require('./observability/logger');
 const { createPreviews, PREVIEW_HEADERS } = require('./releases/previews');
-const { createVouchedRemotes } = require('./releases/vouchedRemotes');
+const { createVouchedRemotes, remotesJsonRoute } = require('./releases/vouchedRemotes');
 const { createCanaries } = require('./releases/canaries');
 const { cohortOf, inCanaries, releaseSource } = require('@nativegtm/contract/releaseChoice');
 const { createOverrides, OVERRIDE_HEADERS } = require('./releases/overrides');
@@ -102,30 +101,10 @@ function createShellHandler({
 
   const vouched = createVouchedRemotes({ remotes, releasesDir });
   /**
-   * /remotes.json: the operator's file as browsers get it, with the integrity of each remote's list this server vouches
-   * for (releases/vouchedRemotes.js), and as a preview's, a canary's or an overriding visitor sees it.
-   * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf whom the request is for
-   * @returns {Route}
+   * /remotes.json as browsers get it (releases/vouchedRemotes.js), for whom the request is for.
+   * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf
    */
-  const remotesJson = (personalOf) => ({
-    label: 'config',
-    path: is(REMOTES_CONFIG_PATH),
-    async handle(req, res) {
-      const current = personalOf?.(req);
-      // (The chosen releases never include the overridden remote: personalOf leaves it out.)
-      const text = await vouched.json(current && { chosen: current.chosen, override: current.override });
-      if (text === undefined) {
-        res.statusCode = 404;
-        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-        return res.end('Not found\n');
-      }
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      // An edit of the file or a promote must take effect on the next visit.
-      if (!current) res.setHeader('Cache-Control', 'no-cache');
-      else for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
-      return res.end(req.method === 'HEAD' ? undefined : text);
-    },
-  });
+  const remotesJson = (personalOf) => remotesJsonRoute(vouched, personalOf);
 
   if (!compose) {
     return createRouteHandler({ name, logger, metrics, routes: [health, remotesJson(undefined), asset] });

@@ -212,6 +212,9 @@ async function startCollectorProcess(port, metricsPort, fieldDataDir, remotesFil
       METRICS_PORT: String(metricsPort),
       FIELD_DATA_DIR: fieldDataDir,
       REMOTES_FILE: remotesFile,
+      // nginx serves dist/ here: a store of its own with nothing live in it, so the collector vouches for what the
+      // remotes' servers answer.
+      RELEASES_DIR: path.join(fieldDataDir, '..', 'releases'),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

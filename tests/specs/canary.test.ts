@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BUCKET_COOKIE, BUCKET_STORAGE_KEY, BUCKETS, CANARIES_META, sideOf } from '@nativegtm/contract/canaryBuckets';
 import { FIELD_DATA_CHUNK, FIELD_DATA_PATH, FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
+import { parseRemotesConfig } from '@nativegtm/contract/remotesConfig';
 import { pages } from '@nativegtm/contract/pages';
 import { deployables, repoRoot } from '@nativegtm/server/deployables';
 import { readCanary } from '@nativegtm/store/canaryInStore';
@@ -139,10 +140,13 @@ async function jobsDocument(port: number, bucket?: number) {
   return documentOf(response);
 }
 
+/** The jobs remote's manifest URL in a served remotes.json (an entry may carry its list's integrity). */
+const jobsManifest = (body: string) => parseRemotesConfig(JSON.parse(body)).entries.jobs!;
+
 async function remotesJson(port: number, bucket?: number) {
   const headers: Record<string, string> = bucket === undefined ? {} : { cookie: `${BUCKET_COOKIE}=${bucket}` };
   const response = await rawGet(port, '/remotes.json', headers);
-  return { jobs: JSON.parse(response.body).jobs as string, cacheControl: response.headers['cache-control'] };
+  return { jobs: jobsManifest(response.body), cacheControl: response.headers['cache-control'] };
 }
 
 describe('a canary on both servers', () => {
@@ -624,8 +628,8 @@ describe('a canary behind a shared cache (Varnish with docs/cdn.vcl, in front of
       const canaryRemotes = await rawGet(varnishPort, '/remotes.json', {
         cookie: `${BUCKET_COOKIE}=${bucketOn('canary', 25)}`,
       });
-      expect(JSON.parse(canaryRemotes.body).jobs).toMatch(new RegExp(`/releases/${ids.good}/mf-manifest\\.json$`));
-      expect(JSON.parse((await rawGet(varnishPort, '/remotes.json')).body).jobs).not.toContain('/releases/');
+      expect(jobsManifest(canaryRemotes.body)).toMatch(new RegExp(`/releases/${ids.good}/mf-manifest\\.json$`));
+      expect(jobsManifest((await rawGet(varnishPort, '/remotes.json')).body)).not.toContain('/releases/');
 
       // A browser whose bucket is in the canary: its first document is the cached live one; it then sends its bucket,
       // and its next document is the canary's.

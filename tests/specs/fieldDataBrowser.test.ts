@@ -212,18 +212,21 @@ describe('field data in Chromium', () => {
     // The entry names the chunk's integrity, and the list the entry's: both change with it.
     const entry = readFileSync(join(dist, 'remoteEntry.js'), 'utf8');
     const [builtEntry, deployedEntry] = [listed['remoteEntry.js']!, integrityOf(entry.replaceAll(built, deployed))];
+    const deployList = (list: string) => list.replaceAll(built, deployed).replaceAll(builtEntry, deployedEntry);
+    // And the site's server vouches for that list in /remotes.json, as it does for a deploy it reads.
+    const list = readFileSync(join(dist, 'integrity.json'), 'utf8');
+    const [builtList, deployedList] = [integrityOf(list), integrityOf(deployList(list))];
+    await page.route(/\/remotes\.json$/, async (route) => {
+      const response = await route.fetch();
+      return route.fulfill({ response, body: (await response.text()).replaceAll(builtList, deployedList) });
+    });
     await page.route(new RegExp(`^${jobsOrigin}/.*\\.(js|json)(\\?.*)?$`), async (route) => {
       const response = await route.fetch();
       const body = await response.text();
       const url = route.request().url();
       if (url.includes(`/${chunk}`)) return route.fulfill({ response, body: faulty(body) });
       if (url.includes('/remoteEntry.js')) return route.fulfill({ response, body: body.replaceAll(built, deployed) });
-      if (url.includes('/integrity.json')) {
-        return route.fulfill({
-          response,
-          body: body.replaceAll(built, deployed).replaceAll(builtEntry, deployedEntry),
-        });
-      }
+      if (url.includes('/integrity.json')) return route.fulfill({ response, body: deployList(body) });
       return route.fulfill({ response, body });
     });
     await page.addInitScript(() => {

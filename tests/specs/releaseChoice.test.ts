@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { BUCKET_COOKIE, BUCKETS, CANARIES_META, sideOf } from '@nativegtm/contract/canaryBuckets';
 import { FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
 import { portsFrom } from '@nativegtm/contract/ports';
+import { parseRemotesConfig } from '@nativegtm/contract/remotesConfig';
 import { pages } from '@nativegtm/contract/pages';
 import { PREVIEW_COOKIE, releaseFolder } from '@nativegtm/contract/releases';
 import { deployables } from '@nativegtm/server/deployables';
 import { thisCommand, writeCanary, endCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
 import { reloadNginx } from '@nativegtm/server/nginxReload';
+import { integrityOf } from '@nativegtm/build/integrity';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
@@ -40,6 +42,8 @@ let env: Record<string, string>;
 /** The jobs releases: live, the canary's, and one only ever previewed; and the build each one's HTML carries. */
 const ids = { live: '', canary: '', previewed: '' };
 const builds = { live: '', canary: 'release-choice-canary', previewed: 'release-choice-previewed' };
+/** The integrity of the jobs build's list, which every release here has: only their server-rendered HTML differs. */
+let listIntegrity = '';
 
 /**
  * A copy of the checkout's jobs build whose server-rendered HTML carries another build id: a release the documents
@@ -65,6 +69,7 @@ beforeAll(async () => {
   const store = releaseScratch('release-choice');
   env = store.env;
   builds.live = JSON.parse(readFileSync(join(jobs.dir, 'dist/ssr/manifest.json'), 'utf8')).buildId;
+  listIntegrity = integrityOf(readFileSync(join(jobs.dir, 'dist/integrity.json')));
   ids.live = await publish(store, join(jobs.dir, 'dist'));
   ids.canary = await publish(store, variantOf(store.scratch, builds.canary));
   ids.previewed = await publish(store, variantOf(store.scratch, builds.previewed));
@@ -90,8 +95,11 @@ async function releaseFor(port: number, cookie: string) {
   const document = await rawGet(port, jobsPage.route, headers);
   const remotes = await rawGet(port, '/remotes.json', headers);
   const build = /data-remote="jobs" data-build="([^"]+)"/.exec(document.body)?.[1];
-  const manifest = (JSON.parse(remotes.body) as Record<string, string>).jobs!;
+  const served = parseRemotesConfig(JSON.parse(remotes.body));
+  const manifest = served.entries.jobs!;
   return {
+    // Vouched for from the store: the integrity of the jobs list each release was published with.
+    vouched: served.integrity.jobs === listIntegrity,
     release: Object.entries(builds).find(([, id]) => id === build)?.[0] ?? `unknown build ${build}`,
     // The client code follows the same release: live at the remote's root, any other under its folder.
     manifest: Object.entries(ids).find(([, id]) => manifest.includes(releaseFolder(id)))?.[0] ?? 'live',
@@ -208,6 +216,7 @@ describe('which release of the jobs page a request gets, on both servers', () =>
         expect({ server, cookie: name, ...got[index] }).toEqual({
           server,
           cookie: name,
+          vouched: true,
           release: want.release,
           manifest: want.release,
           cohort: want.cohort,
@@ -215,5 +224,20 @@ describe('which release of the jobs page a request gets, on both servers', () =>
         });
       }
     }
+  });
+
+  it("takes whom /remotes.json is for from nginx's own decision, never from headers a browser sends", async () => {
+    endCanary(layout());
+    await serversTake('');
+    const forged = {
+      connection: 'close',
+      'x-nativegtm-personal': '1',
+      'x-nativegtm-release-jobs': releaseFolder(ids.previewed),
+      'x-nativegtm-override-remote': 'jobs',
+      'x-nativegtm-override-origin': 'http://localhost:3103',
+    };
+    const remotes = await rawGet(nginxPorts.shell!, '/remotes.json', forged);
+    expect(parseRemotesConfig(JSON.parse(remotes.body)).entries.jobs).not.toMatch(/releases\/|localhost:3103/);
+    expect(remotes.headers['cache-control']).toBe('no-cache');
   });
 });

@@ -18,8 +18,8 @@ const { waitForPort } = require('./waitForPort');
  *   sampleRate?: number, trustedProxies?: string,
  *   store?: { DATABASE_URL: string, RELEASES_BUCKET: string, FIELD_DATA_SECRET: string } }} options
  *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
- *   default: dist/ only); fieldDataDir: start the field-data collector beside nginx, keeping records there;
- *   collectorPort: a collector already running (its own process), instead; trustedProxies: the collector's
+ *   default: dist/ only); fieldDataDir: where the collector started beside nginx keeps field data (a scratch folder
+ *   unless given); collectorPort: a collector already running (its own process), instead; trustedProxies: the collector's
  *   TRUSTED_PROXIES (loopback unless given); store: the store on PostgreSQL, of which releasesDir is the node's copy
  *   (the collector keeps it).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
@@ -30,16 +30,17 @@ const { waitForPort } = require('./waitForPort');
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
-  // As an operator runs it: beside nginx, with the same remotes.json and release store.
+  // As an operator runs it: beside nginx, with the same remotes.json and release store. It answers /remotes.json, so
+  // nginx always has one. Serving dist/, it gets a store with nothing live in it, never the checkout's releases/.
   const collector =
-    options.fieldDataDir === undefined
+    options.collectorPort !== undefined
       ? undefined
       : await startCollector({
           COLLECTOR_PORT: 0,
-          FIELD_DATA_DIR: options.fieldDataDir,
+          FIELD_DATA_DIR: options.fieldDataDir ?? join(prefix, 'field-data'),
           FIELD_DATA_SECRET: options.store?.FIELD_DATA_SECRET,
           TRUSTED_PROXIES: options.trustedProxies,
-          RELEASES_DIR: options.releasesDir,
+          RELEASES_DIR: options.releasesDir ?? join(prefix, 'releases'),
           DATABASE_URL: options.store?.DATABASE_URL,
           RELEASES_BUCKET: options.store?.RELEASES_BUCKET,
           REMOTES_FILE: options.remotesFile,
@@ -100,8 +101,8 @@ async function startNginx(options) {
     // SIGQUIT: nginx's graceful stop, the requests under way finish.
     stop: async () => {
       await stopProcess(child, { signal: 'SIGQUIT', children: true });
-      rmSync(prefix, { recursive: true, force: true });
       await collector?.stop();
+      rmSync(prefix, { recursive: true, force: true });
     },
   };
 }

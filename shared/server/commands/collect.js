@@ -6,7 +6,9 @@
 // FIELD_DATA_DIR, and counts them on its own metrics port (METRICS_HOST:METRICS_PORT). Run one per nginx node, beside
 // it, with the same RELEASES_DIR and REMOTES_FILE as the generated configuration. With the store on PostgreSQL
 // (DATABASE_URL), it also keeps the node's copy of it in RELEASES_DIR, and reloads nginx when a canary changed; and it
-// answers nginx's /readyz for the node (readiness.js). SIGTERM and Ctrl+C write out what is buffered, then stop.
+// answers nginx's /readyz for the node (readiness.js), and the shell's /remotes.json (releases/vouchedRemotes.js): nginx
+// passes it here with whom the request is for (releases/nginxChoice.js), as the integrity it carries is the store's
+// to vouch for. SIGTERM and Ctrl+C write out what is buffered, then stop.
 const path = require('node:path');
 const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { remoteNames } = require('@nativegtm/contract/remotes');
@@ -28,6 +30,8 @@ const { reloadNginx } = require('../nginxReload');
 const { createReadiness, readinessRoutes } = require('../readiness');
 const { createReportsEndpoint } = require('../reportsEndpoint');
 const { storeCopyReader } = require('../releases/storeCopy');
+const { choiceFromHeaders } = require('../releases/nginxChoice');
+const { createVouchedRemotes, remotesJsonRoute } = require('../releases/vouchedRemotes');
 const { startStoreSync } = require('../releases/storeSync');
 
 const SPECS = {
@@ -115,6 +119,7 @@ async function startCollector(config) {
       labels: createFieldLabels({ storeDir: releasesDir, liveBuilds: builds.liveBuilds }),
       clientOf: (req) => nginxClient(req).address ?? '',
     });
+    const vouched = createVouchedRemotes({ remotes, releasesDir });
     const handler = createRouteHandler({
       name: 'collector',
       logger,
@@ -151,6 +156,7 @@ async function startCollector(config) {
           path: is(HEALTH_PATH),
           handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
         },
+        remotesJsonRoute(vouched, (req) => choiceFromHeaders(req.headers, remoteNames)),
         // nginx passes the node's /readyz here.
         ...readinessRoutes(readiness),
       ],

@@ -20,11 +20,10 @@ const {
   PREVIEW_FAILED_SUFFIX,
   PREVIEW_MARK,
   parsePreview,
-  releaseFolder,
 } = require('@nativegtm/contract/releases');
 const { cookiePair, redirect, refuse } = require('./personalCookies');
 const { storeLayout } = require('@nativegtm/store/layout');
-const { RELEASE_MANIFEST, rememberedReleases } = require('@nativegtm/store/releaseInStore');
+const { rememberedReleases } = require('@nativegtm/store/releaseInStore');
 const { PERSONAL_CACHE_CONTROL } = require('../documentCaching');
 const { previewPage, previewPageHeaders, previewPageTexts, shellStylesheets } = require('./previewPages');
 
@@ -126,19 +125,4 @@ function createPreviews({ storeDir, routes, secure, templateFile }) {
 const previewCookies = (value, maxAge, secure, notice) =>
   cookiePair({ server: PREVIEW_COOKIE, notice: PREVIEW_NOTICE_COOKIE }, value, maxAge, secure, notice);
 
-/**
- * remotes.json as a preview's or a canary's visitor sees it: its valid entries (remotesFile.js), with each chosen
- * release's remote's manifest URL moved to that release's folder on the same server.
- * @param {Partial<Record<string, string>>} entries
- * @param {ChosenRelease[]} chosen
- */
-function chosenRemotesJson(entries, chosen) {
-  const moved = { ...entries };
-  for (const { remote, id } of chosen) {
-    const manifest = entries[remote];
-    if (manifest) moved[remote] = new URL(`${releaseFolder(id)}${RELEASE_MANIFEST}`, new URL('./', manifest)).href;
-  }
-  return `${JSON.stringify(moved, null, 2)}\n`;
-}
-
-module.exports = { createPreviews, previewCookies, chosenRemotesJson, PREVIEW_HEADERS };
+module.exports = { createPreviews, previewCookies, PREVIEW_HEADERS };

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-const { previewCookies, chosenRemotesJson } = require('./previews');
+const { previewCookies } = require('./previews');
 
 describe('the preview cookies', () => {
   it('are set for an hour, site-wide, the server’s HttpOnly, Secure on https', () => {
@@ -17,26 +17,5 @@ describe('the preview cookies', () => {
     expect(previewCookies('$nativegtm_preview_remote.$nativegtm_preview_id', 3600, false)[0]).toMatch(
       /^nativegtm_preview=\$nativegtm_preview_remote\.\$nativegtm_preview_id;/,
     );
-  });
-});
-
-describe("a preview's or a canary's remotes.json", () => {
-  it("points the previewed remote at its release's folder, and leaves the others", () => {
-    const json = chosenRemotesJson(
-      { jobs: 'https://jobs.example/mf-manifest.json', employers: 'https://employers.example/mf-manifest.json' },
-      [{ remote: 'jobs', id: '0123456789abcdef' }],
-    );
-    expect(JSON.parse(json)).toEqual({
-      jobs: 'https://jobs.example/releases/0123456789abcdef/mf-manifest.json',
-      employers: 'https://employers.example/mf-manifest.json',
-    });
-  });
-
-  it('moves every chosen remote, and leaves one remotes.json does not list', () => {
-    const json = chosenRemotesJson({ jobs: 'https://jobs.example/v2/mf-manifest.json' }, [
-      { remote: 'jobs', id: 'aaaa' },
-      { remote: 'employers', id: 'bbbb' },
-    ]);
-    expect(JSON.parse(json)).toEqual({ jobs: 'https://jobs.example/v2/releases/aaaa/mf-manifest.json' });
   });
 });

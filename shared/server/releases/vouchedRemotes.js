@@ -12,15 +12,17 @@ const { createHash } = require('node:crypto');
 const { LRUCache } = require('lru-cache');
 const { INTEGRITY_ALGORITHM, INTEGRITY_FILE } = require('@nativegtm/contract/integrity');
 const { releaseFolder } = require('@nativegtm/contract/releases');
-const { servedRemotes } = require('@nativegtm/contract/remotesConfig');
+const { REMOTES_CONFIG_PATH, servedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { storeLayout } = require('@nativegtm/store/layout');
 const { liveRelease } = require('@nativegtm/store/livePointer');
 const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
 const { rememberedListIntegrity } = require('@nativegtm/store/releaseIntegrity');
+const { is } = require('../routeTable');
 const { overriddenEntries } = require('./overrides');
 
 /** @typedef {{ remote: string, id: string }} ChosenRelease */
 /** @typedef {{ chosen: ChosenRelease[], override?: { remote: string, origin: string } }} Personal */
+/** @typedef {Personal & { headers: Record<string, string> }} PersonalAnswer whom it is for, and the answer's headers */
 
 /** How long a dist/ remote's list is used before it is read again, and how long a read may take. */
 const LIST_MAX_AGE_MS = 1000;
@@ -115,4 +117,32 @@ function createVouchedRemotes({ remotes, releasesDir, fetchImpl = fetch, now = D
   return { json };
 }
 
-module.exports = { createVouchedRemotes };
+/**
+ * The /remotes.json route, as the built-in server and the collector beside nginx answer it.
+ * @param {ReturnType<typeof createVouchedRemotes>} vouched
+ * @param {((req: import('node:http').IncomingMessage) => PersonalAnswer | undefined) | undefined} personalOf whom the
+ *   request is for, when not everyone (the releases chosen for it never include an overridden remote)
+ * @returns {import('../routeTable').Route}
+ */
+function remotesJsonRoute(vouched, personalOf) {
+  return {
+    label: 'config',
+    path: is(REMOTES_CONFIG_PATH),
+    async handle(req, res) {
+      const current = personalOf?.(req);
+      const text = await vouched.json(current && { chosen: current.chosen, override: current.override });
+      if (text === undefined) {
+        res.statusCode = 404;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        return res.end('Not found\n');
+      }
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      // An edit of the file or a promote must take effect on the next visit.
+      if (!current) res.setHeader('Cache-Control', 'no-cache');
+      else for (const [header, value] of Object.entries(current.headers)) res.setHeader(header, value);
+      return res.end(req.method === 'HEAD' ? undefined : text);
+    },
+  };
+}
+
+module.exports = { createVouchedRemotes, remotesJsonRoute };

@@ -6,7 +6,9 @@ const { readPageQueries, readRemotesFile } = require('./readPageQueries');
 const { pidFileOf, renderNginxConfig } = require('./renderConfig');
 
 /**
- * @typedef {Omit<Parameters<typeof renderNginxConfig>[0], 'remotes' | 'queries'>} GenerateOptions
+ * @typedef {Omit<Parameters<typeof renderNginxConfig>[0], 'remotes' | 'queries'> & { remotesFile?: string }}
+ *   GenerateOptions remotesFile: the remotes.json to read, when not the shell's dist/remotes.json (the collector beside
+ *   nginx serves it: give it the same REMOTES_FILE)
  */
 
 /**

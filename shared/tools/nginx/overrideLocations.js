@@ -77,13 +77,12 @@ function originPattern(patterns) {
 }
 
 /**
- * The http-level maps: the cookie's remote and origin, what the documents' policy gains, the manifest each remote is
- * loaded from, the start request's origin, and the page a start opens.
+ * The http-level maps: the cookie's remote and origin, what the documents' policy gains, the start request's origin,
+ * and the page a start opens.
  * @param {{ remote: string, route: string, base: URL }[]} plans
  * @param {readonly OriginPattern[]} patterns OVERRIDE_ORIGINS (none: off)
- * @param {(remote: string) => string} releasePath the variable of the remote's release folder (a preview's or canary's)
  */
-function overrideMaps(plans, patterns, releasePath) {
+function overrideMaps(plans, patterns) {
   const names = plans.map((plan) => plan.remote).join('|');
   const cookie = `$cookie_${OVERRIDE_COOKIE}`;
   const allowed = patterns.length > 0;
@@ -123,12 +122,6 @@ function overrideMaps(plans, patterns, releasePath) {
       '"" "";',
       `default " ${Object.values(devServerPolicies).join(' ')}";`,
     ]),
-    ...plans.map((plan) =>
-      block(`map ${OVERRIDE_REMOTE_VARIABLE} ${manifestVariable(plan.remote)}`, [
-        `${plan.remote} "${OVERRIDE_ORIGIN_VARIABLE}/mf-manifest.json";`,
-        `default "${plan.base.href}${releasePath(plan.remote)}mf-manifest.json";`,
-      ]),
-    ),
     block(`map $arg_${OVERRIDE_ORIGIN_PARAMETER} ${ASKED_ORIGIN_VARIABLE}`, [...asked, 'default "";']),
     block(`map $http_sec_fetch_site ${FROM_THE_SITE_VARIABLE}`, [
       '"" 1;',
@@ -141,12 +134,6 @@ function overrideMaps(plans, patterns, releasePath) {
     ]),
   ].join('\n');
 }
-
-/**
- * The manifest URL a remote is loaded from by the visitor's browser: the dev server's for an override.
- * @param {string} remote
- */
-const manifestVariable = (remote) => `$nativegtm_manifest_${remote}`;
 
 /**
  * The shell's locations that start and end an override.
@@ -216,8 +203,8 @@ const skipWhenOverridden = (remote) => block(`if (${OVERRIDE_REMOTE_VARIABLE} = 
 
 module.exports = {
   FROM_THE_SITE_VARIABLE,
+  OVERRIDE_ORIGIN_VARIABLE,
   OVERRIDE_REMOTE_VARIABLE,
-  manifestVariable,
   overrideLocations,
   overrideMaps,
   overridableHtmlHeaders,

@@ -47,7 +47,7 @@ function mapOf(text, variable) {
 }
 
 describe('the override maps', () => {
-  const maps = overrideMaps(plans, parseOverrideOrigins(LOOPBACK_ORIGINS), (remote) => `\${release_${remote}}`);
+  const maps = overrideMaps(plans, parseOverrideOrigins(LOOPBACK_ORIGINS));
   const asked = mapOf(maps, '$nativegtm_override_asked');
   const remote = mapOf(maps, '$nativegtm_override_remote');
   const origin = mapOf(maps, '$nativegtm_override_origin');
@@ -86,12 +86,9 @@ describe('the override maps', () => {
     }
   });
 
-  test('widen the policy for an override only, and point its remote at the dev server', () => {
+  test('widen the policy for an override only', () => {
     expect(mapOf(maps, '$nativegtm_override_ws')('http://localhost:3103')).toBe(' ws://localhost:3103');
     expect(mapOf(maps, '$nativegtm_override_ws')('')).toBe('');
-    const manifest = mapOf(maps, '$nativegtm_manifest_jobs');
-    expect(manifest('jobs')).toBe('$nativegtm_override_origin/mf-manifest.json');
-    expect(manifest('')).toBe('http://127.0.0.1:3003/${release_jobs}mf-manifest.json');
   });
 
   // The built-in server's rule (@nativegtm/contract/overrides) and nginx's expressions, on the same inputs.
@@ -134,7 +131,7 @@ describe('the override maps', () => {
   });
 
   test('take nothing when overrides are off', () => {
-    const off = overrideMaps(plans, [], () => '');
+    const off = overrideMaps(plans, []);
     expect(mapOf(off, '$nativegtm_override_remote')('jobs@http://localhost:3103')).toBe('');
     expect(mapOf(off, '$nativegtm_override_asked')('http%3A%2F%2Flocalhost%3A3103')).toBe('');
   });

@@ -3,7 +3,7 @@
 // content-hashed files of every release kept, then the remote's dist/; any release is served whole under
 // /releases/<id>/, which is also what a running canary's visitors load. The shell's server starts and ends previews (a
 // cookie), puts each request on its side of each running canary, and, for a browser that previews or a canary's
-// visitor, points its includes and its /remotes.json at that release. Same rules as the built-in server (releases/).
+// visitor, points its includes and its /remotes.json (through the collector) at that release. Same rules as the built-in server (releases/).
 //
 // Canaries are read when nginx loads its configuration, not per request: each remote's map from the bucket cookie to
 // its side, and the list the documents carry, include the files the canary command writes into the canary's folder
@@ -34,7 +34,7 @@ const { BUCKET_COOKIE } = require('@nativegtm/contract/canaryBuckets');
 const { CANARY_FILES, LISTED_KEY } = require('@nativegtm/store/canaryInStore');
 const { storeLayout } = require('@nativegtm/store/layout');
 const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
-const { FROM_THE_SITE_VARIABLE, OVERRIDE_REMOTE_VARIABLE, manifestVariable } = require('./overrideLocations');
+const { FROM_THE_SITE_VARIABLE, OVERRIDE_REMOTE_VARIABLE } = require('./overrideLocations');
 const { cohortOf, releaseSource } = require('@nativegtm/contract/releaseChoice');
 
 /** @typedef {Record<string, string>} Headers */
@@ -57,8 +57,6 @@ const PREVIEW_MANIFEST_VARIABLE = '$nativegtm_preview_manifest';
 const NO_PREVIEW = '.no-preview';
 /** Non-empty when what the request is answered depends on the visitor: a preview, or a side of a canary. */
 const PERSONAL_VARIABLE = '$nativegtm_personal';
-/** The internal location answering /remotes.json to a browser that previews or is on a canary's side. */
-const PERSONAL_REMOTES_LOCATION = '/_nativegtm_personal_remotes.json';
 
 const releaseIdPattern = RELEASE_ID.source.replace(/^\^|\$$/g, '');
 
@@ -296,8 +294,8 @@ const PREVIEW_PAGE_VARIABLES = [
 /**
  * The shell's preview locations: start (`/_preview/<remote>/<id>[/<mark>]`, only a release that is in the store, and
  * one whose gate failed only with its mark; a link from another site is asked, a post from one refused, as the
- * built-in server does: releases/previews.js), end, and the /remotes.json a previewing browser or a canary's visitor
- * gets.
+ * built-in server does: releases/previews.js) and end. (The /remotes.json a previewing browser or a canary's visitor
+ * gets is the collector's, from what these maps decided: renderConfig.js remotesJsonLocations.)
  * @param {{ store: string, plans: PreviewPlan[], secure: boolean, base: Headers, template: string }} options
  *   template: the shell's index.html, whose stylesheets the preview's pages link
  */
@@ -310,10 +308,6 @@ function previewLocations({ store, plans, secure, base, template }) {
       .join('\n');
   const personal = { ...base, 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' };
   const names = plans.map((plan) => plan.remote).join('|');
-  // Each remote's manifest as this browser gets it: a release's (overrideLocations.js), or a dev server's.
-  const entries = Object.fromEntries(plans.map((plan) => [plan.remote, manifestVariable(plan.remote)]));
-  const json = JSON.stringify(entries);
-  if (json.includes("'")) throw new Error('remotes.json entries cannot contain a quote');
   const release = '$nativegtm_preview_remote/$nativegtm_preview_id';
   const [remote, id, shortId, action, route] = PREVIEW_PAGE_VARIABLES;
   /** @param {boolean} failed */
@@ -383,12 +377,6 @@ function previewLocations({ store, plans, secure, base, template }) {
     pageLocation('foreign', 403, texts(false).foreign),
     pageLocation('failed', 403, texts(true).failedGate),
     block(`location = ${PREVIEW_END_PATH}`, [headerLines(personal), setCookies('', 0), 'return 303 /;']),
-    block(`location = ${PERSONAL_REMOTES_LOCATION}`, [
-      'internal;',
-      'default_type application/json;',
-      headerLines(personal),
-      `return 200 '${json}\\n';`,
-    ]),
   ].join('\n');
 }
 
@@ -421,7 +409,6 @@ function previewRouteMap(plans) {
 module.exports = {
   PREVIEWING_VARIABLE,
   PERSONAL_VARIABLE,
-  PERSONAL_REMOTES_LOCATION,
   releasePathVariable,
   cohortVariable,
   canariesListed,

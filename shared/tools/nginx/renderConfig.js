@@ -28,7 +28,6 @@ const { documentCacheControl, PERSONAL_CACHE_CONTROL } = require('@nativegtm/ser
 const { CURRENT_SECOND_VARIABLE, FRAGMENT_CACHE_HEADERS } = require('./fragmentCaching');
 const { storeLayout } = require('@nativegtm/store/layout');
 const {
-  PERSONAL_REMOTES_LOCATION,
   PERSONAL_VARIABLE,
   PREVIEWING_VARIABLE,
   canariesListed,
@@ -41,6 +40,7 @@ const {
   remoteReleaseLocations,
 } = require('./releaseLocations');
 const {
+  OVERRIDE_ORIGIN_VARIABLE,
   OVERRIDE_REMOTE_VARIABLE,
   overridableHtmlHeaders,
   overrideLocations,
@@ -48,6 +48,8 @@ const {
   skipWhenOverridden,
 } = require('./overrideLocations');
 const { DEFAULT_OVERRIDE_ORIGINS } = require('@nativegtm/server/releases/overrides');
+const { CHOICE_HEADERS } = require('@nativegtm/server/releases/nginxChoice');
+const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
 
 /** @typedef {import('@nativegtm/server/deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
@@ -549,12 +551,53 @@ function readTemplate(root) {
 }
 
 /**
+ * The shell's /remotes.json: the collector beside nginx answers it (@nativegtm/server releases/vouchedRemotes.js), as
+ * the integrity of each remote's list it carries is the store's to vouch for. nginx passes on its own decision of whom
+ * the request is for (releases/nginxChoice.js), the releases its documents are composed with, and nothing of the
+ * visitor's request: no header a browser sent reaches the collector.
+ * @param {Headers} base the headers of every answer (the collector sets Cache-Control: public or personal)
+ * @param {RemotePlan[] | undefined} plans with releases, the remotes whose release a request may choose
+ */
+function remotesJsonLocations(base, plans) {
+  return [
+    "# The shell's remotes.json, with the integrity of each remote's list of its files: the collector beside nginx",
+    '# vouches for it from the store, for whom nginx says the request is. Without the collector, browsers load no',
+    '# remote (the node is not ready then either: /readyz).',
+    block(`location = ${REMOTES_CONFIG_PATH}`, [
+      'proxy_http_version 1.1;',
+      'proxy_set_header Connection "";',
+      'proxy_pass_request_headers off;',
+      'proxy_pass_request_body off;',
+      ...(plans
+        ? [
+            `proxy_set_header ${CHOICE_HEADERS.personal} ${PERSONAL_VARIABLE};`,
+            `proxy_set_header ${CHOICE_HEADERS.overrideRemote} ${OVERRIDE_REMOTE_VARIABLE};`,
+            `proxy_set_header ${CHOICE_HEADERS.overrideOrigin} ${OVERRIDE_ORIGIN_VARIABLE};`,
+            ...plans.map(
+              (plan) => `proxy_set_header ${CHOICE_HEADERS.release(plan.remote)} ${releasePathVariable(plan.remote)};`,
+            ),
+          ]
+        : []),
+      headerLines(base),
+      'error_page 502 504 = @remotes_unavailable;',
+      `proxy_pass http://${COLLECTOR_UPSTREAM};`,
+    ]),
+    block('location @remotes_unavailable', [
+      'default_type text/plain;',
+      headerLines({ ...base, 'Cache-Control': 'no-store' }),
+      'return 503 "Service unavailable: the collector beside nginx does not answer\\n";',
+    ]),
+    '',
+  ].join('\n');
+}
+
+/**
  * One deployable's server block.
  * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
- *   remotesFile?: string, releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
+ *   releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
  *   overrideOrigins: readonly OriginPattern[], sampleRate: number } }} options
  */
-function serverBlock({ deployable, root, port, listenHost, origins, remotesFile, releasesDir, shell }) {
+function serverBlock({ deployable, root, port, listenHost, origins, releasesDir, shell }) {
   const host = deployable.role === 'host';
   /** @type {Headers} */
   const base = { ...COMMON_HEADERS, ...(host ? {} : { 'Access-Control-Allow-Origin': '*' }) };
@@ -583,18 +626,7 @@ function serverBlock({ deployable, root, port, listenHost, origins, remotesFile,
       ? shellLocations({ root, ...shell, documentHeaders, revalidate, releasesDir })
       : releasesDir === undefined && block('location = /index.html', [headerLines(documentHeaders)]),
     '',
-    host &&
-      [
-        '# Deployment configuration, edited in place by operators: never precompressed, always revalidated.',
-        block('location = /remotes.json', [
-          'gzip_static off;',
-          remotesFile && `alias ${quote(remotesFile)};`,
-          headerLines(revalidate),
-          releasesDir !== undefined &&
-            block(`if (${PERSONAL_VARIABLE})`, [`rewrite ^ ${PERSONAL_REMOTES_LOCATION} last;`]),
-        ]),
-        '',
-      ].join('\n'),
+    host && remotesJsonLocations(base, releasesDir === undefined ? undefined : shell.plans),
     !host && releasesDir !== undefined
       ? remoteReleaseLocations({
           store: storeLayout(releasesDir, /** @type {string} */ (deployable.remote)).dir,
@@ -626,7 +658,7 @@ const pidFileOf = (prefix) => path.join(prefix, 'nginx.pid');
 /**
  * The configuration's text.
  * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
- *   roots?: Record<string, string>, ports?: Record<string, number>, remotesFile?: string, listenHost?: string,
+ *   roots?: Record<string, string>, ports?: Record<string, number>, listenHost?: string,
  *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string, collectorPort?: number,
  *   sampleRate?: number, overrideOrigins?: readonly OriginPattern[] }} options
  *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
@@ -642,7 +674,6 @@ function renderNginxConfig({
   prefix,
   roots = {},
   ports = {},
-  remotesFile,
   listenHost,
   origin = DEFAULT_ORIGIN,
   fragmentTimeoutMs = 400,
@@ -667,7 +698,6 @@ function renderNginxConfig({
       port: ports[deployable.name] ?? deployable.port,
       listenHost,
       origins,
-      remotesFile: deployable.role === 'host' ? remotesFile : undefined,
       releasesDir,
       shell,
     }),
@@ -717,7 +747,7 @@ function renderNginxConfig({
             `"" ${quote(documentCacheControl(404))};`,
             `default ${quote(PERSONAL_CACHE_CONTROL)};`,
           ]),
-          overrideMaps(plans, overrideOrigins, releasePathVariable),
+          overrideMaps(plans, overrideOrigins),
           block(`map "${PREVIEWING_VARIABLE}${OVERRIDE_REMOTE_VARIABLE}" $nativegtm_robots`, [
             '"" "";',
             'default "noindex";',

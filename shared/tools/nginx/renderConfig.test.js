@@ -221,6 +221,25 @@ describe('the rendered nginx configuration', () => {
     expect(config).toContain('default "/srv/releases/.no-preview";');
   });
 
+  it("asks the collector for /remotes.json with nginx's own choice of releases, and nothing the browser sent", () => {
+    /** @param {string} config */
+    const location = (config) => {
+      const start = config.indexOf('location = /remotes.json {');
+      return config.slice(start, config.indexOf('location @remotes_unavailable', start));
+    };
+    const served = location(render({ releasesDir: '/srv/releases' }));
+    expect(served).toContain('proxy_pass_request_headers off;');
+    expect(served).toContain('proxy_pass http://nativegtm_collector;');
+    expect(served).toContain('proxy_set_header x-nativegtm-personal $nativegtm_personal;');
+    expect(served).toContain('proxy_set_header x-nativegtm-override-origin $nativegtm_override_origin;');
+    expect(served).toContain('proxy_set_header x-nativegtm-release-comingsoon ${nativegtm_release_path_comingSoon};');
+    // The collector says whether the answer is everyone's or the visitor's alone.
+    expect(served).not.toContain('Cache-Control');
+    // Without a store, nothing is chosen: everyone gets the same.
+    expect(location(render())).not.toContain('x-nativegtm-');
+    expect(location(render())).toContain('proxy_pass_request_headers off;');
+  });
+
   it("puts each request on its side of each running canary by a map nginx loads, and lists the canaries' shares", () => {
     const config = render({ releasesDir: '/srv/releases' });
     // Read from the canary's files when nginx loads the configuration: no file test and no include per request (the

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
-import { fetchManifest, integrityFor, resetIntegrityLists, vouchFor } from './integrityLists';
+import { fetchManifest, integrityFor, refusedList, resetIntegrityLists, vouchFor } from './integrityLists';
 
 const MANIFEST = 'http://localhost:3003/mf-manifest.json';
 const LIST = 'http://localhost:3003/integrity.json';
@@ -84,6 +84,14 @@ describe('integrity lists', () => {
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
   });
 
+  it("asks the site when it vouched for no list (the remote's server was down for it), and takes one then", async () => {
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    const vouchedAgain = jest.fn(async () => sha384(list));
+    await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain });
+    expect(vouchedAgain).toHaveBeenCalledTimes(1);
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
+  });
+
   it('refuses what the list does not name, and a file of another folder', async () => {
     fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
     vouchFor({ jobs: sha384(list) });
@@ -117,5 +125,49 @@ describe('integrity lists', () => {
   it("keeps checking the production remote's files whatever the notice cookie says (the page's scripts can write it)", () => {
     document.cookie = 'nativegtm_override_notice=jobs@http://localhost:5173';
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
+  });
+});
+
+describe("a remote's list, where the page can hash it (Web Crypto: HTTPS or localhost)", () => {
+  const environment = process.env.NODE_ENV;
+  const realFetch = globalThis.fetch;
+  beforeEach(() => {
+    process.env.NODE_ENV = 'production';
+    resetIntegrityLists();
+    // jsdom has no SubtleCrypto; browsers on the site's origins do.
+    Object.defineProperty(globalThis, 'crypto', { value: webcrypto, configurable: true });
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    process.env.NODE_ENV = environment;
+    globalThis.fetch = realFetch;
+    Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
+    jest.restoreAllMocks();
+  });
+
+  it('is checked by the page: a list promoted since it got /remotes.json is taken, with no fetch refused', async () => {
+    const fetch = fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    vouchFor({ jobs: sha384('the list of the release live before') });
+    const vouchedAgain = jest.fn(async () => sha384(list));
+    await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain });
+    expect(fetch.mock.calls.map(([url, init]) => [url, init?.integrity])).toEqual([
+      [LIST, undefined],
+      [MANIFEST, sha384(manifest)],
+    ]);
+    expect(vouchedAgain).toHaveBeenCalledTimes(1);
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
+    expect(refusedList('jobs')).toBeUndefined();
+  });
+
+  it('is refused, and said to be, when its bytes are not the ones the site vouches for, now as before', async () => {
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: JSON.stringify({ 'remoteEntry.js': CHUNK_INTEGRITY }) });
+    vouchFor({ jobs: sha384(list) });
+    const vouchedAgain = jest.fn(async () => sha384(list));
+    await expect(fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain })).rejects.toThrow('integrity');
+    expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
+    expect(refusedList('jobs')).toBe(LIST);
+    expect(console.error).toHaveBeenCalledWith(
+      `[shell] Remote "jobs": its files are refused, Error: ${LIST} is not the list the site vouches for`,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { INTEGRITY_FILE, REFUSED_INTEGRITY, parseIntegrityList } from '@nativegt
 import type { RemoteName } from '@nativegtm/contract/pages';
 import { overridden } from './overridden';
 import { getRemotesConfig, resetRemotesConfig } from './remotesConfig';
+import { sha384 } from './sha384';
 
 /**
  * Each remote's integrity list (its build's integrity.json, @nativegtm/contract/integrity), fetched before its
@@ -62,19 +63,10 @@ export async function fetchManifest(
   if (unchecked(remote, manifestUrl)) return fetch(manifestUrl, init);
   const base = new URL('./', new URL(manifestUrl, document.baseURI)).href;
   const listUrl = new URL(INTEGRITY_FILE, base).href;
-  const files = await readList(listUrl, vouched[remote])
-    .catch(async (error: unknown) => {
-      // What /remotes.json vouched for may be a release that is no longer live (a promote since this page got it):
-      // once, with what the server vouches for now.
-      const now = await vouchedAgain(remote).catch(() => undefined);
-      if (now === undefined || now === vouched[remote]) throw error;
-      vouched = { ...vouched, [remote]: now };
-      return readList(listUrl, now);
-    })
-    .catch((error: unknown) => {
-      console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
-      return {};
-    });
+  const files = await readList(listUrl, remote, vouchedAgain).catch((error: unknown) => {
+    console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
+    return {};
+  });
   lists.set(remote, { base, files });
   return fetch(manifestUrl, { ...init, integrity: integrityFor(remote, manifestUrl) ?? REFUSED_INTEGRITY });
 }
@@ -86,18 +78,64 @@ async function refreshedVouch(remote: string): Promise<string | undefined> {
 }
 
 /**
- * The remote's list, fetched with the integrity the server vouches for: a list that is not the one vouched for, or
- * none vouched for, is refused (the fetch fails), and with it every file of the remote.
+ * The remote's list, if it is the one the site vouches for: a list that is not, or none vouched for, is refused, and
+ * with it every file of the remote. What /remotes.json vouched for may be a release that is no longer live (a promote
+ * since this page got it): the site is asked once more.
+ *
+ * The page checks the list's digest itself, so that a list promoted since is taken with no fetch refused in the
+ * console, and a list refused for its bytes is known to be (refusedList). Without Web Crypto (a page served neither
+ * over HTTPS nor from localhost) the browser checks it: fetched with the integrity vouched for, then with the one
+ * vouched for now.
  */
-async function readList(url: string, integrity: string | undefined): Promise<Record<string, string>> {
-  if (integrity === undefined) throw new Error(`the site vouches for no list of ${url.replace(/\/[^/]*$/, '/')}`);
-  const response = await fetch(url, { mode: 'cors', credentials: 'omit', integrity });
+async function readList(
+  url: string,
+  remote: string,
+  vouchedAgain: (remote: string) => Promise<string | undefined>,
+): Promise<Record<string, string>> {
+  // None vouched for: the remote's server did not answer the site's, say; it may now (the error screen's Try again).
+  const expected = vouched[remote] ?? (await vouchedAgain(remote).catch(() => undefined));
+  if (expected === undefined) throw new Error(`the site vouches for no list of ${url.replace(/\/[^/]*$/, '/')}`);
+  vouched = { ...vouched, [remote]: expected };
+  /** What the site vouches for now, if that is another list than the one vouched for. */
+  const vouchedNow = async () => {
+    const now = await vouchedAgain(remote).catch(() => undefined);
+    return now === expected ? undefined : now;
+  };
+  const init = { mode: 'cors', credentials: 'omit' } as const;
+  if (!globalThis.crypto?.subtle) {
+    const response = await fetch(url, { ...init, integrity: expected }).catch(async (error: unknown) => {
+      const now = await vouchedNow();
+      if (now === undefined) throw error;
+      vouched = { ...vouched, [remote]: now };
+      return fetch(url, { ...init, integrity: now });
+    });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return parseIntegrityList(await response.text());
+  }
+  const response = await fetch(url, init);
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  return parseIntegrityList(await response.text());
+  const bytes = await response.arrayBuffer();
+  const digest = await sha384(bytes);
+  if (digest !== expected) {
+    const now = await vouchedNow();
+    if (now === undefined || now !== digest) {
+      refusedLists.set(remote, url);
+      throw new Error(`${url} is not the list the site vouches for`);
+    }
+    vouched = { ...vouched, [remote]: now };
+  }
+  return parseIntegrityList(new TextDecoder().decode(bytes));
 }
+
+/** Each remote's list that was refused for its bytes, by URL. */
+const refusedLists = new Map<string, string>();
+
+/** The URL of the remote's list, if it was refused for its bytes. */
+export const refusedList = (remote: string): string | undefined => refusedLists.get(remote);
 
 /** For tests: forget the lists and what was vouched for. */
 export function resetIntegrityLists(): void {
   lists.clear();
+  refusedLists.clear();
   vouched = {};
 }

@@ -96,6 +96,18 @@ describe('files refused for their bytes', () => {
     expect(await refusedFiles('jobs', new Error('x'))).toEqual([`${BASE}planted.js`]);
   });
 
+  it('names the list itself when the page found its bytes are not the ones the site vouches for', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    resetIntegrityLists();
+    served[`${BASE}integrity.json`] = JSON.stringify({ 'mf-manifest.json': integrityOf('{}') });
+    vouchFor({ jobs: integrityOf('the list the build wrote') });
+    await fetchManifest(`${BASE}mf-manifest.json`, {}, 'jobs', { vouchedAgain: async () => undefined }).catch(
+      () => undefined,
+    );
+    expect(await refusedFiles('jobs', new Error('x'))).toEqual([`${BASE}integrity.json`]);
+    logged.mockRestore();
+  });
+
   it("never looks at another remote's failures", async () => {
     served['http://localhost:3002/remoteEntry.js'] = 'planted';
     failedScript('http://localhost:3002/remoteEntry.js', integrityOf('built'));

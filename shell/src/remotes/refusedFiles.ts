@@ -1,5 +1,6 @@
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
-import { integrityFor, listBase } from './integrityLists';
+import { integrityFor, listBase, refusedList } from './integrityLists';
+import { sha384 } from './sha384';
 
 /**
  * The files loaded with an integrity that failed to load, by URL, with that integrity: refused for their bytes, or not
@@ -46,12 +47,6 @@ function requestsOf(error: unknown): string[] {
   return urls;
 }
 
-/** The base64 of a SHA-384 digest, as an integrity writes it. */
-async function sha384(bytes: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
-  return `sha384-${btoa(String.fromCharCode(...digest))}`;
-}
-
 /**
  * Which of a remote's files that failed to load were refused for their bytes, once its load failed (`error`): each
  * fetched again, uncached, and its digest compared with the integrity it was loaded with. A file that does not answer
@@ -78,14 +73,15 @@ export async function refusedFiles(remote: string, error: unknown): Promise<stri
         if (!response.ok) return undefined;
         const bytes = await response.arrayBuffer();
         if (integrity === REFUSED_INTEGRITY) return url;
-        if (!globalThis.crypto?.subtle) return undefined;
-        return (await sha384(bytes)) === integrity ? undefined : url;
+        const digest = await sha384(bytes);
+        return digest === undefined || digest === integrity ? undefined : url;
       } catch {
         return undefined;
       }
     }),
   );
-  return refused.filter((url): url is string => url !== undefined);
+  // Its list, if the page itself found the list is not the one the site vouches for (integrityLists.ts).
+  return [refusedList(remote), ...refused].filter((url): url is string => url !== undefined);
 }
 
 /** For tests: forget the failed loads. */
