@@ -56,13 +56,15 @@ const CANARY_HEADERS = { 'Cache-Control': PERSONAL_CACHE_CONTROL };
  *   compose?: { routes: { route: string, remote: string }[], origin: string, fragmentTimeoutMs?: number,
  *     sampleRate?: number, overrideOrigins?: readonly import('@nativegtm/contract/overrides').OriginPattern[] },
  *   logger?: import('./observability/logger').Logger, metrics?: import('./observability/metrics').Metrics,
- *   releasesDir?: string, storeCopy?: boolean, fieldData?: import('./fieldData/fieldCollector').FieldDataOptions }}
+ *   releasesDir?: string, servedFromFolders?: readonly string[], storeCopy?: boolean,
+ *   fieldData?: import('./fieldData/fieldCollector').FieldDataOptions }}
  *   ShellServerOptions
  *   root: its dist/; remotesFile: the remotes.json served and obeyed (REMOTES_FILE; dist/remotes.json unless given);
  *   name: in logs and metrics; compose: the pages' routes and remotes, the site's public origin, the fragment timeout,
  *   the origins overrides may come from (OVERRIDE_ORIGINS; loopback unless given) (without it, dist/ as a single-page
  *   app); logger: where request and fragment lines go (nowhere unless given);
  *   metrics: where requests, documents and fragments are counted; releasesDir: the release store previews come from;
+ *   servedFromFolders: remotes whose servers serve a folder of their own, not the store (the gate's candidate);
  *   storeCopy: releasesDir is this node's copy of the store on PostgreSQL (ready only once it holds one);
  *   fieldData: where visitors' field data is kept (FIELD_DATA_DIR), the key of private documents' tokens, and the
  *   proxies whose X-Forwarded-For names a visitor's network (TRUSTED_PROXIES) (without it, the site takes no field data)
@@ -80,6 +82,7 @@ function createShellHandler({
   logger = silentLogger(),
   metrics,
   releasesDir,
+  servedFromFolders = [],
   storeCopy = false,
   fieldData,
 }) {
@@ -99,7 +102,7 @@ function createShellHandler({
   /** @type {Route} */
   const asset = { label: 'asset', path: anyPath, handle: serveFile };
 
-  const vouched = createVouchedRemotes({ remotes, releasesDir });
+  const vouched = createVouchedRemotes({ remotes, releasesDir, servedFromFolders });
   /**
    * /remotes.json as browsers get it (releases/vouchedRemotes.js), for whom the request is for.
    * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf

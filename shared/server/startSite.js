@@ -52,6 +52,10 @@ async function startSite(
     ...deployables.filter((d) => d.role === 'remote'),
     ...deployables.filter((d) => d.role !== 'remote'),
   ];
+  // Remotes served from a folder given explicitly: the shell vouches for the list each one's server answers.
+  const servedFromFolders = deployables
+    .filter((d) => d.role === 'remote' && roots[d.name] !== undefined)
+    .map((d) => /** @type {string} */ (d.remote));
   try {
     for (const deployable of remotesFirst) {
       const port = ports[deployable.name] ?? deployable.port;
@@ -68,6 +72,7 @@ async function startSite(
               logger,
               metrics,
               releasesDir: fromStore ? releasesDir : undefined,
+              servedFromFolders,
               storeCopy,
               fieldData,
             })

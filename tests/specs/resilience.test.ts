@@ -115,18 +115,12 @@ async function expectOtherRoutesWork(): Promise<void> {
   await expectPage('/no-such-page', 'Oops! Page not found');
 }
 
-function remotesJson(overrides: Record<string, unknown>): Record<string, unknown> {
-  return {
-    candidates: `http://localhost:${ports['candidates-mfe']}/mf-manifest.json`,
-    employers: `http://localhost:${ports['employers-mfe']}/mf-manifest.json`,
-    jobs: `${jobsOrigin}/mf-manifest.json`,
-    comingSoon: `http://localhost:${ports['coming-soon-mfe']}/mf-manifest.json`,
-    ...overrides,
-  };
-}
-
-async function serveRemotesJson(body: Record<string, unknown>): Promise<void> {
-  await page.route(shellUrl('/remotes.json'), (route) => route.fulfill({ json: body }));
+/** The site's /remotes.json as its server vouches for it, with these entries changed. */
+async function serveRemotesJson(changes: Record<string, unknown>): Promise<void> {
+  await page.route(shellUrl('/remotes.json'), async (route) => {
+    const response = await route.fetch();
+    return route.fulfill({ response, json: { ...(await response.json()), ...changes } });
+  });
 }
 
 async function serveFolder(root: string, port: number): Promise<Server> {
@@ -303,7 +297,7 @@ describe('the remotes configuration', () => {
   });
 
   it('a malformed entry disables that remote only', async () => {
-    await serveRemotesJson(remotesJson({ jobs: 'javascript:alert(1)', unknown: 'http://localhost:1/x.json' }));
+    await serveRemotesJson({ jobs: 'javascript:alert(1)', unknown: 'http://localhost:1/x.json' });
     await page.goto(shellUrl('/featured-jobs'));
     await expectErrorScreen();
     expect(errors).toContainEqual('/remotes.json: "jobs" disabled, its address must be an http(s) URL');

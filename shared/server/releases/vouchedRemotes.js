@@ -29,11 +29,13 @@ const LIST_MAX_AGE_MS = 1000;
 const LIST_TIMEOUT_MS = 2000;
 
 /**
- * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string, fetchImpl?: typeof fetch,
- *   now?: () => number }} options
- *   remotes: the operator's remotes.json; releasesDir: the release store, if any
+ * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string,
+ *   servedFromFolders?: readonly string[], fetchImpl?: typeof fetch, now?: () => number }} options
+ *   remotes: the operator's remotes.json; releasesDir: the release store, if any; servedFromFolders: remotes whose
+ *   servers serve a folder of their own whatever the store holds (the gate's candidate release): vouched for as a
+ *   dist/ remote is
  */
-function createVouchedRemotes({ remotes, releasesDir, fetchImpl = fetch, now = Date.now }) {
+function createVouchedRemotes({ remotes, releasesDir, servedFromFolders = [], fetchImpl = fetch, now = Date.now }) {
   const listIntegrity = rememberedListIntegrity();
   /** @type {Map<string, () => string | undefined>} */
   const live = new Map();
@@ -46,7 +48,7 @@ function createVouchedRemotes({ remotes, releasesDir, fetchImpl = fetch, now = D
    * @param {string} remote
    */
   function liveId(remote) {
-    if (releasesDir === undefined) return undefined;
+    if (releasesDir === undefined || servedFromFolders.includes(remote)) return undefined;
     let reader = live.get(remote);
     if (!reader) {
       reader = liveRelease(layoutOf(remote));

@@ -73,6 +73,13 @@ describe('the remotes.json browsers get', () => {
     expect(fetched).not.toContain('http://localhost:3003/integrity.json');
   });
 
+  it("vouches for a remote served from a folder of its own as its server answers, whatever is live (the gate's)", async () => {
+    jobsRelease({ live: true });
+    lists['http://localhost:3003/integrity.json'] = 'the list of the candidate release';
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, servedFromFolders: ['jobs'], fetchImpl });
+    expect(read(await vouched.json()).integrity.jobs).toBe(sha384('the list of the candidate release'));
+  });
+
   it('vouches for nothing it cannot read: a remote whose server does not answer its list', async () => {
     delete lists['http://localhost:3002/integrity.json'];
     const config = read(await createVouchedRemotes({ remotes, fetchImpl }).json());
