@@ -11,6 +11,7 @@ const { deployables } = require('../deployables');
 const { createLogger } = require('../observability/logger');
 const { startMetricsServer } = require('../observability/metricsServer');
 const { createStatusPage } = require('../observability/statusPage');
+const { integrityFailuresIn } = require('../observability/integrityFailures');
 const { fieldDataDir } = require('../fieldData/recordStore');
 const { fieldDataOptions } = require('../fieldData/fieldCollector');
 const { createPrimary } = require('../cluster/primary');
@@ -39,6 +40,7 @@ async function primary(config) {
       fieldDataDir: fieldDataDir(config.FIELD_DATA_DIR),
       databaseUrl: config.DATABASE_URL,
       releasesDir: storeDir(config.RELEASES_DIR),
+      integrityFailures: async () => integrityFailuresIn(await workers.registry.metrics()),
     }),
   }).catch(async (/** @type {Error} */ error) => {
     await workers.stop();

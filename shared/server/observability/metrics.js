@@ -20,6 +20,9 @@ const LAYOUT_SHIFT_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
  *   other than 200; rejected: a 200 that is not the file asked for (another build's, an error page)
  */
 
+/** Files visitors' browsers refused for their integrity (the status page reads it back: integrityFailures.js). */
+const INTEGRITY_FAILURES_METRIC = 'nativegtm_integrity_failures_total';
+
 function createMetrics() {
   const registry = new Registry();
   // Memory, CPU, event-loop delay, handles: what an operator checks first on a slow node.
@@ -79,7 +82,7 @@ function createMetrics() {
     registers,
   });
   const integrityFailures = new Counter({
-    name: 'nativegtm_integrity_failures_total',
+    name: INTEGRITY_FAILURES_METRIC,
     help: "Files of a remote that visitors' browsers refused because their bytes were not the ones its build listed, by remote and release.",
     labelNames: /** @type {const} */ (['remote', 'release']),
     registers,
@@ -279,4 +282,4 @@ function createMetrics() {
 
 /** @typedef {ReturnType<typeof createMetrics>} Metrics */
 
-module.exports = { createMetrics };
+module.exports = { createMetrics, INTEGRITY_FAILURES_METRIC };

@@ -1,6 +1,7 @@
 // The status page, GET /status on the metrics listener (never on the site's public origin: like the metrics, it is
 // for operators): for each remote, its live and previous release with the last hour's p75 LCP, INP and CLS and errors
-// per 1,000 views, and the same in 5-minute buckets as charts. One HTML document with everything in it, no script and
+// per 1,000 views, and the same in 5-minute buckets as charts; and the files visitors' browsers refused for their
+// integrity, as this node counted them since it started. One HTML document with everything in it, no script and
 // nothing to load, under a policy that allows only its own <style> (by hash) and data: images.
 const { createHash } = require('node:crypto');
 const { escapeHtml } = require('@nativegtm/contract/fragments');
@@ -14,6 +15,7 @@ const { openFieldRecords } = require('../fieldData/fieldRecords');
 /** @typedef {import('./statusFigures').RemoteFigures} RemoteFigures */
 /** @typedef {import('./statusFigures').ReleaseFigures} ReleaseFigures */
 /** @typedef {import('../fieldData/summary').GroupSummary} GroupSummary */
+/** @typedef {import('./integrityFailures').IntegrityFailures} IntegrityFailures */
 
 const STATUS_PATH = '/status';
 /** Release ids are 16 hex digits; 8 tell them apart on a page of a few. */
@@ -202,10 +204,34 @@ const releaseNames = (remote) =>
   `the ${remote.releases.map((release) => release.role).join(' or the ')} ${remote.source === 'dist' ? 'build' : 'release'}`;
 
 /**
+ * The files of a remote refused for their integrity on this node: none is said too, so that an operator knows it is
+ * watched.
+ * @param {Map<string, number> | undefined} releases how many, by release
+ */
+function integrityLine(releases) {
+  const total = [...(releases?.values() ?? [])].reduce((sum, count) => sum + count, 0);
+  const since = 'on this node since its server started';
+  if (total === 0) return `<p class="note">No file refused for its integrity ${since}.</p>`;
+  const byRelease = [...(releases ?? [])]
+    .sort(([, a], [, b]) => b - a)
+    .map(
+      ([release, count]) =>
+        `${/^[0-9a-f]{16}$/.test(release) ? releaseId(release) : escapeHtml(release)}: ${thousands(count)}`,
+    )
+    .join(', ');
+  const files = total === 1 ? 'file' : 'files';
+  return (
+    `<p class="problem">${thousands(total)} ${files} refused for the integrity the build listed, ${since} ` +
+    `(${byRelease}): visitors got the error screen. The log names each file.</p>`
+  );
+}
+
+/**
  * @param {RemoteFigures} remote
  * @param {StatusFigures} figures
+ * @param {IntegrityFailures | undefined} failures this node's, when it counts them
  */
-function card(remote, figures) {
+function card(remote, figures, failures) {
   const id = `remote-${escapeHtml(remote.remote)}`;
   const live = remote.releases.find((release) => release.role === 'live');
   const previous = remote.releases.find((release) => release.role === 'previous');
@@ -227,6 +253,7 @@ function card(remote, figures) {
   if (remote.problem) {
     parts.push(`<p class="problem">${escapeHtml(remote.problem)}; its server keeps its last good release.</p>`);
   }
+  if (failures) parts.push(integrityLine(failures.get(remote.remote)));
   const viewed = remote.releases.some((release) => (release.hour?.views ?? 0) > 0);
   if (viewed) parts.push(releaseTable(remote.releases), charts(remote, figures));
   else if (remote.releases.length > 0)
@@ -244,8 +271,9 @@ function card(remote, figures) {
  * The page for `figures`.
  * @param {StatusFigures} figures
  * @param {{ where: string }} records where the records are (a folder, or the database)
+ * @param {IntegrityFailures} [failures] the files refused for their integrity on this node
  */
-function renderStatusPage(figures, { where }) {
+function renderStatusPage(figures, { where }, failures) {
   const shell = figures.shell;
   const shellText =
     shell && shell.errorsPerThousandViews !== undefined
@@ -277,7 +305,7 @@ function renderStatusPage(figures, { where }) {
 </div>
 </header>
 <main>
-${figures.remotes.map((remote) => card(remote, figures)).join('\n')}
+${figures.remotes.map((remote) => card(remote, figures, failures)).join('\n')}
 </main>
 <footer>Records from <code>${escapeHtml(where)}</code>, every one of the hour (signed or not, as the metrics count them). Computed at most every ${CACHE_MS / 1000} s; this page reloads every ${REFRESH_SECONDS} s. Prometheus metrics: <code>/metrics</code>.</footer>
 </body>
@@ -289,15 +317,18 @@ ${figures.remotes.map((remote) => card(remote, figures)).join('\n')}
  * The status page of a record store and a release store: `html()` is the page as of now (figures at most CACHE_MS
  * old).
  * @param {Omit<Parameters<typeof createStatusFigures>[0], 'fieldRecords'> & { fieldDataDir: string,
- *   databaseUrl?: string }} options fieldDataDir: FIELD_DATA_DIR; databaseUrl: with it, every node's records in the
- *   database instead
+ *   databaseUrl?: string, integrityFailures?: () => Promise<IntegrityFailures> }} options fieldDataDir:
+ *   FIELD_DATA_DIR; databaseUrl: with it, every node's records in the database instead; integrityFailures: this node's
+ *   counts of files refused for their integrity (integrityFailures.js), read at each view
  */
-function createStatusPage({ fieldDataDir, databaseUrl, ...options }) {
+function createStatusPage({ fieldDataDir, databaseUrl, integrityFailures, ...options }) {
   const fieldRecords = openFieldRecords({ dir: fieldDataDir, databaseUrl });
   const figures = createStatusFigures({ ...options, fieldRecords });
   return {
     async html() {
-      return renderStatusPage(await figures.get(), fieldRecords);
+      // Counts that cannot be read leave their lines out; the field data still shows.
+      const failures = await integrityFailures?.().catch(() => undefined);
+      return renderStatusPage(await figures.get(), fieldRecords, failures);
     },
     /** Lets go of the database, if any. */
     close: () => fieldRecords.close(),

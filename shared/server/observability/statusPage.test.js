@@ -12,6 +12,7 @@ const { storeLayout } = require('@nativegtm/store/layout');
 const { createMetrics } = require('./metrics');
 const { startMetricsServer } = require('./metricsServer');
 const { createStatusPage } = require('./statusPage');
+const { integrityFailuresIn } = require('./integrityFailures');
 
 /** @typedef {import('../fieldData/recordStore').FieldRecord} FieldRecord */
 
@@ -131,14 +132,26 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/** A jobs release whose files this node's browsers refused. */
+const REFUSED_RELEASE = 'abcdefabcdefabcd';
+
 describe('the status page on the metrics port', () => {
   /** @type {{ url: string, stop: () => Promise<void> }} */
   let server;
   /** @type {string} */
   let statusUrl;
   beforeAll(async () => {
-    const statusPage = createStatusPage({ ...stores, now: () => clock });
-    server = await startMetricsServer(createMetrics(), { port: 0, statusPage });
+    const metrics = createMetrics();
+    // This node's browsers refused two files of a jobs release, and one the labels could not name.
+    metrics.integrityFailure('jobs', REFUSED_RELEASE);
+    metrics.integrityFailure('jobs', REFUSED_RELEASE);
+    metrics.integrityFailure('jobs', 'other');
+    const statusPage = createStatusPage({
+      ...stores,
+      now: () => clock,
+      integrityFailures: async () => integrityFailuresIn(await metrics.registry.metrics()),
+    });
+    server = await startMetricsServer(metrics, { port: 0, statusPage });
     statusUrl = server.url.replace(/\/metrics$/, '/status');
   });
   afterAll(() => server.stop());
@@ -200,6 +213,22 @@ describe('the status page on the metrics port', () => {
     expect(card('candidates').match(/<svg viewBox="0 0 300 132" role="img"/g)).toHaveLength(4);
     expect(card('candidates')).toContain('aria-label="LCP p75 per 5 minutes, candidates"');
     expect(card('employers')).not.toContain('role="img"');
+  });
+
+  it("shows each remote's files refused for their integrity on this node, and says when there are none", async () => {
+    const html = await (await fetch(statusUrl)).text();
+    const card = (/** @type {string} */ remote) =>
+      html.slice(
+        html.indexOf(`id="remote-${remote}"`),
+        html.indexOf('</section>', html.indexOf(`id="remote-${remote}"`)),
+      );
+    expect(card('jobs')).toContain(
+      `<p class="problem">3 files refused for the integrity the build listed, on this node since its server started ` +
+        `(<code title="${REFUSED_RELEASE}">abcdefab</code>: 2, other: 1): visitors got the error screen.`,
+    );
+    expect(card('candidates')).toContain(
+      '<p class="note">No file refused for its integrity on this node since its server started.</p>',
+    );
   });
 
   it('reads the records again only once its figures are 20 s old', async () => {
