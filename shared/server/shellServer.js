@@ -102,7 +102,12 @@ function createShellHandler({
   /** @type {Route} */
   const asset = { label: 'asset', path: anyPath, handle: serveFile };
 
-  const vouched = createVouchedRemotes({ remotes, releasesDir, servedFromFolders });
+  const vouched = createVouchedRemotes({
+    remotes,
+    releasesDir,
+    servedFromFolders,
+    logger,
+  });
   /**
    * /remotes.json as browsers get it (releases/vouchedRemotes.js), for whom the request is for.
    * @param {((req: IncomingMessage) => Personal | undefined) | undefined} personalOf

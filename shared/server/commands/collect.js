@@ -119,7 +119,11 @@ async function startCollector(config) {
       labels: createFieldLabels({ storeDir: releasesDir, liveBuilds: builds.liveBuilds }),
       clientOf: (req) => nginxClient(req).address ?? '',
     });
-    const vouched = createVouchedRemotes({ remotes, releasesDir });
+    const vouched = createVouchedRemotes({
+      remotes,
+      releasesDir,
+      logger,
+    });
     const handler = createRouteHandler({
       name: 'collector',
       logger,

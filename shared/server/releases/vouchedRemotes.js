@@ -18,6 +18,7 @@ const { liveRelease } = require('@nativegtm/store/livePointer');
 const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
 const { rememberedListIntegrity } = require('@nativegtm/store/releaseIntegrity');
 const { is } = require('../routeTable');
+const { silentLogger } = require('../observability/logger');
 const { overriddenEntries } = require('./overrides');
 
 /** @typedef {{ remote: string, id: string }} ChosenRelease */
@@ -30,13 +31,39 @@ const LIST_TIMEOUT_MS = 2000;
 
 /**
  * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string,
- *   servedFromFolders?: readonly string[], fetchImpl?: typeof fetch, now?: () => number }} options
+ *   servedFromFolders?: readonly string[], logger?: import('../observability/logger').Logger,
+ *   fetchImpl?: typeof fetch, now?: () => number }} options
  *   remotes: the operator's remotes.json; releasesDir: the release store, if any; servedFromFolders: remotes whose
  *   servers serve a folder of their own whatever the store holds (the gate's candidate release): vouched for as a
- *   dist/ remote is
+ *   dist/ remote is; logger: told once of each release in the store whose list this server cannot vouch for
+ *   (missing, or not the one its record names: changed on this node's disk, or copied without one)
  */
-function createVouchedRemotes({ remotes, releasesDir, servedFromFolders = [], fetchImpl = fetch, now = Date.now }) {
-  const listIntegrity = rememberedListIntegrity();
+function createVouchedRemotes({
+  remotes,
+  releasesDir,
+  servedFromFolders = [],
+  logger = silentLogger(),
+  fetchImpl = fetch,
+  now = Date.now,
+}) {
+  const remembered = rememberedListIntegrity();
+  /** Releases found not vouched for, each said once (the metric of browsers' refusals counts every visitor). */
+  const unvouched = new Set();
+  /**
+   * @param {string} remote
+   * @param {string} id
+   */
+  const listIntegrity = (remote, id) => {
+    const integrity = remembered(layoutOf(remote), id);
+    if (integrity === undefined && !unvouched.has(`${remote}/${id}`) && unvouched.size < 1024) {
+      unvouched.add(`${remote}/${id}`);
+      logger.error(
+        { remote, release: id },
+        'no integrity list of this release on this node is the one its record names: browsers refuse its files',
+      );
+    }
+    return integrity;
+  };
   /** @type {Map<string, () => string | undefined>} */
   const live = new Map();
 
@@ -104,10 +131,10 @@ function createVouchedRemotes({ remotes, releasesDir, servedFromFolders = [], fe
         const chosen = personal?.chosen.find((release) => release.remote === remote);
         if (chosen && releasesDir !== undefined) {
           const moved = new URL(`${releaseFolder(chosen.id)}${RELEASE_MANIFEST}`, new URL('./', manifestUrl)).href;
-          return [remote, moved, listIntegrity(layoutOf(remote), chosen.id)];
+          return [remote, moved, listIntegrity(remote, chosen.id)];
         }
         const id = liveId(remote);
-        if (id !== undefined) return [remote, manifestUrl, listIntegrity(layoutOf(remote), id)];
+        if (id !== undefined) return [remote, manifestUrl, listIntegrity(remote, id)];
         return [remote, manifestUrl, await distList(manifestUrl)];
       }),
     );

@@ -80,6 +80,22 @@ describe('the remotes.json browsers get', () => {
     expect(read(await vouched.json()).integrity.jobs).toBe(sha384('the list of the candidate release'));
   });
 
+  it("vouches for no list changed on this node's disk since its publish, and logs it once", async () => {
+    const { layout, id } = jobsRelease({ live: true });
+    fs.writeFileSync(path.join(layout.release(id), 'integrity.json'), '{}');
+    const error = jest.fn();
+    const logger = /** @type {any} */ ({ error });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, logger, fetchImpl });
+    expect(read(await vouched.json()).integrity.jobs).toBeUndefined();
+    expect(read(await vouched.json()).integrity.jobs).toBeUndefined();
+    expect(error.mock.calls).toEqual([
+      [
+        { remote: 'jobs', release: id },
+        'no integrity list of this release on this node is the one its record names: browsers refuse its files',
+      ],
+    ]);
+  });
+
   it('vouches for nothing it cannot read: a remote whose server does not answer its list', async () => {
     delete lists['http://localhost:3002/integrity.json'];
     const config = read(await createVouchedRemotes({ remotes, fetchImpl }).json());
