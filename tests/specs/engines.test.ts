@@ -1,7 +1,10 @@
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeIntegrityList } from '@nativegtm/build/integrity';
+import { rewriteBuildFile, writeIntegrityList } from '@nativegtm/build/integrity';
+import { storeLayout } from '@nativegtm/store/layout';
+import { writeLivePointer } from '@nativegtm/store/livePointer';
+import { publishRelease } from '@nativegtm/store/publish';
 import { deployables } from '@nativegtm/server/deployables';
 import { enginesUnderTest, launchEngine } from '../support/engines';
 import { watchPage } from '../support/engines/inPage';
@@ -43,7 +46,7 @@ const remoteDownErrors = [
  * A copy of the shell whose Featured Jobs remote can go offline and come back, code and all, as a crashed and
  * restarted remote does: the browser and the shell's server both meet it. `root`: the jobs files it serves.
  */
-async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist')) {
+async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist'), releasesDir?: string) {
   // Not +90: with the default base that is 4190, a port browsers refuse to connect to (ManageSieve).
   const shellPort = ports.shell! + 95;
   const remote = await startFaultyRemote(root, shellPort + 1, shellOrigin);
@@ -53,6 +56,7 @@ async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist')) {
       ports,
       remote: 'jobs',
       manifestUrl: `${remote.url}/mf-manifest.json`,
+      releasesDir,
     });
     return {
       origin: shell.origin,
@@ -274,6 +278,63 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       } finally {
         await site.stop();
         rmSync(tampered, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe(`${title}: a release's file changed in a node's copy of the store`, () => {
+    // What someone who can write to a node's copy of the store, but not to the store's records, does. The remote is
+    // served from its live release there, and the shell's server vouches for that release's list from the store: a
+    // list rewritten to match planted files is not the one the release's record names, so it is not vouched for.
+    const tamperings = [
+      { name: 'one chunk of the page', relist: false, refused: 'chunk' },
+      { name: 'a chunk, the entry and the list, rewritten to match', relist: true, refused: 'mf-manifest.json' },
+    ] as const;
+
+    it.each(tamperings)('$name: the planted code never runs, and the page shows the fallback', async (tampering) => {
+      const store = mkdtempSync(join(tmpdir(), 'nativegtm-tampered-store-'));
+      const layout = storeLayout(store, 'jobs');
+      const { id } = publishRelease(layout, 'jobs', join(jobsPackage.dir, 'dist'), { commit: null, dirty: false });
+      writeLivePointer(layout, id);
+      const release = layout.release(id);
+      const list = () => JSON.parse(readFileSync(join(release, 'integrity.json'), 'utf8')) as Record<string, string>;
+      const manifest = JSON.parse(readFileSync(join(release, 'mf-manifest.json'), 'utf8')) as {
+        exposes: { path: string; assets: { js: { sync: string[] } } }[];
+      };
+      const chunk = manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
+      const built = list()[chunk]!;
+      const planted = `${readFileSync(join(release, chunk), 'utf8')};window.__tampered = true;`;
+      if (tampering.relist) {
+        // The chunk, then the entry naming the planted chunk's integrity, each with its list written again.
+        rewriteBuildFile(release, chunk, planted);
+        const entry = readFileSync(join(release, 'remoteEntry.js'), 'utf8');
+        rewriteBuildFile(release, 'remoteEntry.js', entry.replaceAll(built, list()[chunk]!));
+      } else {
+        appendFileSync(join(release, chunk), ';window.__tampered = true;');
+        rmSync(join(release, `${chunk}.gz`), { force: true });
+        rmSync(join(release, `${chunk}.br`), { force: true });
+      }
+      const refused = tampering.refused === 'chunk' ? chunk : tampering.refused;
+      const site = await startSiteWithFlakyJobs(release, store);
+      try {
+        await open('/featured-jobs', undefined, await engine.origin(site.origin));
+        await untilScreen('Unexpected Application Error!');
+        expect(
+          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
+        ).toBeNull();
+        // Not vouched for, the rewritten list names nothing: not even the planted chunk is fetched.
+        expect(site.remote.requested().some((url) => url.startsWith(`/${chunk}`))).toBe(!tampering.relist);
+        await eventually(
+          () => site.metrics.registry.metrics(),
+          (text) => /nativegtm_integrity_failures_total\{remote="jobs",release="[^"]+"\} [1-9]/.test(text),
+          { what: "the site's count of refused files" },
+        );
+        expect(
+          (await tab().consoleErrors()).some((line) => line.includes(`/${refused} was refused, its bytes are not`)),
+        ).toBe(true);
+      } finally {
+        await site.stop();
+        rmSync(store, { recursive: true, force: true });
       }
     });
   });

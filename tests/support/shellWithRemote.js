@@ -9,13 +9,14 @@ const { shippedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { createMetrics } = require('@nativegtm/server/observability/metrics');
 
 /**
- * @param {{ port: number, ports: Record<string, number>, remote: string, manifestUrl: string }} options
- *   port: the shell's; ports: the test site's, by package; remote: the remote's name in remotes.json ('jobs');
- *   manifestUrl: where its mf-manifest.json is said to be.
+ * @param {{ port: number, ports: Record<string, number>, remote: string, manifestUrl: string, releasesDir?: string }}
+ *   options port: the shell's; ports: the test site's, by package; remote: the remote's name in remotes.json ('jobs');
+ *   manifestUrl: where its mf-manifest.json is said to be; releasesDir: a release store the shell's server reads (a
+ *   node's copy: it vouches for the lists of the releases live there)
  * @returns {Promise<{ origin: string, metrics: import('@nativegtm/server/observability/metrics').Metrics,
  *   stop: () => Promise<void> }>} metrics: what the shell's server counts (browsers' reports among it)
  */
-async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
+async function startShellWithRemote({ port, ports, remote, manifestUrl, releasesDir }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
   const remotesFile = path.join(dir, 'remotes.json');
   // The test site's ports have every page's package.
@@ -26,7 +27,7 @@ async function startShellWithRemote({ port, ports, remote, manifestUrl }) {
   let site;
   try {
     const shell = deployables.filter((deployable) => deployable.role === 'host');
-    site = await startSite(shell, { ports: { shell: port }, remotesFile, metrics });
+    site = await startSite(shell, { ports: { shell: port }, remotesFile, metrics, releasesDir });
   } catch (error) {
     remove();
     throw error;
