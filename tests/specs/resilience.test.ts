@@ -296,6 +296,23 @@ describe('the remotes configuration', () => {
     expect(errors).toContainEqual(expect.stringContaining('/remotes.json is not valid JSON'));
   });
 
+  it("an entry whose list's integrity was stripped loads nothing of that remote, and the others work", async () => {
+    // What someone who can rewrite remotes.json on its way (not the site's server, which vouches for each list) does
+    // to make a remote's files load unchecked: drop the integrity. The shell asks the site again, then refuses.
+    await serveRemotesJson({ jobs: `${jobsOrigin}/mf-manifest.json` });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(shellUrl('/featured-jobs'));
+    await expectErrorScreen();
+    expect(errors).toContainEqual(
+      `[shell] Remote "jobs": its files are refused, Error: the site vouches for no list of ${jobsOrigin}/`,
+    );
+    // The manifest is asked for with an integrity no file has, and no script of the remote is fetched. (The page's
+    // stylesheet, with its integrity, is the server-rendered document's own.)
+    expect(requested.filter((url) => url.startsWith(jobsOrigin) && /\.js(\?|$)/.test(url))).toEqual([]);
+    await expectOtherRoutesWork();
+  });
+
   it('a malformed entry disables that remote only', async () => {
     await serveRemotesJson({ jobs: 'javascript:alert(1)', unknown: 'http://localhost:1/x.json' });
     await page.goto(shellUrl('/featured-jobs'));
