@@ -28,6 +28,13 @@ const { overriddenEntries } = require('./overrides');
 /** How long a dist/ remote's list is used before it is read again, and how long a read may take. */
 const LIST_MAX_AGE_MS = 1000;
 const LIST_TIMEOUT_MS = 2000;
+/**
+ * How long a request waits for a dist/ remote's list never read yet: the read goes on, for the next requests. A remote
+ * that does not answer must not hold every other remote's entry back.
+ */
+const FIRST_READ_WAIT_MS = 300;
+/** What the cache holds for a list that could not be read (it caches no undefined): nothing vouched for. */
+const UNREAD = '';
 
 /**
  * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string,
@@ -55,8 +62,11 @@ function createVouchedRemotes({
    */
   const listIntegrity = (remote, id) => {
     const integrity = remembered(layoutOf(remote), id);
-    if (integrity === undefined && !unvouched.has(`${remote}/${id}`) && unvouched.size < 1024) {
-      unvouched.add(`${remote}/${id}`);
+    const key = `${remote}/${id}`;
+    // Vouched for again (a copy made whole since): a later change is said again.
+    if (integrity !== undefined) unvouched.delete(key);
+    else if (!unvouched.has(key) && unvouched.size < 1024) {
+      unvouched.add(key);
       logger.error(
         { remote, release: id },
         'no integrity list of this release on this node is the one its record names: browsers refuse its files',
@@ -86,15 +96,16 @@ function createVouchedRemotes({
 
   /**
    * The integrity of the list each dist/ remote's own server answers beside its manifest, by the list's URL: read
-   * again once a second at most, so an in-place redeploy is vouched for within about a second, and the last one read
-   * stands while the next is read (a request waits for none but the first).
+   * again once a second at most, so an in-place redeploy is vouched for within about a second, and the last answer
+   * stands while the next is read (a request waits only for a list never read, and FIRST_READ_WAIT_MS at most). A
+   * list that cannot be read is remembered as such for as long: nothing is vouched for, and the next request does not
+   * wait for it again.
    * @type {LRUCache<string, string>}
    */
   const distLists = new LRUCache({
     max: 64,
     ttl: LIST_MAX_AGE_MS,
     allowStale: true,
-    noDeleteOnFetchRejection: true,
     ttlResolution: 0,
     perf: { now },
     fetchMethod: async (url, _stale, { signal }) => {
@@ -103,9 +114,11 @@ function createVouchedRemotes({
       const timer = setTimeout(() => timeout.abort(), LIST_TIMEOUT_MS);
       try {
         const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.any([signal, timeout.signal]) });
-        if (!response.ok) return undefined;
+        if (!response.ok) return UNREAD;
         const bytes = Buffer.from(await response.arrayBuffer());
         return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
+      } catch {
+        return UNREAD;
       } finally {
         clearTimeout(timer);
       }
@@ -113,8 +126,16 @@ function createVouchedRemotes({
   });
 
   /** @param {string} manifestUrl */
-  const distList = (manifestUrl) =>
-    distLists.fetch(new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href).catch(() => undefined);
+  async function distList(manifestUrl) {
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    const waited = new Promise((resolve) => {
+      timer = setTimeout(resolve, FIRST_READ_WAIT_MS, UNREAD);
+    });
+    const read = distLists.fetch(new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href).catch(() => UNREAD);
+    const integrity = await Promise.race([read, waited]).finally(() => clearTimeout(timer));
+    return integrity || undefined;
+  }
 
   /**
    * The remotes.json a request gets, as text.
@@ -159,7 +180,17 @@ function remotesJsonRoute(vouched, personalOf) {
     path: is(REMOTES_CONFIG_PATH),
     async handle(req, res) {
       const current = personalOf?.(req);
-      const text = await vouched.json(current && { chosen: current.chosen, override: current.override });
+      /** @type {string | undefined} */
+      let text;
+      try {
+        text = await vouched.json(current && { chosen: current.chosen, override: current.override });
+      } catch {
+        // A store that cannot be read: the shell shows its error screen, as for a file it cannot fetch.
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-store');
+        return res.end('remotes.json could not be made\n');
+      }
       if (text === undefined) {
         res.statusCode = 404;
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');

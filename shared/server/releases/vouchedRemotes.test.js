@@ -82,7 +82,10 @@ describe('the remotes.json browsers get', () => {
 
   it("vouches for no list changed on this node's disk since its publish, and logs it once", async () => {
     const { layout, id } = jobsRelease({ live: true });
-    fs.writeFileSync(path.join(layout.release(id), 'integrity.json'), '{}');
+    // Published files are read-only: someone with the node's disk makes it writable first.
+    const list = path.join(layout.release(id), 'integrity.json');
+    fs.chmodSync(list, 0o644);
+    fs.writeFileSync(list, '{}');
     const error = jest.fn();
     const logger = /** @type {any} */ ({ error });
     const vouched = createVouchedRemotes({ remotes, releasesDir: store, logger, fetchImpl });
@@ -134,7 +137,28 @@ describe('the remotes.json browsers get', () => {
     time = 1501;
     // The last one stands while the next is read; then the new one.
     expect(read(await vouched.json()).integrity.candidates).toBe(sha384('the list of candidates'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The read goes on in the background: the next requests get the new list once it is in.
+    for (let tries = 0; tries < 100; tries += 1) {
+      if (read(await vouched.json()).integrity.candidates === sha384('redeployed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(read(await vouched.json()).integrity.candidates).toBe(sha384('redeployed'));
+  });
+
+  it('holds no entry back for a dist/ remote whose server does not answer, and says nothing of it', async () => {
+    const hanging = /** @type {typeof fetch} */ (
+      (url, init) =>
+        String(url).includes(':3002/')
+          ? new Promise((_resolve, reject) =>
+              init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+            )
+          : fetchImpl(url, init)
+    );
+    const vouched = createVouchedRemotes({ remotes, fetchImpl: hanging });
+    const started = Date.now();
+    const config = read(await vouched.json());
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(config.integrity.employers).toBeUndefined();
+    expect(config.integrity.candidates).toBe(sha384('the list of candidates'));
   });
 });
