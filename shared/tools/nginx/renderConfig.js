@@ -71,6 +71,11 @@ const CLIENT_ADDRESS_HEADERS = [
 ];
 /** The field-data collector's upstream name (a Node process beside nginx: @nativegtm/server's nativegtm-collect). */
 const COLLECTOR_UPSTREAM = 'nativegtm_collector';
+/**
+ * How long nginx waits for the collector's /remotes.json: more than a dist/ remote's list may take it to read
+ * (@nativegtm/server releases/vouchedRemotes.js), far less than nginx's default minute.
+ */
+const REMOTES_JSON_TIMEOUT_S = 3;
 /** The relay's upstream name. */
 const RELAY_UPSTREAM = 'nativegtm_fragment_relay';
 /** How much longer than the fragment timeout an include waits for the relay's own answer to a timeout. */
@@ -555,7 +560,8 @@ function readTemplate(root) {
  * the integrity of each remote's list it carries is the store's to vouch for. nginx passes on its own decision of whom
  * the request is for (releases/nginxChoice.js), the releases its documents are composed with, and nothing of the
  * visitor's request: no header a browser sent reaches the collector.
- * @param {Headers} base the headers of every answer (the collector sets Cache-Control: public or personal)
+ * @param {Headers} base the headers of every answer nginx gives itself (the collector's carry them, and its
+ *   Cache-Control: public or personal)
  * @param {RemotePlan[] | undefined} plans with releases, the remotes whose release a request may choose
  */
 function remotesJsonLocations(base, plans) {
@@ -578,7 +584,10 @@ function remotesJsonLocations(base, plans) {
             ),
           ]
         : []),
-      headerLines(base),
+      "# The collector's answer carries the common headers already (its route table's).",
+      '# A collector that does not answer fails fast: the shell shows its error screen, not a page that waits a minute.',
+      'proxy_connect_timeout 1s;',
+      `proxy_read_timeout ${REMOTES_JSON_TIMEOUT_S}s;`,
       'error_page 502 504 = @remotes_unavailable;',
       `proxy_pass http://${COLLECTOR_UPSTREAM};`,
     ]),
