@@ -159,6 +159,36 @@ describe("a remote's list, where the page can hash it (Web Crypto: HTTPS or loca
     expect(refusedList('jobs')).toBeUndefined();
   });
 
+  it('is read again with the manifest when a promote came between their fetches', async () => {
+    const next = '{"name":"jobs","release":"next"}';
+    const nextList = JSON.stringify({ 'mf-manifest.json': sha384(next), 'remoteEntry.js': ENTRY_INTEGRITY });
+    // The list of the release live when the page asked; the manifest of the one promoted since, then its list.
+    let answers: Record<string, string> = { [LIST]: list, [MANIFEST]: next };
+    const fetch = jest.fn(async (url: string, init?: RequestInit) => {
+      const answer = answers[url]!;
+      // From the manifest's fetch on, the remote's server serves the next release whole.
+      if (url === MANIFEST) answers = { [LIST]: nextList, [MANIFEST]: next };
+      if (init?.integrity && init.integrity !== sha384(answer)) throw new TypeError('Failed to fetch: integrity');
+      return new Response(answer);
+    });
+    globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
+    vouchFor({ jobs: sha384(list) });
+    const response = await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain: async () => sha384(nextList) });
+    expect(await response.json()).toEqual({ name: 'jobs', release: 'next' });
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual([LIST, MANIFEST, LIST, MANIFEST]);
+  });
+
+  it('clears a list refused once it is taken, so a later failure is not said to be a refusal', async () => {
+    const forged = JSON.stringify({ 'remoteEntry.js': CHUNK_INTEGRITY });
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: forged });
+    vouchFor({ jobs: sha384(list) });
+    await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain: async () => undefined }).catch(() => undefined);
+    expect(refusedList('jobs')).toBe(LIST);
+    fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    await fetchManifest(MANIFEST, {}, 'jobs', { vouchedAgain: async () => undefined });
+    expect(refusedList('jobs')).toBeUndefined();
+  });
+
   it('is refused, and said to be, when its bytes are not the ones the site vouches for, now as before', async () => {
     fakeFetch({ [MANIFEST]: manifest, [LIST]: JSON.stringify({ 'remoteEntry.js': CHUNK_INTEGRITY }) });
     vouchFor({ jobs: sha384(list) });

@@ -63,12 +63,48 @@ export async function fetchManifest(
   if (unchecked(remote, manifestUrl)) return fetch(manifestUrl, init);
   const base = new URL('./', new URL(manifestUrl, document.baseURI)).href;
   const listUrl = new URL(INTEGRITY_FILE, base).href;
-  const files = await readList(listUrl, remote, vouchedAgain).catch((error: unknown) => {
-    console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
-    return {};
-  });
-  lists.set(remote, { base, files });
-  return fetch(manifestUrl, { ...init, integrity: integrityFor(remote, manifestUrl) ?? REFUSED_INTEGRITY });
+  const withList = async () => {
+    const files = await readList(listUrl, remote, vouchedAgain).catch((error: unknown) => {
+      console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
+      return {};
+    });
+    lists.set(remote, { base, files });
+    return fetch(manifestUrl, { ...init, integrity: integrityFor(remote, manifestUrl) ?? REFUSED_INTEGRITY });
+  };
+  const listed = vouched[remote];
+  try {
+    return await withList();
+  } catch (error) {
+    // A promote between the list's fetch and the manifest's: the manifest is the next release's. Once more, with the
+    // list the site vouches for now, if that is another. (Not for a list refused, nor one taken after asking.)
+    const read = Object.keys(lists.get(remote)?.files ?? {}).length > 0;
+    if (!read || listed === undefined || vouched[remote] !== listed) throw error;
+    const now = await vouchedSince(remote, listed, vouchedAgain);
+    if (now === undefined) throw error;
+    vouched = { ...vouched, [remote]: now };
+    return withList();
+  }
+}
+
+/** How long the site may take to see a promote (the store's live pointer is read again every 200 ms). */
+const PROMOTE_SEEN_MS = 300;
+
+/**
+ * What the site vouches for now, if it is another list than `expected`: asked again, and once more a moment later
+ * when the site still says the same (it may not have seen a promote yet).
+ */
+async function vouchedSince(
+  remote: string,
+  expected: string,
+  vouchedAgain: (remote: string) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const ask = () => vouchedAgain(remote).catch(() => undefined);
+  let now = await ask();
+  if (now === expected) {
+    await new Promise((resolve) => setTimeout(resolve, PROMOTE_SEEN_MS));
+    now = await ask();
+  }
+  return now === expected ? undefined : now;
 }
 
 /** What /remotes.json vouches for now, read again. */
@@ -96,11 +132,7 @@ async function readList(
   const expected = vouched[remote] ?? (await vouchedAgain(remote).catch(() => undefined));
   if (expected === undefined) throw new Error(`the site vouches for no list of ${url.replace(/\/[^/]*$/, '/')}`);
   vouched = { ...vouched, [remote]: expected };
-  /** What the site vouches for now, if that is another list than the one vouched for. */
-  const vouchedNow = async () => {
-    const now = await vouchedAgain(remote).catch(() => undefined);
-    return now === expected ? undefined : now;
-  };
+  const vouchedNow = () => vouchedSince(remote, expected, vouchedAgain);
   const init = { mode: 'cors', credentials: 'omit' } as const;
   if (!globalThis.crypto?.subtle) {
     const response = await fetch(url, { ...init, integrity: expected }).catch(async (error: unknown) => {
@@ -124,6 +156,7 @@ async function readList(
     }
     vouched = { ...vouched, [remote]: now };
   }
+  refusedLists.delete(remote);
   return parseIntegrityList(new TextDecoder().decode(bytes));
 }
 
