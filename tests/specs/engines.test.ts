@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rewriteBuildFile, writeIntegrityList } from '@nativegtm/build/integrity';
@@ -297,6 +297,8 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       const { id } = publishRelease(layout, 'jobs', join(jobsPackage.dir, 'dist'), { commit: null, dirty: false });
       writeLivePointer(layout, id);
       const release = layout.release(id);
+      // Published files are read-only: someone with the node's disk makes them writable first.
+      for (const file of readdirSync(release, { recursive: true }) as string[]) chmodSync(join(release, file), 0o755);
       const list = () => JSON.parse(readFileSync(join(release, 'integrity.json'), 'utf8')) as Record<string, string>;
       const manifest = JSON.parse(readFileSync(join(release, 'mf-manifest.json'), 'utf8')) as {
         exposes: { path: string; assets: { js: { sync: string[] } } }[];

@@ -10,7 +10,7 @@ import { deployables } from '@nativegtm/server/deployables';
 import { thisCommand, writeCanary, endCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
 import { reloadNginx } from '@nativegtm/server/nginxReload';
-import { integrityOf } from '@nativegtm/build/integrity';
+import { integrityOf, rewriteBuildFile } from '@nativegtm/build/integrity';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
@@ -42,12 +42,13 @@ let env: Record<string, string>;
 /** The jobs releases: live, the canary's, and one only ever previewed; and the build each one's HTML carries. */
 const ids = { live: '', canary: '', previewed: '' };
 const builds = { live: '', canary: 'release-choice-canary', previewed: 'release-choice-previewed' };
-/** The integrity of the jobs build's list, which every release here has: only their server-rendered HTML differs. */
-let listIntegrity = '';
+/** The integrity of each release's list: each one's differs, so that what is vouched for names the release. */
+const lists: Record<keyof typeof ids, string> = { live: '', canary: '', previewed: '' };
 
 /**
- * A copy of the checkout's jobs build whose server-rendered HTML carries another build id: a release the documents
- * tell apart without a second webpack build.
+ * A copy of the checkout's jobs build whose server-rendered HTML carries another build id, and whose manifest (so its
+ * integrity list) differs by a byte: a release the documents and remotes.json tell apart without a second webpack
+ * build.
  */
 function variantOf(scratch: string, buildId: string): string {
   const dist = join(jobs.dir, 'dist');
@@ -62,6 +63,7 @@ function variantOf(scratch: string, buildId: string): string {
     }
   };
   rewrite(join(dir, 'ssr'));
+  rewriteBuildFile(dir, 'mf-manifest.json', `${readFileSync(join(dir, 'mf-manifest.json'), 'utf8')}\n`);
   return dir;
 }
 
@@ -69,10 +71,14 @@ beforeAll(async () => {
   const store = releaseScratch('release-choice');
   env = store.env;
   builds.live = JSON.parse(readFileSync(join(jobs.dir, 'dist/ssr/manifest.json'), 'utf8')).buildId;
-  listIntegrity = integrityOf(readFileSync(join(jobs.dir, 'dist/integrity.json')));
   ids.live = await publish(store, join(jobs.dir, 'dist'));
-  ids.canary = await publish(store, variantOf(store.scratch, builds.canary));
-  ids.previewed = await publish(store, variantOf(store.scratch, builds.previewed));
+  const listOf = (dir: string) => integrityOf(readFileSync(join(dir, 'integrity.json')));
+  lists.live = listOf(join(jobs.dir, 'dist'));
+  const canary = variantOf(store.scratch, builds.canary);
+  const previewed = variantOf(store.scratch, builds.previewed);
+  [lists.canary, lists.previewed] = [listOf(canary), listOf(previewed)];
+  ids.canary = await publish(store, canary);
+  ids.previewed = await publish(store, previewed);
   expect(await npmRun('promote', ['jobs', ids.live, '--skip-gate'], env)).toMatchObject({ status: 0 });
   sites = await startReleaseSites(store, sitePorts, nginxPorts);
 });
@@ -98,9 +104,9 @@ async function releaseFor(port: number, cookie: string) {
   const served = parseRemotesConfig(JSON.parse(remotes.body));
   const manifest = served.entries.jobs!;
   return {
-    // Vouched for from the store: the integrity of the jobs list each release was published with.
-    vouched: served.integrity.jobs === listIntegrity,
     release: Object.entries(builds).find(([, id]) => id === build)?.[0] ?? `unknown build ${build}`,
+    // Vouched for from the store: the list of the release whose files the client code loads.
+    vouched: Object.entries(lists).find(([, integrity]) => integrity === served.integrity.jobs)?.[0] ?? 'none',
     // The client code follows the same release: live at the remote's root, any other under its folder.
     manifest: Object.entries(ids).find(([, id]) => manifest.includes(releaseFolder(id)))?.[0] ?? 'live',
     cohort: new RegExp(`<meta name="${FIELD_TOKEN_META}" content="[^"]+\\.\\d+\\.([^.]+)\\.`).exec(document.body)?.[1],
@@ -216,7 +222,7 @@ describe('which release of the jobs page a request gets, on both servers', () =>
         expect({ server, cookie: name, ...got[index] }).toEqual({
           server,
           cookie: name,
-          vouched: true,
+          vouched: want.release,
           release: want.release,
           manifest: want.release,
           cohort: want.cohort,
