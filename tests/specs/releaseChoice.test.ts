@@ -47,8 +47,7 @@ const lists: Record<keyof typeof ids, string> = { live: '', canary: '', previewe
 
 /**
  * A copy of the checkout's jobs build whose server-rendered HTML carries another build id, and whose manifest (so its
- * integrity list) differs by a byte: a release the documents and remotes.json tell apart without a second webpack
- * build.
+ * integrity list) names it too: a release the documents and remotes.json tell apart without a second webpack build.
  */
 function variantOf(scratch: string, buildId: string): string {
   const dist = join(jobs.dir, 'dist');
@@ -63,7 +62,8 @@ function variantOf(scratch: string, buildId: string): string {
     }
   };
   rewrite(join(dir, 'ssr'));
-  rewriteBuildFile(dir, 'mf-manifest.json', `${readFileSync(join(dir, 'mf-manifest.json'), 'utf8')}\n`);
+  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as object;
+  rewriteBuildFile(dir, 'mf-manifest.json', JSON.stringify({ ...manifest, variant: buildId }));
   return dir;
 }
 

@@ -35,6 +35,8 @@ const LIST_TIMEOUT_MS = 2000;
 const FIRST_READ_WAIT_MS = 300;
 /** What the cache holds for a list that could not be read (it caches no undefined): nothing vouched for. */
 const UNREAD = '';
+/** How long a list that could not be read is not read again: a remote back up is vouched for within that. */
+const UNREAD_MAX_AGE_MS = 250;
 
 /**
  * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string,
@@ -98,8 +100,8 @@ function createVouchedRemotes({
    * The integrity of the list each dist/ remote's own server answers beside its manifest, by the list's URL: read
    * again once a second at most, so an in-place redeploy is vouched for within about a second, and the last answer
    * stands while the next is read (a request waits only for a list never read, and FIRST_READ_WAIT_MS at most). A
-   * list that cannot be read is remembered as such for as long: nothing is vouched for, and the next request does not
-   * wait for it again.
+   * list that cannot be read is remembered as such for UNREAD_MAX_AGE_MS: nothing is vouched for, and the requests
+   * meanwhile do not wait for it again.
    * @type {LRUCache<string, string>}
    */
   const distLists = new LRUCache({
@@ -108,17 +110,21 @@ function createVouchedRemotes({
     allowStale: true,
     ttlResolution: 0,
     perf: { now },
-    fetchMethod: async (url, _stale, { signal }) => {
+    fetchMethod: async (url, _stale, { signal, options }) => {
       // A timer of our own, not AbortSignal.timeout, which a garbage collection can drop (fragmentCache.js).
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(), LIST_TIMEOUT_MS);
+      const unread = () => {
+        options.ttl = UNREAD_MAX_AGE_MS;
+        return UNREAD;
+      };
       try {
         const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.any([signal, timeout.signal]) });
-        if (!response.ok) return UNREAD;
+        if (!response.ok) return unread();
         const bytes = Buffer.from(await response.arrayBuffer());
         return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
       } catch {
-        return UNREAD;
+        return unread();
       } finally {
         clearTimeout(timer);
       }
@@ -132,7 +138,10 @@ function createVouchedRemotes({
     const waited = new Promise((resolve) => {
       timer = setTimeout(resolve, FIRST_READ_WAIT_MS, UNREAD);
     });
-    const read = distLists.fetch(new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href).catch(() => UNREAD);
+    const url = new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href;
+    // An unread list is never answered stale: a remote back up (its error screen's Try again) is read at once.
+    const allowStale = distLists.peek(url, { allowStale: true }) !== UNREAD;
+    const read = distLists.fetch(url, { allowStale }).catch(() => UNREAD);
     const integrity = await Promise.race([read, waited]).finally(() => clearTimeout(timer));
     return integrity || undefined;
   }

@@ -145,6 +145,16 @@ describe('the remotes.json browsers get', () => {
     expect(read(await vouched.json()).integrity.candidates).toBe(sha384('redeployed'));
   });
 
+  it('vouches for a dist/ remote as soon as it answers again, never from a stale failure', async () => {
+    let time = 1;
+    delete lists['http://localhost:3002/integrity.json'];
+    const vouched = createVouchedRemotes({ remotes, fetchImpl, now: () => time });
+    expect(read(await vouched.json()).integrity.employers).toBeUndefined();
+    lists['http://localhost:3002/integrity.json'] = 'the list of employers';
+    time = 301;
+    expect(read(await vouched.json()).integrity.employers).toBe(sha384('the list of employers'));
+  });
+
   it('holds no entry back for a dist/ remote whose server does not answer, and says nothing of it', async () => {
     const hanging = /** @type {typeof fetch} */ (
       (url, init) =>
