@@ -69,6 +69,11 @@ svg.swatch { display: inline-block; width: 24px; height: 10px; }
 .note { margin: 8px 0 0; font-size: 12px; color: #5f6368; }
 .problem { margin: 8px 0; padding: 8px 12px; background: #fce8e6; color: #a50e0e; border-radius: 6px; font-size: 13px; }
 footer { margin-top: 16px; font-size: 12px; color: #5f6368; }
+@media (max-width: 720px) {
+  body { padding: 16px; }
+  main, .charts { grid-template-columns: minmax(0, 1fr); }
+  .card h2 { flex-wrap: wrap; }
+}
 `;
 
 /** The page's one stylesheet, allowed by its hash: no inline style otherwise, no 'unsafe-inline'. */
@@ -253,7 +258,9 @@ function card(remote, figures, failures) {
   if (remote.problem) {
     parts.push(`<p class="problem">${escapeHtml(remote.problem)}; its server keeps its last good release.</p>`);
   }
-  if (failures) parts.push(integrityLine(failures.get(remote.remote)));
+  // Files refused: up here, beside the store's problems; none: a note at the end.
+  const integrity = failures && integrityLine(failures.get(remote.remote));
+  if (integrity?.startsWith('<p class="problem">')) parts.push(integrity);
   const viewed = remote.releases.some((release) => (release.hour?.views ?? 0) > 0);
   if (viewed) parts.push(releaseTable(remote.releases), charts(remote, figures));
   else if (remote.releases.length > 0)
@@ -263,6 +270,7 @@ function card(remote, figures, failures) {
       `<p class="note">And ${thousands(remote.otherViews)} views of other releases (older tabs, previews).</p>`,
     );
   }
+  if (integrity && !integrity.startsWith('<p class="problem">')) parts.push(integrity);
   parts.push('</section>');
   return parts.join('');
 }
