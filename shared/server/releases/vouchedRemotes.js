@@ -33,6 +33,8 @@ const LIST_TIMEOUT_MS = 2000;
  * that does not answer must not hold every other remote's entry back.
  */
 const FIRST_READ_WAIT_MS = 300;
+/** The most a dist/ remote's list may weigh (a list of ten thousand files weighs about 1 MB): more is not read. */
+const MAX_LIST_BYTES = 2 * 1024 * 1024;
 /** What the cache holds for a list that could not be read (it caches no undefined): nothing vouched for. */
 const UNREAD = '';
 /** How long a list that could not be read is not read again: a remote back up is vouched for within that. */
@@ -120,9 +122,19 @@ function createVouchedRemotes({
       };
       try {
         const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.any([signal, timeout.signal]) });
-        if (!response.ok) return unread();
-        const bytes = Buffer.from(await response.arrayBuffer());
-        return `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(bytes).digest('base64')}`;
+        if (!response.ok || !response.body) return unread();
+        // Hashed as it comes, and given up past MAX_LIST_BYTES: a remote's server cannot make this one hold its reply.
+        const hash = createHash(INTEGRITY_ALGORITHM);
+        let size = 0;
+        for await (const chunk of response.body) {
+          size += chunk.length;
+          if (size > MAX_LIST_BYTES) {
+            timeout.abort();
+            return unread();
+          }
+          hash.update(chunk);
+        }
+        return `${INTEGRITY_ALGORITHM}-${hash.digest('base64')}`;
       } catch {
         return unread();
       } finally {

@@ -155,6 +155,13 @@ describe('the remotes.json browsers get', () => {
     expect(read(await vouched.json()).integrity.employers).toBe(sha384('the list of employers'));
   });
 
+  it('vouches for no dist/ list past 2 MB, and reads no further', async () => {
+    lists['http://localhost:3002/integrity.json'] = 'x'.repeat(2 * 1024 * 1024 + 1);
+    const config = read(await createVouchedRemotes({ remotes, fetchImpl }).json());
+    expect(config.integrity.employers).toBeUndefined();
+    expect(config.integrity.candidates).toBe(sha384('the list of candidates'));
+  });
+
   it('holds no entry back for a dist/ remote whose server does not answer, and says nothing of it', async () => {
     const hanging = /** @type {typeof fetch} */ (
       (url, init) =>
