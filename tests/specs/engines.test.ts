@@ -70,6 +70,24 @@ async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist'), rele
   }
 }
 
+/** The last chunk of the jobs page in a build's folder, as its manifest names it. */
+function pageChunk(dir: string): string {
+  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as {
+    exposes: { path: string; assets: { js: { sync: string[] } } }[];
+  };
+  return manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
+}
+
+/**
+ * A line of someone's own at the end of a file of a build, whose compressed copies go (a server would send those
+ * instead).
+ */
+function plant(dir: string, file: string): void {
+  appendFileSync(join(dir, file), ';window.__tampered = true;');
+  rmSync(join(dir, `${file}.gz`), { force: true });
+  rmSync(join(dir, `${file}.br`), { force: true });
+}
+
 describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
   const title = engineTitles[engineName]!;
   let engine: Engine;
@@ -233,6 +251,25 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
     });
   });
 
+  /**
+   * The jobs page opened on `site` with a planted file: the planted code never ran, the error screen shows, the shell
+   * said why, and the browser told the site which file it refused (an alert for operators, by remote and release).
+   */
+  async function expectRefused(site: Awaited<ReturnType<typeof startSiteWithFlakyJobs>>, refused: string) {
+    await open('/featured-jobs', undefined, await engine.origin(site.origin));
+    await untilScreen('Unexpected Application Error!');
+    expect(await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null)).toBeNull();
+    expect((await tab().consoleErrors()).some((line) => line.startsWith('[shell] Remote "jobs"'))).toBe(true);
+    await eventually(
+      () => site.metrics.registry.metrics(),
+      (text) => /nativegtm_integrity_failures_total\{remote="jobs",release="[^"]+"\} [1-9]/.test(text),
+      { what: "the site's count of refused files" },
+    );
+    expect(
+      (await tab().consoleErrors()).some((line) => line.includes(`/${refused} was refused, its bytes are not`)),
+    ).toBe(true);
+  }
+
   describe(`${title}: a remote's file changed where it is served`, () => {
     // What someone who can write to the remote's files (its disk, a cache in front of it) does: a file gets a line of
     // their own. Its compressed copies go (the server would send those instead). Each case is caught by another link
@@ -247,34 +284,15 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
     it.each(tamperings)('$name: the planted code never runs, and the page shows the fallback', async (tampering) => {
       const tampered = mkdtempSync(join(tmpdir(), 'nativegtm-tampered-jobs-'));
       cpSync(join(jobsPackage.dir, 'dist'), tampered, { recursive: true });
-      const manifest = JSON.parse(readFileSync(join(tampered, 'mf-manifest.json'), 'utf8')) as {
-        exposes: { path: string; assets: { js: { sync: string[] } } }[];
-      };
-      const chunk = manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
+      const chunk = pageChunk(tampered);
       const file = tampering.file === 'chunk' ? chunk : tampering.file;
-      appendFileSync(join(tampered, file), ';window.__tampered = true;');
-      rmSync(join(tampered, `${file}.gz`), { force: true });
-      rmSync(join(tampered, `${file}.br`), { force: true });
+      plant(tampered, file);
       if (tampering.relist) writeIntegrityList(tampered);
       const site = await startSiteWithFlakyJobs(tampered);
       try {
-        await open('/featured-jobs', undefined, await engine.origin(site.origin));
-        await untilScreen('Unexpected Application Error!');
-        expect(
-          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
-        ).toBeNull();
-        expect((await tab().consoleErrors()).some((line) => line.startsWith('[shell] Remote "jobs"'))).toBe(true);
+        await expectRefused(site, file);
         // The planted file was asked for, and refused: not a remote that never answered.
         expect(site.remote.requested().some((url) => url.startsWith(`/${file}`))).toBe(true);
-        // The browser told the site which file it refused: an alert for operators, by remote and release.
-        await eventually(
-          () => site.metrics.registry.metrics(),
-          (text) => /nativegtm_integrity_failures_total\{remote="jobs",release="[^"]+"\} [1-9]/.test(text),
-          { what: "the site's count of refused files" },
-        );
-        expect(
-          (await tab().consoleErrors()).some((line) => line.includes(`/${file} was refused, its bytes are not`)),
-        ).toBe(true);
       } finally {
         await site.stop();
         rmSync(tampered, { recursive: true, force: true });
@@ -300,10 +318,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       // Published files are read-only: someone with the node's disk makes them writable first.
       for (const file of readdirSync(release, { recursive: true }) as string[]) chmodSync(join(release, file), 0o755);
       const list = () => JSON.parse(readFileSync(join(release, 'integrity.json'), 'utf8')) as Record<string, string>;
-      const manifest = JSON.parse(readFileSync(join(release, 'mf-manifest.json'), 'utf8')) as {
-        exposes: { path: string; assets: { js: { sync: string[] } } }[];
-      };
-      const chunk = manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
+      const chunk = pageChunk(release);
       const built = list()[chunk]!;
       const planted = `${readFileSync(join(release, chunk), 'utf8')};window.__tampered = true;`;
       if (tampering.relist) {
@@ -312,28 +327,14 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         const entry = readFileSync(join(release, 'remoteEntry.js'), 'utf8');
         rewriteBuildFile(release, 'remoteEntry.js', entry.replaceAll(built, list()[chunk]!));
       } else {
-        appendFileSync(join(release, chunk), ';window.__tampered = true;');
-        rmSync(join(release, `${chunk}.gz`), { force: true });
-        rmSync(join(release, `${chunk}.br`), { force: true });
+        plant(release, chunk);
       }
       const refused = tampering.refused === 'chunk' ? chunk : tampering.refused;
       const site = await startSiteWithFlakyJobs(release, store);
       try {
-        await open('/featured-jobs', undefined, await engine.origin(site.origin));
-        await untilScreen('Unexpected Application Error!');
-        expect(
-          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
-        ).toBeNull();
+        await expectRefused(site, refused);
         // Not vouched for, the rewritten list names nothing: not even the planted chunk is fetched.
         expect(site.remote.requested().some((url) => url.startsWith(`/${chunk}`))).toBe(!tampering.relist);
-        await eventually(
-          () => site.metrics.registry.metrics(),
-          (text) => /nativegtm_integrity_failures_total\{remote="jobs",release="[^"]+"\} [1-9]/.test(text),
-          { what: "the site's count of refused files" },
-        );
-        expect(
-          (await tab().consoleErrors()).some((line) => line.includes(`/${refused} was refused, its bytes are not`)),
-        ).toBe(true);
       } finally {
         await site.stop();
         rmSync(store, { recursive: true, force: true });
