@@ -20,6 +20,9 @@ const REFUSED_INTEGRITY = `sha384-${'A'.repeat(64)}`;
 /** A list with more entries than this is refused unread (a release holds at most 5,000 files). */
 const MAX_INTEGRITY_ENTRIES = 5000;
 
+/** A list that weighs more than this is not read (5,000 entries weigh under 1 MB). */
+const MAX_INTEGRITY_BYTES = 2 * 1024 * 1024;
+
 /** The server-rendered files (for the servers, never a browser) and what no browser loads (maps, licences). */
 const NOT_LOADED = /^ssr\/|\.map$|\.LICENSE\.txt$|\.(gz|br)$/;
 
@@ -104,6 +107,7 @@ module.exports = {
   INTEGRITY_FILE,
   INTEGRITY_VALUE,
   IntegrityListError,
+  MAX_INTEGRITY_BYTES,
   MAX_INTEGRITY_ENTRIES,
   REFUSED_INTEGRITY,
   integrityListFor,

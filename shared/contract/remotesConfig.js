@@ -14,11 +14,15 @@ const { INTEGRITY_VALUE } = require('./integrity');
  * @property {Partial<Record<RemoteName, string>>} integrity for a remote whose entry names one, the integrity of its
  *   list of its files' integrity (its integrity.json, see ./integrity.js): what the site's server vouches for, from the
  *   release store, in the remotes.json browsers get
+ * @property {Partial<Record<RemoteName, string>>} devServers for a remote the site's server says this browser loads from
+ *   a dev server (an override it checked: its cookie and OVERRIDE_ORIGINS), that server's origin: its files are
+ *   checked by nothing. Never taken from anything a page's script can write.
  * @property {string[]} problems human-readable problems for operators
  */
 /**
- * An entry as the file holds it: the manifest's URL, or the URL with the integrity of the remote's list.
- * @typedef {string | { url: string, integrity?: string }} RemoteEntry
+ * An entry as the file holds it: the manifest's URL, or the URL with the integrity of the remote's list, or with
+ * `devServer: true` for a dev server's.
+ * @typedef {string | { url: string, integrity?: string, devServer?: true }} RemoteEntry
  */
 
 /** Where the shell fetches it, on the site's own origin. */
@@ -64,6 +68,8 @@ function parseRemotesConfig(json) {
   const entries = {};
   /** @type {RemotesConfig['integrity']} */
   const integrity = {};
+  /** @type {RemotesConfig['devServers']} */
+  const devServers = {};
   const problems = [];
   for (const [name, value] of Object.entries(json)) {
     const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { url: value };
@@ -73,6 +79,7 @@ function parseRemotesConfig(json) {
       problems.push(`${REMOTES_CONFIG_PATH}: "${name}" disabled, its address must be an http(s) URL`);
     } else {
       entries[/** @type {RemoteName} */ (name)] = entry.url;
+      if (entry.devServer === true) devServers[/** @type {RemoteName} */ (name)] = new URL(entry.url).origin;
       if (typeof entry.integrity === 'string' && INTEGRITY_VALUE.test(entry.integrity)) {
         integrity[/** @type {RemoteName} */ (name)] = entry.integrity;
       } else if (entry.integrity !== undefined) {
@@ -83,19 +90,21 @@ function parseRemotesConfig(json) {
   for (const name of remoteNames) {
     if (!(name in json)) problems.push(`${REMOTES_CONFIG_PATH}: no address for "${name}", its page is disabled`);
   }
-  return { entries, integrity, problems };
+  return { entries, integrity, devServers, problems };
 }
 
 /**
  * The remotes.json browsers get: each remote's manifest URL, with the integrity of its list where the server vouches
- * for one (an entry without one: the shell refuses that remote's files, but from a dev server that overrides it).
+ * for one (an entry without one: the shell refuses that remote's files), and a dev server's entry marked as such.
  * @param {Partial<Record<RemoteName, string>>} entries
  * @param {Partial<Record<RemoteName, string | undefined>>} integrity
+ * @param {string} [devServer] the remote this browser loads from a dev server, as the server checked it
  * @returns {Record<string, RemoteEntry>}
  */
-function servedRemotes(entries, integrity) {
+function servedRemotes(entries, integrity, devServer) {
   return Object.fromEntries(
     Object.entries(entries).map(([name, url]) => {
+      if (name === devServer) return [name, { url: /** @type {string} */ (url), devServer: true }];
       const vouched = integrity[/** @type {RemoteName} */ (name)];
       return [name, vouched ? { url, integrity: vouched } : /** @type {string} */ (url)];
     }),

@@ -12,7 +12,7 @@ const complete = {
 
 describe('parseRemotesConfig', () => {
   it('accepts a complete configuration without problems', () => {
-    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, integrity: {}, problems: [] });
+    expect(parseRemotesConfig(complete)).toEqual({ entries: complete, integrity: {}, devServers: {}, problems: [] });
   });
 
   it.each([null, [], 'candidates', 42])('rejects %p as a whole: there is nothing to read', (json) => {
@@ -49,7 +49,7 @@ describe('parseRemotesConfig', () => {
 describe('an entry with the integrity of its list', () => {
   it('is read as its URL, with the integrity the server vouches for', () => {
     const config = parseRemotesConfig({ ...complete, jobs: { url: complete.jobs, integrity: LIST } });
-    expect(config).toEqual({ entries: complete, integrity: { jobs: LIST }, problems: [] });
+    expect(config).toEqual({ entries: complete, integrity: { jobs: LIST }, devServers: {}, problems: [] });
   });
 
   it('counts as no integrity when it is not a sha384 one, and says so', () => {
@@ -72,7 +72,24 @@ describe('an entry with the integrity of its list', () => {
   it('is what a server writes for browsers, read back the same', () => {
     const served = servedRemotes(complete, { jobs: LIST, employers: undefined });
     expect(served).toEqual({ ...complete, jobs: { url: complete.jobs, integrity: LIST } });
-    expect(parseRemotesConfig(served)).toEqual({ entries: complete, integrity: { jobs: LIST }, problems: [] });
+    expect(parseRemotesConfig(served)).toEqual({
+      entries: complete,
+      integrity: { jobs: LIST },
+      devServers: {},
+      problems: [],
+    });
+  });
+});
+
+describe("a dev server's entry", () => {
+  it('is what a server writes for the browser it checked an override of, read back as that origin', () => {
+    const served = servedRemotes({ ...complete, jobs: 'http://localhost:5173/mf-manifest.json' }, {}, 'jobs');
+    expect(served.jobs).toEqual({ url: 'http://localhost:5173/mf-manifest.json', devServer: true });
+    expect(parseRemotesConfig(served).devServers).toEqual({ jobs: 'http://localhost:5173' });
+  });
+
+  it('is only one that says so: an entry without it is no dev server, whatever its address', () => {
+    expect(parseRemotesConfig({ ...complete, jobs: { url: complete.jobs, devServer: 'yes' } }).devServers).toEqual({});
   });
 });
 

@@ -7,11 +7,20 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { LRUCache } = require('lru-cache');
-const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, parseIntegrityList } = require('@nativegtm/contract/integrity');
+const {
+  INTEGRITY_ALGORITHM,
+  INTEGRITY_FILE,
+  MAX_INTEGRITY_BYTES,
+  parseIntegrityList,
+} = require('@nativegtm/contract/integrity');
 const { readRecord } = require('./records');
 
 /** Releases whose answer is remembered (it never changes: a release's files and record never do). */
 const REMEMBERED = 256;
+/** How long an answer of "none" is remembered: a node may be copying the release, but not every request reads it. */
+const NONE_REMEMBERED_MS = 1000;
+/** What the cache holds for "none" (it caches no undefined). */
+const NONE = '';
 
 /**
  * The integrity of a release's list as the store has it: its integrity.json, hashed, only if the list says exactly
@@ -27,7 +36,9 @@ function listIntegrity(layout, id) {
   let bytes;
   let listed;
   try {
-    bytes = fs.readFileSync(path.join(layout.release(id), INTEGRITY_FILE));
+    const file = path.join(layout.release(id), INTEGRITY_FILE);
+    if (fs.statSync(file).size > MAX_INTEGRITY_BYTES) return undefined;
+    bytes = fs.readFileSync(file);
     listed = parseIntegrityList(bytes.toString('utf8'));
   } catch {
     return undefined;
@@ -39,22 +50,27 @@ function listIntegrity(layout, id) {
 }
 
 /**
- * listIntegrity, remembered per release: a release never changes, so each is read once (an answer of "none" is read
- * again, as a node may not have copied the release whole yet).
+ * listIntegrity, remembered per release: a release never changes, so each is read once; an answer of "none" is read
+ * again after NONE_REMEMBERED_MS, as a node may not have copied the release whole yet, and a request that names a
+ * release with none (a forged preview cookie, say) costs no read each.
+ * @param {{ now?: () => number }} [options]
  */
-function rememberedListIntegrity() {
+function rememberedListIntegrity({ now = Date.now } = {}) {
   /** @type {LRUCache<string, string>} */
   const known = new LRUCache({ max: REMEMBERED });
+  /** @type {LRUCache<string, string>} */
+  const none = new LRUCache({ max: REMEMBERED, ttl: NONE_REMEMBERED_MS, ttlResolution: 0, perf: { now } });
   /**
    * @param {import('./layout').StoreLayout} layout
    * @param {string} id
    */
   return (layout, id) => {
     const key = `${layout.dir}\0${id}`;
-    const remembered = known.get(key);
-    if (remembered) return remembered;
+    const remembered = known.get(key) ?? none.get(key);
+    if (remembered !== undefined) return remembered || undefined;
     const value = listIntegrity(layout, id);
     if (value) known.set(key, value);
+    else none.set(key, NONE);
     return value;
   };
 }

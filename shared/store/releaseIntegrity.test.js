@@ -70,4 +70,24 @@ describe("the integrity of a release's list, as the store vouches for it", () =>
     expect(remembered(layout, id)).toBe(first);
     expect(rememberedListIntegrity()(layout, id)).toBeUndefined();
   });
+
+  it('remembers none for a second: a release being copied is read again then, not on every request', () => {
+    const { layout, id, list } = published();
+    const text = fs.readFileSync(list);
+    fs.chmodSync(path.dirname(list), 0o755);
+    fs.rmSync(list);
+    let time = 1;
+    const remembered = rememberedListIntegrity({ now: () => time });
+    expect(remembered(layout, id)).toBeUndefined();
+    fs.writeFileSync(list, text);
+    expect(remembered(layout, id)).toBeUndefined();
+    time = 1002;
+    expect(remembered(layout, id)).toBe(listIntegrity(layout, id));
+  });
+
+  it('is none for a list heavier than any release has, unread', () => {
+    const { layout, id, list } = published();
+    overwrite(list, ' '.repeat(2 * 1024 * 1024 + 1));
+    expect(listIntegrity(layout, id)).toBeUndefined();
+  });
 });

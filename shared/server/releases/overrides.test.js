@@ -121,7 +121,7 @@ test("serves that browser's documents private, with the policy widened for the d
       .replace(" 'allow-duplicates'", " nativegtm-dev-overlay 'allow-duplicates'"),
   );
   const remotes = await fetch(`${site}/remotes.json`, { headers: { cookie } });
-  expect(await remotes.json()).toEqual({ jobs: `${devOrigin}/mf-manifest.json` });
+  expect(await remotes.json()).toEqual({ jobs: { url: `${devOrigin}/mf-manifest.json`, devServer: true } });
   expect(remotes.headers.get('cache-control')).toBe('private, no-store');
   expect(await (await fetch(`${site}/remotes.json`)).json()).toEqual({ jobs: `${remoteOrigin}/mf-manifest.json` });
 });

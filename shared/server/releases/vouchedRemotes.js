@@ -7,10 +7,11 @@
 // - a chosen release: that release's, the same way;
 // - a remote served from its own dist/ (the store has nothing live of it): the list its own server answers, read as
 //   the documents read its server-rendered HTML, which the server already takes from that server as it comes;
-// - a remote a dev server overrides: none, as the shell checks nothing from the dev server.
+// - a remote a dev server overrides: none, and its entry says it is the dev server's: the one case the shell checks
+//   nothing, and only as this server says (never as a cookie a page's script can write says).
 const { createHash } = require('node:crypto');
 const { LRUCache } = require('lru-cache');
-const { INTEGRITY_ALGORITHM, INTEGRITY_FILE } = require('@nativegtm/contract/integrity');
+const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, MAX_INTEGRITY_BYTES } = require('@nativegtm/contract/integrity');
 const { releaseFolder } = require('@nativegtm/contract/releases');
 const { REMOTES_CONFIG_PATH, servedRemotes } = require('@nativegtm/contract/remotesConfig');
 const { storeLayout } = require('@nativegtm/store/layout');
@@ -33,8 +34,6 @@ const LIST_TIMEOUT_MS = 2000;
  * that does not answer must not hold every other remote's entry back.
  */
 const FIRST_READ_WAIT_MS = 300;
-/** The most a dist/ remote's list may weigh (a list of ten thousand files weighs about 1 MB): more is not read. */
-const MAX_LIST_BYTES = 2 * 1024 * 1024;
 /** What the cache holds for a list that could not be read (it caches no undefined): nothing vouched for. */
 const UNREAD = '';
 /** How long a list that could not be read is not read again: a remote back up is vouched for within that. */
@@ -123,12 +122,12 @@ function createVouchedRemotes({
       try {
         const response = await fetchImpl(url, { redirect: 'error', signal: AbortSignal.any([signal, timeout.signal]) });
         if (!response.ok || !response.body) return unread();
-        // Hashed as it comes, and given up past MAX_LIST_BYTES: a remote's server cannot make this one hold its reply.
+        // Hashed as it comes, and given up past MAX_INTEGRITY_BYTES: a remote's server cannot make this one hold its reply.
         const hash = createHash(INTEGRITY_ALGORITHM);
         let size = 0;
         for await (const chunk of response.body) {
           size += chunk.length;
-          if (size > MAX_LIST_BYTES) {
+          if (size > MAX_INTEGRITY_BYTES) {
             timeout.abort();
             return unread();
           }
@@ -144,16 +143,26 @@ function createVouchedRemotes({
   });
 
   /** @param {string} manifestUrl */
+  /** The lists whose last read failed and are being read again: a request meanwhile waits for none of them. */
+  const rereading = new Set();
+
+  /** @param {string} manifestUrl */
   async function distList(manifestUrl) {
+    const url = new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href;
+    // An unread list is never answered stale: a remote back up (its error screen's Try again) is read at once. But
+    // only the request that starts that read waits for it: a remote that still hangs holds back no other.
+    const unread = distLists.peek(url, { allowStale: true }) === UNREAD;
+    if (unread && rereading.has(url)) return undefined;
+    const read = distLists.fetch(url, { allowStale: !unread }).catch(() => UNREAD);
+    if (unread) {
+      rereading.add(url);
+      void read.finally(() => rereading.delete(url));
+    }
     /** @type {NodeJS.Timeout | undefined} */
     let timer;
     const waited = new Promise((resolve) => {
       timer = setTimeout(resolve, FIRST_READ_WAIT_MS, UNREAD);
     });
-    const url = new URL(INTEGRITY_FILE, new URL('./', manifestUrl)).href;
-    // An unread list is never answered stale: a remote back up (its error screen's Try again) is read at once.
-    const allowStale = distLists.peek(url, { allowStale: true }) !== UNREAD;
-    const read = distLists.fetch(url, { allowStale }).catch(() => UNREAD);
     const integrity = await Promise.race([read, waited]).finally(() => clearTimeout(timer));
     return integrity || undefined;
   }
@@ -182,7 +191,7 @@ function createVouchedRemotes({
     );
     const urls = Object.fromEntries(vouched.map(([remote, url]) => [remote, url]));
     const integrity = Object.fromEntries(vouched.map(([remote, , value]) => [remote, value]));
-    return `${JSON.stringify(servedRemotes(urls, integrity), null, 2)}\n`;
+    return `${JSON.stringify(servedRemotes(urls, integrity, personal?.override?.remote), null, 2)}\n`;
   }
 
   return { json };

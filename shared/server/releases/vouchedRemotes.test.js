@@ -123,6 +123,7 @@ describe('the remotes.json browsers get', () => {
     );
     expect(config.entries.jobs).toBe('http://localhost:5173/mf-manifest.json');
     expect(config.integrity.jobs).toBeUndefined();
+    expect(config.devServers).toEqual({ jobs: 'http://localhost:5173' });
     expect(fetched).not.toContain('http://localhost:5173/integrity.json');
   });
 
@@ -160,6 +161,28 @@ describe('the remotes.json browsers get', () => {
     const config = read(await createVouchedRemotes({ remotes, fetchImpl }).json());
     expect(config.integrity.employers).toBeUndefined();
     expect(config.integrity.candidates).toBe(sha384('the list of candidates'));
+  });
+
+  it('waits for a dist/ remote that still hangs once per read, not on every request meanwhile', async () => {
+    let time = 1;
+    let calls = 0;
+    const hanging = /** @type {typeof fetch} */ (
+      (url, init) => {
+        if (!String(url).includes(':3002/')) return fetchImpl(url, init);
+        calls += 1;
+        // The first read fails at once; the next hangs until it is aborted.
+        if (calls === 1) return Promise.resolve(new Response('', { status: 503 }));
+        return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('x'))));
+      }
+    );
+    const vouched = createVouchedRemotes({ remotes, fetchImpl: hanging, now: () => time });
+    await vouched.json();
+    time = 301;
+    await vouched.json();
+    const started = Date.now();
+    for (let request = 0; request < 3; request += 1) await vouched.json();
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(calls).toBe(2);
   });
 
   it('holds no entry back for a dist/ remote whose server does not answer, and says nothing of it', async () => {
