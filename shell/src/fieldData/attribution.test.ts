@@ -15,6 +15,7 @@ const config = {
     employers: 'https://cdn.example.com/employers/mf-manifest.json',
   },
   integrity: {},
+  devServers: {},
   problems: [],
 };
 const bases = codeBases(config, 'http://localhost:3000/');
@@ -91,7 +92,12 @@ describe('errors', () => {
 
   it('by the longest matching base: a remote served under the shell origin is still that remote', () => {
     const sameOrigin = codeBases(
-      { entries: { jobs: 'http://localhost:3000/remotes/jobs/mf-manifest.json' }, integrity: {}, problems: [] },
+      {
+        entries: { jobs: 'http://localhost:3000/remotes/jobs/mf-manifest.json' },
+        integrity: {},
+        devServers: {},
+        problems: [],
+      },
       'http://localhost:3000/',
     );
     expect(remoteOfError(undefined, 'http://localhost:3000/remotes/jobs/1.js', sameOrigin)).toBe('jobs');

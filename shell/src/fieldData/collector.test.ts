@@ -51,6 +51,7 @@ const remotes = {
     employers: 'http://localhost:3002/mf-manifest.json',
   },
   integrity: {},
+  devServers: {},
   problems: [],
 };
 

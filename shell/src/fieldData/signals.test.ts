@@ -5,7 +5,12 @@ import type { FieldSignal } from './signals';
 const startCollector = jest.fn((_waiting: FieldSignal[], _remotes: unknown) => collector);
 const collector = jest.fn();
 jest.mock('./collector', () => ({ startCollector: (...args: [FieldSignal[], unknown]) => startCollector(...args) }));
-const remotes = { entries: { jobs: 'http://localhost:3003/mf-manifest.json' }, integrity: {}, problems: [] };
+const remotes = {
+  entries: { jobs: 'http://localhost:3003/mf-manifest.json' },
+  integrity: {},
+  devServers: {},
+  problems: [],
+};
 jest.mock('../remotes/remotesConfig', () => ({ getRemotesConfig: () => Promise.resolve(remotes) }));
 
 type Signals = typeof import('./signals');

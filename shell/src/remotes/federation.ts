@@ -3,7 +3,7 @@ import { getRemotesConfig } from './remotesConfig';
 import { createPageLoader, RemoteLoadError } from './pageLoader';
 import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
 import { refusedFiles, watchFailedLoads } from './refusedFiles';
-import { vouchFor } from './integrityLists';
+import { vouchFor, vouchStands } from './integrityLists';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -51,7 +51,7 @@ export const pageLoader = createPageLoader({
   getConfig: () =>
     getRemotesConfig()
       .then((config) => {
-        vouchFor(config.integrity);
+        vouchFor(config.integrity, config.devServers);
         return config;
       })
       .then(watchInDevelopment),
@@ -60,9 +60,11 @@ export const pageLoader = createPageLoader({
     console.error(message, error);
     if (!(error instanceof RemoteLoadError)) return;
     reportRemoteFailure(error.remote, error);
-    // Then, apart, whether it failed because a file was refused for its bytes: that is worth an alert of its own.
-    void refusedFiles(error.remote, error).then((files) =>
-      files.forEach((file) => reportRefusedFile(error.remote, file)),
-    );
+    // Then, apart, whether it failed because a file was refused for its bytes: that is worth an alert of its own,
+    // unless the site vouches for another release since (a promote while the page loaded).
+    void refusedFiles(error.remote, error).then(async (files) => {
+      if (files.length === 0 || !(await vouchStands(error.remote))) return;
+      files.forEach((file) => reportRefusedFile(error.remote, file));
+    });
   },
 });

@@ -1,6 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { REFUSED_INTEGRITY } from '@nativegtm/contract/integrity';
-import { fetchManifest, integrityFor, refusedList, resetIntegrityLists, vouchFor } from './integrityLists';
+import { fetchManifest, integrityFor, refusedList, resetIntegrityLists, vouchFor, vouchStands } from './integrityLists';
 
 const MANIFEST = 'http://localhost:3003/mf-manifest.json';
 const LIST = 'http://localhost:3003/integrity.json';
@@ -92,6 +92,14 @@ describe('integrity lists', () => {
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(ENTRY_INTEGRITY);
   });
 
+  it('says a refusal is worth an alert only while the site still vouches for the list the page took', async () => {
+    vouchFor({ jobs: sha384(list) });
+    expect(await vouchStands('jobs', async () => sha384(list))).toBe(true);
+    expect(await vouchStands('jobs', async () => sha384('the list of the release promoted since'))).toBe(false);
+    // A site that cannot say: the alert goes out.
+    expect(await vouchStands('jobs', async () => undefined)).toBe(true);
+  });
+
   it('refuses what the list does not name, and a file of another folder', async () => {
     fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
     vouchFor({ jobs: sha384(list) });
@@ -111,9 +119,9 @@ describe('integrity lists', () => {
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
   });
 
-  it('checks nothing from the dev server that overrides a remote, nor in a development build', async () => {
+  it('checks nothing from the dev server the site says overrides a remote, nor in a development build', async () => {
     const fetch = fakeFetch({ 'http://localhost:5173/mf-manifest.json': '{}' });
-    document.cookie = 'nativegtm_override_notice=jobs@http://localhost:5173';
+    vouchFor({}, { jobs: 'http://localhost:5173' });
     await fetchManifest('http://localhost:5173/mf-manifest.json', {}, 'jobs');
     expect(fetch.mock.calls.map(([url]) => url)).toEqual(['http://localhost:5173/mf-manifest.json']);
     expect(integrityFor('jobs', 'http://localhost:5173/remoteEntry.js')).toBeUndefined();
@@ -122,9 +130,19 @@ describe('integrity lists', () => {
     expect(integrityFor('employers', 'http://localhost:3002/remoteEntry.js')).toBeUndefined();
   });
 
-  it("keeps checking the production remote's files whatever the notice cookie says (the page's scripts can write it)", () => {
+  it("keeps checking the production remote's files whatever the notice cookie says (the page's scripts can write it)", async () => {
     document.cookie = 'nativegtm_override_notice=jobs@http://localhost:5173';
     expect(integrityFor('jobs', 'http://localhost:3003/remoteEntry.js')).toBe(REFUSED_INTEGRITY);
+    // Even one naming the production remote's own origin, as a sibling host could set it: the list is still fetched.
+    document.cookie = 'nativegtm_override_notice=jobs@http://localhost:3003';
+    const fetch = fakeFetch({ [MANIFEST]: manifest, [LIST]: list });
+    vouchFor({ jobs: sha384(list) });
+    await fetchManifest(MANIFEST, {}, 'jobs');
+    expect(fetch.mock.calls.map(([url, init]) => [url, init?.integrity])).toEqual([
+      [LIST, sha384(list)],
+      [MANIFEST, sha384(manifest)],
+    ]);
+    expect(integrityFor('jobs', 'http://localhost:3003/planted.js')).toBe(REFUSED_INTEGRITY);
   });
 });
 

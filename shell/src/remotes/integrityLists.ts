@@ -1,6 +1,5 @@
 import { INTEGRITY_FILE, REFUSED_INTEGRITY, parseIntegrityList } from '@nativegtm/contract/integrity';
 import type { RemoteName } from '@nativegtm/contract/pages';
-import { overridden } from './overridden';
 import { getRemotesConfig, resetRemotesConfig } from './remotesConfig';
 import { sha384 } from './sha384';
 
@@ -15,20 +14,30 @@ const lists = new Map<string, { base: string; files: Readonly<Record<string, str
 /** The integrity of each remote's list, as the site's server vouches for it in /remotes.json. */
 let vouched: Readonly<Partial<Record<string, string>>> = {};
 
-/** Takes what /remotes.json vouches for: each remote's list is fetched with that integrity, or not at all. */
-export function vouchFor(integrity: Readonly<Partial<Record<string, string>>>): void {
+/** The origin of each remote the site's server says this browser loads from a dev server. */
+let devServers: Readonly<Partial<Record<string, string>>> = {};
+
+/**
+ * Takes what /remotes.json vouches for: each remote's list is fetched with that integrity, or not at all; and the
+ * remotes it says come from a dev server (an override the server checked).
+ */
+export function vouchFor(
+  integrity: Readonly<Partial<Record<string, string>>>,
+  dev: Readonly<Partial<Record<string, string>>> = {},
+): void {
   vouched = integrity;
+  devServers = dev;
 }
 
 /**
- * Whether a file of this remote is loaded without integrity: in a development build, or from the dev server this
- * browser overrides the remote with (its origin only: the production remote's files stay checked whatever the notice
- * cookie, which the page's own scripts can write, says).
+ * Whether a file of this remote is loaded without integrity: in a development build, or from the dev server the
+ * site's server says this browser overrides the remote with (that origin only). Never as a cookie says: the page's
+ * own scripts, or a sibling host's, can write one.
  */
 function unchecked(remote: string, url: string): boolean {
   if (process.env.NODE_ENV !== 'production') return true;
-  const override = overridden();
-  return override?.remote === remote && new URL(url, document.baseURI).origin === override.origin;
+  const devServer = devServers[remote];
+  return devServer !== undefined && new URL(url, document.baseURI).origin === devServer;
 }
 
 /**
@@ -107,6 +116,18 @@ async function vouchedSince(
   return now === expected ? undefined : now;
 }
 
+/**
+ * Whether the site still vouches for the list this page took for the remote. A file refused once it no longer does is
+ * a promote's (this page's files were of the release before), not a planted one: worth no alert.
+ */
+export async function vouchStands(
+  remote: string,
+  vouchedAgain: (remote: string) => Promise<string | undefined> = refreshedVouch,
+): Promise<boolean> {
+  const now = await vouchedAgain(remote).catch(() => undefined);
+  return now === undefined || now === vouched[remote];
+}
+
 /** What /remotes.json vouches for now, read again. */
 async function refreshedVouch(remote: string): Promise<string | undefined> {
   resetRemotesConfig();
@@ -171,4 +192,5 @@ export function resetIntegrityLists(): void {
   lists.clear();
   refusedLists.clear();
   vouched = {};
+  devServers = {};
 }

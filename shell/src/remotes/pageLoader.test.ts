@@ -6,6 +6,7 @@ const Page: PageComponent = () => null;
 const config: RemotesConfig = {
   entries: { jobs: 'http://localhost:3003/mf-manifest.json' },
   integrity: {},
+  devServers: {},
   problems: [],
 };
 

@@ -36,7 +36,12 @@ describe('getRemotesConfig', () => {
       .mockResolvedValueOnce(jsonResponse({}, 404))
       .mockResolvedValueOnce(jsonResponse(complete));
     await expect(getRemotesConfig(fetchImpl)).rejects.toThrow('/remotes.json answered HTTP 404');
-    await expect(getRemotesConfig(fetchImpl)).resolves.toEqual({ entries: complete, integrity: {}, problems: [] });
+    await expect(getRemotesConfig(fetchImpl)).resolves.toEqual({
+      entries: complete,
+      integrity: {},
+      devServers: {},
+      problems: [],
+    });
   });
 
   it('names the problem when the file is not JSON', async () => {

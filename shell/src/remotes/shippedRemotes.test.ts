@@ -6,7 +6,12 @@ describe('the remotes.json the shell ships with (written by its build from the r
     const expected = Object.fromEntries(
       pages.map((page) => [page.remote, `http://localhost:${page.port}/mf-manifest.json`]),
     );
-    expect(parseRemotesConfig(shippedRemotes())).toEqual({ entries: expected, integrity: {}, problems: [] });
+    expect(parseRemotesConfig(shippedRemotes())).toEqual({
+      entries: expected,
+      integrity: {},
+      devServers: {},
+      problems: [],
+    });
     expect(Object.keys(expected)).toHaveLength(pages.length);
   });
 });

@@ -5,7 +5,7 @@ import { OverrideNotice } from './OverrideNotice';
 const COOKIE = 'other=1; nativegtm_override_notice=jobs@http://localhost:3103';
 /** remotes.json as the server answered it to this browser. */
 const remotes = (jobs: string) => () =>
-  Promise.resolve<RemotesConfig>({ entries: { jobs }, integrity: {}, problems: [] });
+  Promise.resolve<RemotesConfig>({ entries: { jobs }, integrity: {}, devServers: {}, problems: [] });
 const overriding = remotes('http://localhost:3103/mf-manifest.json');
 
 describe('OverrideNotice', () => {
