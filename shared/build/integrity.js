@@ -4,7 +4,14 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, integrityListFor } = require('@nativegtm/contract/integrity');
+const {
+  INTEGRITY_ALGORITHM,
+  INTEGRITY_FILE,
+  fragmentIntegrityFor,
+  integrityListFor,
+  isFragmentFile,
+} = require('@nativegtm/contract/integrity');
+const { fragmentPaths } = require('@nativegtm/contract/fragments');
 
 /**
  * The base64 of the digest of a file's bytes.
@@ -19,16 +26,30 @@ const digestOf = (bytes) => createHash(INTEGRITY_ALGORITHM).update(bytes).digest
 const integrityOf = (bytes) => `${INTEGRITY_ALGORITHM}-${digestOf(bytes)}`;
 
 /**
+ * A build folder's files, relative to it with "/".
+ * @param {string} dir
+ */
+const filesOf = (dir) =>
+  /** @type {string[]} */ (fs.readdirSync(dir, { recursive: true }))
+    .filter((name) => fs.statSync(path.join(dir, name)).isFile())
+    .map((name) => name.split(path.sep).join('/'));
+
+/** @param {string} dir */
+const fileDigest = (dir) => (/** @type {string} */ file) => digestOf(fs.readFileSync(path.join(dir, file)));
+
+/**
  * The integrity list of a build's folder as its files are now.
  * @param {string} dir
  * @returns {Record<string, string>}
  */
-function integrityListOf(dir) {
-  const files = /** @type {string[]} */ (fs.readdirSync(dir, { recursive: true }))
-    .filter((name) => fs.statSync(path.join(dir, name)).isFile())
-    .map((name) => name.split(path.sep).join('/'));
-  return integrityListFor(files, (file) => digestOf(fs.readFileSync(path.join(dir, file))));
-}
+const integrityListOf = (dir) => integrityListFor(filesOf(dir), fileDigest(dir));
+
+/**
+ * The list of the build's server-rendered files as they are now, which its ssr/manifest.json carries.
+ * @param {string} dir
+ * @returns {Record<string, string>}
+ */
+const fragmentIntegrityListOf = (dir) => fragmentIntegrityFor(filesOf(dir), fileDigest(dir));
 
 /**
  * Writes the build's integrity.json for its files as they are now: what a build does last (and a test that changes
@@ -44,7 +65,7 @@ function writeIntegrityList(dir) {
 
 /**
  * Changes one file of a build as a build of the new bytes would have written it: its precompressed copies made again
- * from them, and the build's integrity list written again. For tests that make a release differ from another without
+ * from them, and the build's integrity lists written again (a server-rendered file's in ssr/manifest.json first). For tests that make a release differ from another without
  * a second webpack build.
  * @param {string} dir
  * @param {string} file relative to dir
@@ -55,7 +76,18 @@ function rewriteBuildFile(dir, file, bytes) {
   fs.writeFileSync(target, bytes);
   if (fs.existsSync(`${target}.gz`)) fs.writeFileSync(`${target}.gz`, zlib.gzipSync(bytes));
   if (fs.existsSync(`${target}.br`)) fs.writeFileSync(`${target}.br`, zlib.brotliCompressSync(bytes));
+  if (isFragmentFile(file)) writeFragmentIntegrity(dir);
   writeIntegrityList(dir);
 }
 
-module.exports = { integrityOf, rewriteBuildFile, writeIntegrityList };
+/**
+ * Writes the build's ssr/manifest.json again with the integrity of its server-rendered files as they are now.
+ * @param {string} dir
+ */
+function writeFragmentIntegrity(dir) {
+  const file = path.join(dir, fragmentPaths.manifest);
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...manifest, integrity: fragmentIntegrityListOf(dir) }));
+}
+
+module.exports = { fragmentIntegrityListOf, integrityOf, rewriteBuildFile, writeIntegrityList };

@@ -17,7 +17,7 @@ const {
   fragmentPaths,
   headMarker,
 } = require('@nativegtm/contract/fragments');
-const { writeIntegrityList } = require('./integrity');
+const { fragmentIntegrityListOf, writeIntegrityList } = require('./integrity');
 
 /**
  * Packages from node_modules stay `require`s: the bundle runs once, at build time, beside them.
@@ -138,7 +138,8 @@ class WriteFragmentsPlugin {
           this,
         ),
       );
-      // Last: its presence says the set is complete.
+      // Last: its presence says the set is complete. It names each file's integrity, and the build's list names its
+      // own: the document server pastes a release's HTML only with the bytes the store recorded through both.
       fs.writeFileSync(
         path.join(this.distDir, fragmentPaths.manifest),
         JSON.stringify({
@@ -147,8 +148,10 @@ class WriteFragmentsPlugin {
           renderedAt,
           route: this.route,
           query: meta.query ?? {},
+          integrity: fragmentIntegrityListOf(this.distDir),
         }),
       );
+      writeIntegrityList(this.distDir);
     });
   }
 }

@@ -2,7 +2,8 @@
 // server and the generated nginx configuration read them). All live in dist/ssr/, beside the remote's
 // mf-manifest.json, so they move with the remote and are served from its own origin:
 //
-//   ssr/manifest.json         { name, buildId, renderedAt, query }: which build rendered them and its variants
+//   ssr/manifest.json         { name, buildId, renderedAt, query, integrity }: which build rendered them, its variants,
+//                             and the sha384 of each other file here (@nativegtm/contract/integrity)
 //   ssr/head.html             its build (headMarker), <title>, description, og:title, og:description and the page's stylesheets
 //   ssr/body/<variant>.html   the page's HTML, one file per variant (shared/server/pageVariant.js)
 //
@@ -18,6 +19,8 @@ const { assertValidQuery } = require('./pageVariant');
  * @property {string} name the remote's name
  * @property {string} buildId the build that rendered the files
  * @property {import('./pageVariant').PageQuery} [query] the page's query parameters and their values
+ * @property {unknown} [integrity] the integrity of each other server-rendered file (read with
+ *   @nativegtm/contract/integrity's fragmentIntegrityOf)
  */
 
 const FRAGMENT_DIR = 'ssr';

@@ -4,6 +4,8 @@ const {
   IntegrityListError,
   MAX_INTEGRITY_ENTRIES,
   REFUSED_INTEGRITY,
+  fragmentIntegrityFor,
+  fragmentIntegrityOf,
   integrityListFor,
   needsIntegrity,
   parseIntegrityList,
@@ -12,7 +14,7 @@ const {
 const VALUE = `sha384-${'q'.repeat(63)}/`;
 
 describe('which files of a build need an integrity', () => {
-  it('is every script and stylesheet and the federation manifest, not what no browser loads', () => {
+  it('is every script and stylesheet, the federation manifest and the page manifest, not what no browser loads', () => {
     const files = [
       'remoteEntry.js',
       'mf-manifest.json',
@@ -36,6 +38,15 @@ describe('which files of a build need an integrity', () => {
       '262.0123456789.js',
       'styles.0123456789.css',
       'nested/chunk.js',
+      'ssr/manifest.json',
+    ]);
+  });
+
+  it("leaves the other server-rendered files to the page manifest's own list", () => {
+    const files = ['ssr/manifest.json', 'ssr/head.html', 'ssr/body/all.html', 'ssr/body/all.html.gz', 'main.js'];
+    expect(Object.keys(fragmentIntegrityFor(files, () => 'x'.repeat(64)))).toEqual([
+      'ssr/body/all.html',
+      'ssr/head.html',
     ]);
   });
 
@@ -106,5 +117,25 @@ describe('an integrity list', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("a page manifest's list of its server-rendered files", () => {
+  it('names each file but the manifest itself, without a prototype', () => {
+    const list = fragmentIntegrityOf({ integrity: { 'ssr/head.html': VALUE, 'ssr/body/all.html': VALUE } });
+    expect({ ...list }).toEqual({ 'ssr/head.html': VALUE, 'ssr/body/all.html': VALUE });
+    expect(list['constructor']).toBeUndefined();
+  });
+
+  it.each([
+    ['missing', {}, 'lists no integrity of the server-rendered files'],
+    ['an array', { integrity: [] }, 'must map each file to its integrity'],
+    ['naming a file outside ssr/', { integrity: { 'remoteEntry.js': VALUE } }, 'may not list: remoteEntry.js'],
+    ['naming itself', { integrity: { 'ssr/manifest.json': VALUE } }, 'may not list: ssr/manifest.json'],
+    ['climbing out', { integrity: { 'ssr/../a.js': VALUE } }, 'names a path outside the build: ssr/../a.js'],
+    ['with another algorithm', { integrity: { 'ssr/head.html': 'sha256-x' } }, 'has no sha384 integrity'],
+  ])('is refused in one line when it is %s', (_what, manifest, message) => {
+    expect(() => fragmentIntegrityOf(manifest)).toThrow(IntegrityListError);
+    expect(() => fragmentIntegrityOf(manifest)).toThrow(message);
   });
 });

@@ -543,11 +543,10 @@ describe('a gate that could not judge the release', () => {
       now: () => now,
     });
     const { token } = await tokenFor('jobs', ['publish', 'promote']);
-    const built = fakeBuild({ buildId: 'unjudged' });
-    fs.writeFileSync(
-      path.join(built, 'ssr/body/index.html'),
-      `${bodyWrapperStart('jobs', 'unjudged')}data-variant="index"><h1>Jobs</h1></div>`,
-    );
+    const built = fakeBuild({
+      buildId: 'unjudged',
+      body: `${bodyWrapperStart('jobs', 'unjudged')}data-variant="index"><h1>Jobs</h1></div>`,
+    });
     const { id } = (await publish('jobs', token, await packRelease(built))).body;
     expect(await call(deployPaths.promote('jobs', id), { method: 'POST', token })).toEqual({
       status: 503,

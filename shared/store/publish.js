@@ -11,6 +11,8 @@ const { FRAGMENT_DIR, foreignDirectives, parsePageManifest, fragmentPaths } = re
 const {
   INTEGRITY_ALGORITHM,
   INTEGRITY_FILE,
+  fragmentIntegrityFor,
+  fragmentIntegrityOf,
   integrityListFor,
   parseIntegrityList,
 } = require('@nativegtm/contract/integrity');
@@ -104,16 +106,18 @@ function listed(dir) {
 }
 
 /**
- * The integrity list a build's files call for as they are (@nativegtm/contract/integrity).
+ * The integrity list a build's files call for as they are (@nativegtm/contract/integrity): the build's
+ * (integrity.json), or its server-rendered files' (ssr/manifest.json's).
  * @param {string} dir
+ * @param {'build' | 'fragments'} [which]
  * @returns {Record<string, string>}
  */
-function integrityListOf(dir) {
-  return integrityListFor(filesUnder(dir), (file) =>
+function integrityListOf(dir, which = 'build') {
+  const digest = (/** @type {string} */ file) =>
     createHash(INTEGRITY_ALGORITHM)
       .update(fs.readFileSync(path.join(dir, file)))
-      .digest('base64'),
-  );
+      .digest('base64');
+  return (which === 'build' ? integrityListFor : fragmentIntegrityFor)(filesUnder(dir), digest);
 }
 
 /** How many files a refusal of an integrity list names: enough to find the build's mistake. */
@@ -124,14 +128,40 @@ const someOf = (files) =>
   `${files.slice(0, NAMED_FILES).join(', ')}${files.length > NAMED_FILES ? ` (and ${files.length - NAMED_FILES} more)` : ''}`;
 
 /**
- * The build's integrity list (@nativegtm/contract/integrity), refused unless it names exactly the files of the build a
- * browser may load, each with the integrity of its bytes: browsers load nothing that a release's list does not name
- * or whose bytes differ, so a list that is stripped, short or wrong would break the page for every visitor, or name a
- * file that is not there.
+ * Refuses a list unless it names exactly the files `actual` does, each with the integrity of its bytes.
  * @param {string} dir
+ * @param {string} name the list's file, for the refusal
+ * @param {Record<string, string>} listed
+ * @param {Record<string, string>} actual
+ * @param {string} consequence what a file the list lacks would do
+ */
+function checkList(dir, name, listed, actual, consequence) {
+  const unlisted = Object.keys(actual).filter((file) => !Object.hasOwn(listed, file));
+  if (unlisted.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${name} does not list ${someOf(unlisted)}: ${consequence}`);
+  }
+  const absent = Object.keys(listed).filter((file) => !Object.hasOwn(actual, file));
+  if (absent.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${name} names files the build does not have: ${someOf(absent)}`);
+  }
+  const differ = Object.keys(actual).filter((file) => actual[file] !== listed[file]);
+  if (differ.length > 0) {
+    throw new StoreRefusal(`${dir}'s ${name} does not match the bytes of ${someOf(differ)}`);
+  }
+}
+
+/**
+ * The build's integrity list (@nativegtm/contract/integrity), refused unless it names exactly the files of the build a
+ * browser may load and its ssr/manifest.json, each with the integrity of its bytes, and that manifest names each
+ * other server-rendered file the same way: browsers load nothing that a release's list does not name or whose bytes
+ * differ, and the document server pastes no such HTML, so a list that is stripped, short or wrong would break the
+ * page for every visitor, or name a file that is not there.
+ * @param {string} dir
+ * @param {{ fragmentsListed?: boolean }} [options] fragmentsListed false: a build as a record made before lists named
+ *   ssr/manifest.json has it (a node's copy of such a release): its server-rendered files are checked by no list
  * @returns {Record<string, string>}
  */
-function checkIntegrity(dir) {
+function checkIntegrity(dir, { fragmentsListed = true } = {}) {
   let text;
   try {
     text = fs.readFileSync(path.join(dir, INTEGRITY_FILE), 'utf8');
@@ -145,18 +175,9 @@ function checkIntegrity(dir) {
     throw new StoreRefusal(`${dir}: ${/** @type {Error} */ (error).message}`);
   }
   const actual = integrityListOf(dir);
-  const unlisted = Object.keys(actual).filter((file) => !Object.hasOwn(listed, file));
-  if (unlisted.length > 0) {
-    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not list ${someOf(unlisted)}: browsers would refuse them`);
-  }
-  const absent = Object.keys(listed).filter((file) => !Object.hasOwn(actual, file));
-  if (absent.length > 0) {
-    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} names files the build does not have: ${someOf(absent)}`);
-  }
-  const differ = Object.keys(actual).filter((file) => actual[file] !== listed[file]);
-  if (differ.length > 0) {
-    throw new StoreRefusal(`${dir}'s ${INTEGRITY_FILE} does not match the bytes of ${someOf(differ)}`);
-  }
+  if (!fragmentsListed) delete actual[fragmentPaths.manifest];
+  checkList(dir, INTEGRITY_FILE, listed, actual, 'browsers would refuse them');
+  if (fragmentsListed) checkFragmentIntegrity(dir);
   // The servers send a file's precompressed copy to a browser that takes it: one that is not the file, the browser
   // would refuse (a stale .br beside a rebuilt file), for every visitor whose browser takes that encoding.
   // The list's own copies too: a browser given a stale one would refuse every file of the release.
@@ -169,6 +190,22 @@ function checkIntegrity(dir) {
     throw new StoreRefusal(`${dir} has compressed copies that are not their files' bytes: ${someOf(stale)}`);
   }
   return actual;
+}
+
+/**
+ * Refuses the build unless its ssr/manifest.json names each of its other server-rendered files with the integrity
+ * of its bytes (checkBuild read the manifest already).
+ * @param {string} dir
+ */
+function checkFragmentIntegrity(dir) {
+  let listed;
+  try {
+    listed = fragmentIntegrityOf(JSON.parse(fs.readFileSync(path.join(dir, fragmentPaths.manifest), 'utf8')));
+  } catch (error) {
+    throw new StoreRefusal(`${dir}: ${/** @type {Error} */ (error).message}`);
+  }
+  const consequence = 'the document server would leave them out';
+  checkList(dir, `${fragmentPaths.manifest}'s integrity`, listed, integrityListOf(dir, 'fragments'), consequence);
 }
 
 /** The precompressed copies the servers send, and how each inflates. */
@@ -280,8 +317,10 @@ function publishRelease(
 ) {
   const buildId = checkBuild(buildDir, remote);
   // A node's copy of a release recorded before records held its files' integrity: copied as it is recorded (the
-  // store refuses to make it live, and browsers refuse its files), so the node's copy is the database's.
-  const integrity = given && !given.integrity ? undefined : checkIntegrity(buildDir);
+  // store refuses to make it live, and browsers refuse its files), so the node's copy is the database's. One recorded
+  // before lists named ssr/manifest.json: checked as far as its record goes (the servers paste none of its HTML).
+  const fragmentsListed = !given?.integrity || Object.hasOwn(given.integrity, fragmentPaths.manifest);
+  const integrity = given && !given.integrity ? undefined : checkIntegrity(buildDir, { fragmentsListed });
   const files = filesUnder(buildDir);
   const id = releaseId(buildDir, files);
   if (given && given.id !== id) throw new Error(`the files of release ${given.id} of ${remote} are release ${id}`);

@@ -130,6 +130,7 @@ describe('publishing a release', () => {
         'mf-manifest.json',
         'page.0123456789.js',
         'remoteEntry.js',
+        'ssr/manifest.json',
       ]);
       expect(listReleases(layout)[0]?.id).toBe(id);
     });
@@ -137,7 +138,7 @@ describe('publishing a release', () => {
     it('refuses a build without a list, or with one stripped, forged or of another form', () => {
       expect(refusalOf(() => undefined)).toBe("<build> lists no file's integrity: integrity.json is missing");
       expect(refusalOf(() => ({}))).toBe(
-        "<build>'s integrity.json does not list mf-manifest.json, page.0123456789.js, remoteEntry.js: browsers would refuse them",
+        "<build>'s integrity.json does not list mf-manifest.json, page.0123456789.js, remoteEntry.js (and 1 more): browsers would refuse them",
       );
       expect(refusalOf(() => 'not json')).toBe('<build>: integrity.json is not JSON');
       expect(refusalOf((list) => ({ ...list, 'remoteEntry.js': 'sha256-abc' }))).toBe(
@@ -194,6 +195,45 @@ describe('publishing a release', () => {
       ).toBe("<build> has compressed copies that are not their files' bytes: integrity.json.gz");
     });
 
+    it("refuses server-rendered HTML that ssr/manifest.json's list does not name with its bytes", () => {
+      /**
+       * The build's page manifest edited, and its own entry in integrity.json written again to match, as a build
+       * of that manifest would: only the manifest's list is wrong.
+       * @param {(manifest: Record<string, unknown>, dir: string) => Record<string, unknown>} edit
+       */
+      const manifestEdited = (edit) =>
+        refusalOf((_list, dir) => {
+          const file = path.join(dir, 'ssr/manifest.json');
+          fs.writeFileSync(file, JSON.stringify(edit(JSON.parse(fs.readFileSync(file, 'utf8')), dir)));
+          return integrityListOf(dir);
+        });
+      expect(manifestEdited((manifest) => ({ ...manifest, integrity: undefined }))).toBe(
+        '<build>: ssr/manifest.json lists no integrity of the server-rendered files',
+      );
+      expect(manifestEdited((manifest) => ({ ...manifest, integrity: {} }))).toBe(
+        "<build>'s ssr/manifest.json's integrity does not list ssr/body/index.html: the document server would leave them out",
+      );
+      expect(
+        manifestEdited((manifest, dir) => {
+          fs.appendFileSync(path.join(dir, 'ssr/body/index.html'), '<script src="/x.js"></script>');
+          return manifest;
+        }),
+      ).toBe("<build>'s ssr/manifest.json's integrity does not match the bytes of ssr/body/index.html");
+      expect(
+        manifestEdited((manifest) => ({
+          ...manifest,
+          integrity: { .../** @type {object} */ (manifest['integrity']), 'ssr/body/gone.html': INTEGRITY },
+        })),
+      ).toBe("<build>'s ssr/manifest.json's integrity names files the build does not have: ssr/body/gone.html");
+      // The manifest changed after the list was written: the list's own entry for it is checked.
+      expect(
+        refusalOf((list, dir) => {
+          fs.appendFileSync(path.join(dir, 'ssr/manifest.json'), ' ');
+          return list;
+        }),
+      ).toBe("<build>'s integrity.json does not match the bytes of ssr/manifest.json");
+    });
+
     it('refuses a list with entries named like what every object has: exactly the files, nothing more', () => {
       expect(refusalOf((list) => ({ ...list, constructor: INTEGRITY }))).toBe(
         "<build>'s integrity.json names files the build does not have: constructor",
@@ -217,6 +257,30 @@ describe('publishing a release', () => {
       const older = publishRelease(copy, 'jobs', build, { ...source, record: { ...before, id: releaseIdOf(build) } });
       expect(listReleases(copy).map((copied) => [copied.id, copied.integrity])).toEqual([[older.id, undefined]]);
       fs.rmSync(path.dirname(copy.dir), { recursive: true, force: true });
+    });
+
+    it('copies a release recorded before lists named its server-rendered files, checked as far as its record goes', () => {
+      const build = fakeBuild();
+      const manifestFile = path.join(build, 'ssr/manifest.json');
+      const { integrity, ...manifest } = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+      expect(integrity).toBeDefined();
+      fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+      const { 'ssr/manifest.json': listed, ...older } = integrityListOf(build);
+      expect(listed).toBeDefined();
+      fs.writeFileSync(path.join(build, 'integrity.json'), JSON.stringify(older));
+      const layout = storeLayout(store, 'jobs');
+      const id = releaseIdOf(build);
+      const record = { id, remote: 'jobs', created: '2026-01-01T00:00:00.000Z', by: 'ci', buildId: 'build-1' };
+      const given = { ...record, commit: null, dirty: false, hashedFiles: [], integrity: older };
+      expect(publishRelease(layout, 'jobs', build, { ...source, record: given }).id).toBe(id);
+      // Its other files are still checked against the record.
+      const forged = fakeBuild({ buildId: 'build-2' });
+      fs.writeFileSync(path.join(forged, 'ssr/manifest.json'), JSON.stringify({ ...manifest, buildId: 'build-2' }));
+      fs.writeFileSync(path.join(forged, 'integrity.json'), JSON.stringify(older));
+      const other = { ...given, id: releaseIdOf(forged), buildId: 'build-2' };
+      expect(() => publishRelease(layout, 'jobs', forged, { ...source, record: other })).toThrow(
+        /integrity.json does not match the bytes of remoteEntry.js/,
+      );
     });
   });
 });

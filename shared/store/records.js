@@ -14,9 +14,9 @@ const { hasRelease } = require('./releaseInStore');
  * @typedef {{ id: string, remote: string, created: string, by?: string, buildId: string, commit: string | null,
  *   dirty: boolean, hashedFiles: string[], integrity?: Record<string, string> }} ReleaseRecord
  *   by: who published it (actor.js); hashedFiles: the content-hashed files it shares through assets/ (prune keeps
- *   those of the releases it keeps); integrity: each file a browser may load, with the integrity it is loaded with
- *   (@nativegtm/contract/integrity), checked against the files at publish; none in a release published before
- *   releases had it, whose files browsers then refuse
+ *   those of the releases it keeps); integrity: each file a browser may load, with the integrity it is loaded with,
+ *   and ssr/manifest.json (@nativegtm/contract/integrity), checked against the files at publish; none in a release
+ *   published before releases had it, whose files browsers then refuse
  * @typedef {{ at: string, passed: boolean, skipped?: boolean, checks: { name: string, ok: boolean,
  *   detail?: string }[] }} GateResult
  */

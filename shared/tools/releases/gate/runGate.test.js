@@ -67,12 +67,8 @@ jest.setTimeout(30_000);
  * @param {{ withHtml?: boolean }} [options]
  */
 function buildOf(remote, buildId, { withHtml = true } = {}) {
-  const dir = fakeBuild({ remote, buildId });
-  if (withHtml) {
-    const body = `${bodyWrapperStart(remote, buildId)}data-variant="index"><h1>${remote}</h1></div>`;
-    fs.writeFileSync(path.join(dir, 'ssr/body/index.html'), body);
-  }
-  return dir;
+  const body = `${bodyWrapperStart(remote, buildId)}data-variant="index"><h1>${remote}</h1></div>`;
+  return fakeBuild({ remote, buildId, ...(withHtml ? { body } : {}) });
 }
 
 /** @type {string} */
