@@ -6,10 +6,11 @@ const { createShellServer } = require('./shellServer');
 const { listen, close, drain } = require('./httpServer');
 const { DEFAULT_ORIGIN, siteOrigin } = require('./siteMeta');
 const { storeLayout } = require('@nativegtm/store/layout');
+const { deployables: siteDeployables } = require('./deployables');
 
 /**
- * Starts every deployable on `port` (or the override in `ports`). All or nothing: if one port is taken, the servers
- * already started are closed again and the error says which port.
+ * Starts each deployable given on `port` (or the override in `ports`). All or nothing: if one port is taken, the
+ * servers already started are closed again and the error says which port.
  * @param {import('./deployables').Deployable[]} deployables
  * @param {{ ports?: Record<string, number>, host?: string, roots?: Record<string, string>, remotesFile?: string,
  *   origin?: string, fragmentTimeoutMs?: number, logger?: import('./observability/logger').Logger,
@@ -43,7 +44,9 @@ async function startSite(
     overrideOrigins,
   } = {},
 ) {
-  const routes = deployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
+  // Every page of the site, whichever servers start here: a shell started alone (its remotes served elsewhere) still
+  // composes their pages.
+  const routes = siteDeployables.filter((d) => d.role === 'remote').map((d) => ({ route: d.route, remote: d.remote }));
   /** @type {{ deployable: import('./deployables').Deployable, port: number, server: import('node:http').Server }[]} */
   const running = [];
   // The remotes first: the shell reads every remote's live build as it starts (its field data's labels), and in a
