@@ -1,7 +1,9 @@
 // The shell's document server: every page route answers a complete document, composed per request from the shell's
 // index.html (an SSI template, see ssi.js) and the HTML each page's remote rendered at build time (fragments.js).
 // Unknown paths answer 404 with the shell's own 404 screen. A remote that is down, answers an error or is slow only
-// loses its HTML: the document still answers within the fragment timeout and boots that page in the browser.
+// loses its HTML: the document still answers within the fragment timeout and boots that page in the browser. So does
+// a release in the store whose HTML is not the bytes its record names (vouchedFragments).
+const { createHash } = require('node:crypto');
 const path = require('node:path');
 const { LRUCache } = require('lru-cache');
 const { parseTemplate, compose } = require('./ssi');
@@ -23,6 +25,7 @@ const { normalizeRoutePath } = require('@nativegtm/contract/routes');
 const { composeParts, NOT_FOUND_SCREEN, parseComposePath } = require('@nativegtm/contract/composePaths');
 const { releaseFolder } = require('@nativegtm/contract/releases');
 const { canariesContent } = require('@nativegtm/contract/canaryBuckets');
+const { INTEGRITY_ALGORITHM, fragmentIntegrityOf } = require('@nativegtm/contract/integrity');
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
 /** How long a composed document is reused for the same request target, and for how many targets at most. */
@@ -34,7 +37,12 @@ const MAX_REUSED = 256;
  * A release served in place of a remote's live one: a preview's, or a running canary's to its visitors (releases/).
  * @typedef {{ remote: string, id: string }} ChosenRelease
  */
-/** @typedef {{ base: URL, manifest: PageManifest }} LiveManifest */
+/**
+ * fragments: the integrity of each server-rendered file the manifest's build wrote, when the manifest is vouched for
+ * by the store (undefined: nothing is checked, a dist/ remote's).
+ * @typedef {{ base: URL, manifest: PageManifest, fragments: Record<string, string> | undefined }} LiveManifest
+ */
+/** @typedef {import('./releases/vouchedRemotes').VouchedFragments} VouchedFragments */
 /**
  * @typedef {{ status: number, html: string, route: string | undefined,
  *   fragment: import('./fragmentTiming').FragmentTiming | undefined, composedAt: number }} ComposedDocument
@@ -52,13 +60,15 @@ const MAX_REUSED = 256;
  * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
  *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number, sampleRate?: number,
  *   canaries?: () => { remote: string, share: number }[],
+ *   vouchedFragments?: (remote: string, chosen?: string) => VouchedFragments | undefined,
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
  *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
  *   request target; sampleRate: the share of page views measured (RUM_SAMPLE_RATE); canaries: the running canaries'
- *   shares, listed in every document for browsers to place themselves (releases/canaries.js); events: told of each fragment
- *   fetch and cache hit, by remote;
+ *   shares, listed in every document for browsers to place themselves (releases/canaries.js); vouchedFragments: which
+ *   of a remote's ssr/manifest.json this server may take, for the live release or a chosen one (none: any); events:
+ *   told of each fragment fetch, cache hit and file refused for its bytes, by remote;
  *   metrics: where the live build of each remote is shown.
  */
 function createDocumentComposer({
@@ -71,6 +81,7 @@ function createDocumentComposer({
   reuseMs = DOCUMENT_REUSE_MS,
   sampleRate = 1,
   canaries,
+  vouchedFragments = () => undefined,
   events,
   metrics,
 }) {
@@ -119,34 +130,93 @@ function createDocumentComposer({
   }
 
   /**
-   * Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document.
-   * @type {Map<string, { text: string, manifest: PageManifest | undefined }>}
+   * Each remote's last manifest text and what it says, so a manifest is parsed and checked once, not per document;
+   * its integrity once asked for.
+   * @type {Map<string, { text: string, manifest: PageManifest | undefined, integrity?: string }>}
    */
   const manifests = new Map();
   /** The same for chosen releases, apart: they are not what is live. */
   const chosenManifests = new Map();
+  /**
+   * Server-rendered files checked against the integrity their vouched manifest names, by URL: the text checked and
+   * whether it matched, so the same copy is hashed once, not per document.
+   * @type {LRUCache<string, { text: string, integrity: string, ok: boolean }>}
+   */
+  const checked = new LRUCache({ max: 1024 });
+
+  /** @param {string} text */
+  const integrityOf = (text) =>
+    `${INTEGRITY_ALGORITHM}-${createHash(INTEGRITY_ALGORITHM).update(text).digest('base64')}`;
 
   /**
-   * The manifest's contents if it is this remote's and well-formed: a build id, and query parameters and values that
-   * are slugs (they become regular expressions and file names), or undefined.
+   * Whether a server-rendered file is the bytes its vouched manifest names; one that is not is reported.
+   * @param {string} remote
+   * @param {URL} base
+   * @param {string} file
+   * @param {string} text
+   * @param {Record<string, string>} fragments
+   */
+  function vouchedText(remote, base, file, text, fragments) {
+    const url = new URL(file, base).href;
+    const expected = fragments[file] ?? '';
+    const last = checked.get(url);
+    let ok = last?.ok;
+    if (last?.text !== text || last.integrity !== expected) {
+      ok = expected !== '' && integrityOf(text) === expected;
+      checked.set(url, { text, integrity: expected, ok });
+    }
+    if (!ok) events?.refused?.({ url, label: remote });
+    return ok === true;
+  }
+
+  /**
+   * The manifest's text and contents, if it is this remote's and well-formed: a build id, and query parameters and
+   * values that are slugs (they become regular expressions and file names); otherwise no manifest.
    * @param {string} remote
    * @param {string} manifestText
    * @param {boolean} chosen
-   * @returns {PageManifest | undefined}
+   * @returns {{ text: string, manifest: PageManifest | undefined, integrity?: string }}
    */
-  function readManifest(remote, manifestText, chosen) {
+  function parsedManifest(remote, manifestText, chosen) {
     const known = chosen ? chosenManifests : manifests;
     const last = known.get(remote);
-    if (last?.text === manifestText) return last.manifest;
+    if (last?.text === manifestText) return last;
     let manifest;
     try {
       manifest = parsePageManifest(manifestText, remote);
     } catch {
       // Not this remote's well-formed manifest: no page HTML, as for a remote that is down.
     }
-    known.set(remote, { text: manifestText, manifest });
+    /** @type {{ text: string, manifest: PageManifest | undefined, integrity?: string }} */
+    const parsed = { text: manifestText, manifest };
+    known.set(remote, parsed);
     if (manifest && !chosen) metrics?.liveBuild(remote, manifest.buildId);
-    return manifest;
+    return parsed;
+  }
+
+  /**
+   * The integrity of each server-rendered file the manifest names, if the store vouches for the manifest (its
+   * integrity is one `vouched` names and its list is well-formed), or null (none of its HTML is pasted, and the
+   * refusal is reported).
+   * @param {string} remote
+   * @param {URL} base
+   * @param {{ text: string, manifest: PageManifest | undefined, integrity?: string }} parsed
+   * @param {VouchedFragments} vouched
+   * @returns {Record<string, string> | null}
+   */
+  function vouchedManifest(remote, base, parsed, vouched) {
+    parsed.integrity ??= integrityOf(parsed.text);
+    const matched = vouched.manifests.some(({ integrity }) => integrity === parsed.integrity);
+    let fragments = null;
+    if (matched && parsed.manifest) {
+      try {
+        fragments = fragmentIntegrityOf(parsed.manifest);
+      } catch {
+        // A manifest the store recorded has a well-formed list (publish checked it): one without, vouches for nothing.
+      }
+    }
+    if (!fragments) events?.refused?.({ url: new URL(fragmentPaths.manifest, base).href, label: remote });
+    return fragments;
   }
 
   /**
@@ -160,8 +230,14 @@ function createDocumentComposer({
     const base = remoteBase(remote, chosen);
     if (!base) return undefined;
     const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, live);
-    const manifest = manifestText === null ? undefined : readManifest(remote, manifestText, chosen !== undefined);
-    return manifest ? { base, manifest } : undefined;
+    if (manifestText === null) return undefined;
+    const parsed = parsedManifest(remote, manifestText, chosen !== undefined);
+    if (!parsed.manifest) return undefined;
+    // Asked once the manifest is here: a promote while it was fetched is the store's newest word.
+    const vouched = vouchedFragments(remote, chosen?.id);
+    if (!vouched) return { base, manifest: parsed.manifest, fragments: undefined };
+    const fragments = vouchedManifest(remote, base, parsed, vouched);
+    return fragments ? { base, manifest: parsed.manifest, fragments } : undefined;
   }
 
   /**
@@ -185,8 +261,9 @@ function createDocumentComposer({
       manifest.buildId,
       (head) => head.startsWith(marker) || !head.startsWith(HEAD_MARKER_START),
     );
+    if (!head || (found.fragments && !vouchedText(remote, base, fragmentPaths.head, head, found.fragments))) return '';
     // The page's stylesheets are files of the remote: its base URL is only known here.
-    return head ? compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href }) : '';
+    return compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href });
   }
 
   /**
@@ -206,10 +283,10 @@ function createDocumentComposer({
     // error page answered with 200, nor a file of another build than the manifest's (the browser would otherwise
     // get HTML that the JavaScript the shell loads for that build does not hydrate).
     const wrapper = bodyWrapperStart(remote, manifest.buildId);
-    const body = await fetchFragment(remote, base, fragmentPaths.body(key), live, manifest.buildId, (html) =>
-      html.startsWith(wrapper),
-    );
-    return body ?? '';
+    const file = fragmentPaths.body(key);
+    const body = await fetchFragment(remote, base, file, live, manifest.buildId, (html) => html.startsWith(wrapper));
+    if (!body || (found.fragments && !vouchedText(remote, base, file, body, found.fragments))) return '';
+    return body;
   }
 
   /**

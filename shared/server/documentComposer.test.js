@@ -1,4 +1,5 @@
 /** @jest-environment node */
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -151,5 +152,142 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
       'fragment;desc="jobs: document reused";dur=0',
     );
     expect((await documents.render('/nope')).fragment).toBeUndefined();
+  });
+});
+
+describe("a release's server-rendered HTML, pasted only with the bytes the store recorded", () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-vouched-'));
+  const template =
+    '<!doctype html><head><!--# include virtual="/_compose/page-head/$page" --></head>' +
+    '<body><!--# include virtual="/_compose/page-body/$page?$args" --></body>';
+  /** @param {string} text */
+  const integrityOf = (text) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
+  /**
+   * A build's server-rendered files, its manifest naming their integrity as the build writes it.
+   * @param {string} buildId
+   * @param {{ body?: string, listed?: boolean }} [options] body: the page's HTML; listed: whether the manifest
+   *   names the files' integrity
+   */
+  function build(buildId, { body = '<h1>Hire</h1>', listed = true } = {}) {
+    const head = `${headMarker('employers', buildId)}<title>Employers ${buildId}</title>`;
+    const html = `${bodyWrapperStart('employers', buildId)}data-variant="index">${body}</div>`;
+    const integrity = { 'ssr/head.html': integrityOf(head), 'ssr/body/index.html': integrityOf(html) };
+    const manifest = JSON.stringify({ name: 'employers', buildId, ...(listed ? { integrity } : {}) });
+    return { '/ssr/manifest.json': manifest, '/ssr/head.html': head, '/ssr/body/index.html': html };
+  }
+  /** What the remote's server answers: a release's files, as a node's copy has them. */
+  let files = build('b1');
+  const remote = http.createServer((req, res) => {
+    const file = files[/** @type {keyof typeof files} */ (new URL(String(req.url), 'http://remote').pathname)];
+    res.statusCode = file ? 200 : 404;
+    res.end(file ?? '');
+  });
+  /** What the store vouches for: the manifests its records name (undefined: a dist/ remote, nothing checked). */
+  /** @type {import('./releases/vouchedRemotes').VouchedFragments | undefined} */
+  let vouched;
+  /** @type {{ url: string, label: string }[]} */
+  const refused = [];
+  /** @type {ReturnType<typeof createDocumentComposer>} */
+  let documents;
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(folder, 'index.html'), template);
+    await new Promise((resolve) => remote.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const { port } = /** @type {import('node:net').AddressInfo} */ (remote.address());
+    const remotes = path.join(folder, 'remotes.json');
+    fs.writeFileSync(remotes, JSON.stringify({ employers: `http://127.0.0.1:${port}/mf-manifest.json` }));
+    documents = createDocumentComposer({
+      root: folder,
+      remotes: createRemotesFile(remotes),
+      routes: [{ route: '/employers', remote: 'employers' }],
+      origin: 'https://nativegtm.example',
+      reuseMs: 0,
+      // Every document reads the manifest again: what the remote's server answers now.
+      fragmentMaxAgeMs: 1,
+      vouchedFragments: () => vouched,
+      events: { refused: (event) => refused.push(event) },
+    });
+  });
+  beforeEach(() => {
+    refused.length = 0;
+  });
+  afterAll(async () => {
+    documents.close();
+    await new Promise((resolve) => remote.close(resolve));
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A document composed once the manifest's copy is older than its max age. */
+  async function page() {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return (await documents.render('/employers')).html;
+  }
+
+  it('pastes head and page of the release whose manifest the store recorded', async () => {
+    files = build('b1');
+    vouched = { manifests: [{ release: 'r1', integrity: integrityOf(files['/ssr/manifest.json']) }] };
+    const html = await page();
+    expect(html).toContain('<title>Employers b1</title>');
+    expect(html).toContain('<h1>Hire</h1>');
+    expect(refused).toEqual([]);
+  });
+
+  it('leaves out a page changed where it is served, and says which file', async () => {
+    const good = build('b2');
+    files = {
+      ...good,
+      '/ssr/body/index.html': good['/ssr/body/index.html'].replace('Hire', 'Hire<script src="/x.js">'),
+    };
+    vouched = { manifests: [{ release: 'r2', integrity: integrityOf(good['/ssr/manifest.json']) }] };
+    const html = await page();
+    expect(html).toContain('<title>Employers b2</title>');
+    expect(html).not.toContain('x.js');
+    expect(html).not.toContain('<h1>Hire');
+    expect(refused).toEqual([{ url: expect.stringMatching(/\/ssr\/body\/index\.html$/), label: 'employers' }]);
+    // The same copy is hashed once, and refused for every document.
+    expect(await page()).not.toContain('x.js');
+    expect(refused).toHaveLength(2);
+  });
+
+  it('leaves out everything of a manifest the store did not record: a planted one, or one listing nothing', async () => {
+    const good = build('b3');
+    vouched = { manifests: [{ release: 'r3', integrity: integrityOf(good['/ssr/manifest.json']) }] };
+    // Head, page and manifest rewritten to match each other: the record names another manifest.
+    files = build('b3', { body: '<h1>Hire</h1><script src="/x.js"></script>' });
+    expect(await page()).not.toContain('<h1>Hire');
+    const bare = build('b4', { listed: false });
+    files = bare;
+    vouched = { manifests: [{ release: 'r4', integrity: integrityOf(bare['/ssr/manifest.json']) }] };
+    expect(await page()).not.toContain('Employers b4');
+    // A release recorded before records named its manifest vouches for none.
+    files = build('b5');
+    vouched = { manifests: [{ release: 'r5', integrity: undefined }] };
+    const html = await page();
+    expect(html).not.toContain('Employers b5');
+    expect(html).not.toContain('<h1>Hire');
+    expect(refused.map(({ url }) => url.replace(/^.*\/ssr\//, 'ssr/'))).toEqual([
+      'ssr/manifest.json',
+      'ssr/manifest.json',
+      'ssr/manifest.json',
+    ]);
+  });
+
+  it("takes either side of a promote the store names, and a dist/ remote's HTML unchecked", async () => {
+    const before = build('b6');
+    const after = build('b7');
+    vouched = {
+      manifests: [
+        { release: 'r7', integrity: integrityOf(after['/ssr/manifest.json']) },
+        { release: 'r6', integrity: integrityOf(before['/ssr/manifest.json']) },
+      ],
+    };
+    files = before;
+    expect(await page()).toContain('Employers b6');
+    files = after;
+    expect(await page()).toContain('Employers b7');
+    vouched = undefined;
+    files = build('b8', { listed: false });
+    expect(await page()).toContain('Employers b8');
+    expect(refused).toEqual([]);
   });
 });

@@ -19,8 +19,10 @@
 
 /**
  * What the cache tells its owner (metrics, logs); `label` is what the caller named the file's source (its remote).
+ * `refused` is the document server's own: a file it had but left out of a document, its bytes not the ones the store
+ * recorded.
  * @typedef {{ fetched?: (event: { url: string, label: string, seconds: number, outcome: FetchOutcome }) => void,
- *   hit?: (label: string) => void }} CacheEvents
+ *   hit?: (label: string) => void, refused?: (event: { url: string, label: string }) => void }} CacheEvents
  * @typedef {'ok' | import('./observability/metrics').FragmentFailure} FetchOutcome
  */
 

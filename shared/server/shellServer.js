@@ -134,6 +134,7 @@ function createShellHandler({
     events: fragmentEvents({ metrics, logger }),
     metrics,
     canaries: canaries && (() => canaries.shares()),
+    vouchedFragments: vouched.serverRendered,
     ...composing,
     // A site that takes no field data asks browsers for none: their beacons would each be refused with a 405.
     sampleRate: fieldData ? compose.sampleRate : 0,

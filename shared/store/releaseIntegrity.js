@@ -13,6 +13,7 @@ const {
   MAX_INTEGRITY_BYTES,
   parseIntegrityList,
 } = require('@nativegtm/contract/integrity');
+const { fragmentPaths } = require('@nativegtm/contract/fragments');
 const { readRecord } = require('./records');
 
 /** Releases whose answer is remembered (it never changes: a release's files and record never do). */
@@ -50,12 +51,23 @@ function listIntegrity(layout, id) {
 }
 
 /**
- * listIntegrity, remembered per release: a release never changes, so each is read once; an answer of "none" is read
- * again after NONE_REMEMBERED_MS, as a node may not have copied the release whole yet, and a request that names a
- * release with none (a forged preview cookie, say) costs no read each.
+ * The integrity the release's record names for its ssr/manifest.json, which names each of its server-rendered files'
+ * in turn (@nativegtm/contract/integrity): the document server pastes that release's HTML only through this chain.
+ * None for a release recorded before lists named it.
+ * @param {import('./layout').StoreLayout} layout
+ * @param {string} id
+ * @returns {string | undefined}
+ */
+const fragmentManifestIntegrity = (layout, id) => readRecord(layout, id)?.integrity?.[fragmentPaths.manifest];
+
+/**
+ * What `read` answers for a release, remembered per release: a release never changes, so each is read once; an
+ * answer of "none" is read again after NONE_REMEMBERED_MS, as a node may not have copied the release whole yet, and a
+ * request that names a release with none (a forged preview cookie, say) costs no read each.
+ * @param {(layout: import('./layout').StoreLayout, id: string) => string | undefined} read
  * @param {{ now?: () => number }} [options]
  */
-function rememberedListIntegrity({ now = Date.now } = {}) {
+function rememberedPerRelease(read, { now = Date.now } = {}) {
   /** @type {LRUCache<string, string>} */
   const known = new LRUCache({ max: REMEMBERED });
   /** @type {LRUCache<string, string>} */
@@ -68,11 +80,17 @@ function rememberedListIntegrity({ now = Date.now } = {}) {
     const key = `${layout.dir}\0${id}`;
     const remembered = known.get(key) ?? none.get(key);
     if (remembered !== undefined) return remembered || undefined;
-    const value = listIntegrity(layout, id);
+    const value = read(layout, id);
     if (value) known.set(key, value);
     else none.set(key, NONE);
     return value;
   };
 }
 
-module.exports = { listIntegrity, rememberedListIntegrity };
+/** @param {{ now?: () => number }} [options] */
+const rememberedListIntegrity = (options) => rememberedPerRelease(listIntegrity, options);
+
+/** @param {{ now?: () => number }} [options] */
+const rememberedFragmentManifestIntegrity = (options) => rememberedPerRelease(fragmentManifestIntegrity, options);
+
+module.exports = { listIntegrity, rememberedFragmentManifestIntegrity, rememberedListIntegrity };

@@ -4,7 +4,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { storeLayout } = require('./layout');
 const { publishRelease } = require('./publish');
-const { listIntegrity, rememberedListIntegrity } = require('./releaseIntegrity');
+const { listIntegrity, rememberedFragmentManifestIntegrity, rememberedListIntegrity } = require('./releaseIntegrity');
 const { fakeBuild, removeFakeBuilds } = require('./testing/fakeBuild');
 
 /** @type {string} */
@@ -89,5 +89,25 @@ describe("the integrity of a release's list, as the store vouches for it", () =>
     const { layout, id, list } = published();
     overwrite(list, ' '.repeat(2 * 1024 * 1024 + 1));
     expect(listIntegrity(layout, id)).toBeUndefined();
+  });
+});
+
+describe("the integrity of a release's ssr/manifest.json, as its record names it", () => {
+  it("is the record's, whatever the node's copy of the files says", () => {
+    const { layout, id } = published();
+    const manifest = path.join(layout.release(id), 'ssr/manifest.json');
+    const expected = `sha384-${createHash('sha384').update(fs.readFileSync(manifest)).digest('base64')}`;
+    overwrite(manifest, '{"name":"jobs","buildId":"planted"}');
+    expect(rememberedFragmentManifestIntegrity()(layout, id)).toBe(expected);
+  });
+
+  it('is none for a release recorded before lists named it, and for one not in the store', () => {
+    const { layout, id } = published();
+    const record = JSON.parse(fs.readFileSync(layout.record(id), 'utf8'));
+    delete record.integrity['ssr/manifest.json'];
+    fs.writeFileSync(layout.record(id), JSON.stringify(record));
+    const remembered = rememberedFragmentManifestIntegrity();
+    expect(remembered(layout, id)).toBeUndefined();
+    expect(remembered(layout, '0123456789abcdef')).toBeUndefined();
   });
 });

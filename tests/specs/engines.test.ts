@@ -1,4 +1,13 @@
-import { appendFileSync, chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rewriteBuildFile, writeIntegrityList } from '@nativegtm/build/integrity';
@@ -335,6 +344,42 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         await expectRefused(site, refused);
         // Not vouched for, the rewritten list names nothing: not even the planted chunk is fetched.
         expect(site.remote.requested().some((url) => url.startsWith(`/${chunk}`))).toBe(!tampering.relist);
+      } finally {
+        await site.stop();
+        rmSync(store, { recursive: true, force: true });
+      }
+    });
+
+    it("the page's server-rendered HTML: it is left out, nothing planted runs, and the page renders", async () => {
+      const store = mkdtempSync(join(tmpdir(), 'nativegtm-tampered-store-'));
+      const layout = storeLayout(store, 'jobs');
+      const { id } = publishRelease(layout, 'jobs', join(jobsPackage.dir, 'dist'), { commit: null, dirty: false });
+      writeLivePointer(layout, id);
+      const release = layout.release(id);
+      for (const file of readdirSync(release, { recursive: true }) as string[]) chmodSync(join(release, file), 0o755);
+      const site = await startSiteWithFlakyJobs(release, store);
+      try {
+        // A script of the remote's own origin, which the site's CSP lets run: in every variant of the page's HTML,
+        // and beside it.
+        writeFileSync(join(release, 'planted.js'), 'window.__tampered = true;');
+        for (const file of readdirSync(join(release, 'ssr/body'))) {
+          appendFileSync(join(release, 'ssr/body', file), `<script src="${site.remote.url}/planted.js"></script>`);
+        }
+        const document = await (await fetch(`${site.origin}/featured-jobs`)).text();
+        expect(document).not.toContain('planted.js');
+        expect(document).not.toContain('data-remote="jobs"');
+        // The release's head, untouched, is still pasted: the page's HTML alone was left out.
+        expect(document).toContain('<!-- nativegtm head: remote="jobs"');
+        await open('/featured-jobs', undefined, await engine.origin(site.origin));
+        await untilScreen('Featured Jobs');
+        expect(
+          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
+        ).toBeNull();
+        expect(site.remote.requested().some((url) => url.startsWith('/planted.js'))).toBe(false);
+        expect(await site.metrics.registry.metrics()).toMatch(
+          /nativegtm_fragment_failures_total\{remote="jobs",reason="unvouched"\} [1-9]/,
+        );
+        expect(await unexpectedErrors()).toEqual([]);
       } finally {
         await site.stop();
         rmSync(store, { recursive: true, force: true });

@@ -19,28 +19,40 @@ function fragmentEvents({ metrics, logger, repeatLogMs = 10_000, now = Date.now 
    * @type {LRUCache<string, { reason: string, at: number, unlogged: number, total: number }>}
    */
   const failing = new LRUCache({ max: 256 });
+  /**
+   * Logs a failure unless the file's last line was for the same reason, less than repeatLogMs ago.
+   * @param {string} url
+   * @param {string} label
+   * @param {import('./metrics').FragmentFailure} outcome
+   * @param {number} seconds
+   */
+  function failed(url, label, outcome, seconds) {
+    const last = failing.get(url);
+    const time = now();
+    const total = (last?.total ?? 0) + 1;
+    if (last && last.reason === outcome && time - last.at < repeatLogMs) {
+      Object.assign(last, { unlogged: last.unlogged + 1, total });
+      return;
+    }
+    logger.warn(
+      { remote: label, url, reason: outcome, ms: Math.round(seconds * 1000), unlogged: last?.unlogged ?? 0 },
+      outcome === 'unvouched' ? 'fragment left out: not the bytes its release recorded' : 'fragment failed',
+    );
+    failing.set(url, { reason: outcome, at: time, unlogged: 0, total });
+  }
   return {
     fetched({ url, label, seconds, outcome }) {
       metrics?.fragmentFetched(label, seconds, outcome);
+      if (outcome !== 'ok') return failed(url, label, outcome, seconds);
       const last = failing.get(url);
-      if (outcome === 'ok') {
-        if (last) {
-          logger.info({ remote: label, url, failures: last.total }, 'fragment fetched again');
-          failing.delete(url);
-        }
-        return;
+      if (last) {
+        logger.info({ remote: label, url, failures: last.total }, 'fragment fetched again');
+        failing.delete(url);
       }
-      const time = now();
-      const total = (last?.total ?? 0) + 1;
-      if (last && last.reason === outcome && time - last.at < repeatLogMs) {
-        Object.assign(last, { unlogged: last.unlogged + 1, total });
-        return;
-      }
-      logger.warn(
-        { remote: label, url, reason: outcome, ms: Math.round(seconds * 1000), unlogged: last?.unlogged ?? 0 },
-        'fragment failed',
-      );
-      failing.set(url, { reason: outcome, at: time, unlogged: 0, total });
+    },
+    refused({ url, label }) {
+      metrics?.fragmentRefused(label);
+      failed(url, label, 'unvouched', 0);
     },
     hit(label) {
       metrics?.fragmentCacheHit(label);

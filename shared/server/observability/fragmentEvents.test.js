@@ -62,4 +62,20 @@ describe('the fragment events of the document server', () => {
     expect(text).toContain('nativegtm_fragment_cache_hits_total{remote="jobs"} 1');
     expect(lines).toHaveLength(1);
   });
+
+  it('counts every document that left out a file the store did not vouch for, and logs it once per period', async () => {
+    const { events, metrics, lines, advance } = setup();
+    const body = 'http://localhost:3003/ssr/body/index.html?build=b1';
+    events.refused?.({ url: body, label: 'jobs' });
+    events.refused?.({ url: body, label: 'jobs' });
+    advance(10_000);
+    events.refused?.({ url: body, label: 'jobs' });
+    expect(await metrics.registry.metrics()).toContain(
+      'nativegtm_fragment_failures_total{remote="jobs",reason="unvouched"} 3',
+    );
+    expect(lines.map(({ msg, reason, url: file, unlogged }) => ({ msg, reason, file, unlogged }))).toEqual([
+      { msg: 'fragment left out: not the bytes its release recorded', reason: 'unvouched', file: body, unlogged: 0 },
+      { msg: 'fragment left out: not the bytes its release recorded', reason: 'unvouched', file: body, unlogged: 1 },
+    ]);
+  });
 });

@@ -15,9 +15,10 @@ const VITAL_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.8, 2.5, 3, 4, 6, 10, 
 const LAYOUT_SHIFT_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
 
 /**
- * @typedef {'timeout' | 'unreachable' | 'status' | 'rejected'} FragmentFailure
+ * @typedef {'timeout' | 'unreachable' | 'status' | 'rejected' | 'unvouched'} FragmentFailure
  *   timeout: no answer within the fragment timeout; unreachable: refused, reset or not resolvable; status: an answer
- *   other than 200; rejected: a 200 that is not the file asked for (another build's, an error page)
+ *   other than 200; rejected: a 200 that is not the file asked for (another build's, an error page); unvouched: a
+ *   release's file whose bytes are not the ones the store recorded, left out of a document (counted per document)
  */
 
 /** Files visitors' browsers refused for their integrity (the status page reads it back: integrityFailures.js). */
@@ -57,7 +58,7 @@ function createMetrics() {
   });
   const fragmentFailures = new Counter({
     name: 'nativegtm_fragment_failures_total',
-    help: 'Fragment fetches that failed, by remote and reason (timeout, unreachable, status, rejected).',
+    help: 'Fragment fetches that failed, by remote and reason (timeout, unreachable, status, rejected), and documents that left out a fragment not vouched for by the store (unvouched).',
     labelNames: /** @type {const} */ (['remote', 'reason']),
     registers,
   });
@@ -210,6 +211,10 @@ function createMetrics() {
       if (outcome === 'ok') return;
       fragmentFailures.inc({ remote, reason: outcome });
       if (outcome === 'timeout') fragmentTimeouts.inc({ remote });
+    },
+    /** @param {string} remote */
+    fragmentRefused(remote) {
+      fragmentFailures.inc({ remote, reason: 'unvouched' });
     },
     /** @param {string} remote */
     fragmentCacheHit(remote) {

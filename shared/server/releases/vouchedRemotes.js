@@ -9,6 +9,8 @@
 //   the documents read its server-rendered HTML, which the server already takes from that server as it comes;
 // - a remote a dev server overrides: none, and its entry says it is the dev server's: the one case the shell checks
 //   nothing, and only as this server says (never as a cookie a page's script can write says).
+// It also tells the document server which server-rendered HTML it may paste (serverRendered): a release in the store's
+// only through the ssr/manifest.json its record names; a dist/ remote's as its server answers it.
 const { createHash } = require('node:crypto');
 const { LRUCache } = require('lru-cache');
 const { INTEGRITY_ALGORITHM, INTEGRITY_FILE, MAX_INTEGRITY_BYTES } = require('@nativegtm/contract/integrity');
@@ -17,12 +19,17 @@ const { REMOTES_CONFIG_PATH, servedRemotes } = require('@nativegtm/contract/remo
 const { storeLayout } = require('@nativegtm/store/layout');
 const { liveRelease } = require('@nativegtm/store/livePointer');
 const { RELEASE_MANIFEST } = require('@nativegtm/store/releaseInStore');
-const { rememberedListIntegrity } = require('@nativegtm/store/releaseIntegrity');
+const { rememberedFragmentManifestIntegrity, rememberedListIntegrity } = require('@nativegtm/store/releaseIntegrity');
 const { is } = require('../routeTable');
 const { silentLogger } = require('../observability/logger');
 const { overriddenEntries } = require('./overrides');
 
 /** @typedef {{ remote: string, id: string }} ChosenRelease */
+/**
+ * The ssr/manifest.json texts the document server may take for a remote: those whose integrity is one of these
+ * (none: no manifest at all). Each release's record names one.
+ * @typedef {{ manifests: { release: string, integrity: string | undefined }[] }} VouchedFragments
+ */
 /** @typedef {{ chosen: ChosenRelease[], override?: { remote: string, origin: string } }} Personal */
 /** @typedef {Personal & { headers: Record<string, string> }} PersonalAnswer whom it is for, and the answer's headers */
 
@@ -34,6 +41,12 @@ const LIST_TIMEOUT_MS = 2000;
  * that does not answer must not hold every other remote's entry back.
  */
 const FIRST_READ_WAIT_MS = 300;
+/**
+ * How long the release that was live before a promote still has its server-rendered HTML vouched for: the remote's
+ * server may see the promote later than this one (it reads the live pointer at most every 200 ms), and a fetch under
+ * way brings the release it started on.
+ */
+const PREVIOUS_LIVE_MS = 2000;
 /** What the cache holds for a list that could not be read (it caches no undefined): nothing vouched for. */
 const UNREAD = '';
 /** How long a list that could not be read is not read again: a remote back up is vouched for within that. */
@@ -79,6 +92,10 @@ function createVouchedRemotes({
   };
   /** @type {Map<string, () => string | undefined>} */
   const live = new Map();
+  const fragmentManifest = rememberedFragmentManifestIntegrity({ now });
+  /** Each remote's live release as last seen, and the one before it with when it stopped being live. */
+  /** @type {Map<string, { id: string, previous?: { id: string, until: number } }>} */
+  const lastLive = new Map();
 
   /** @param {string} remote */
   const layoutOf = (remote) => storeLayout(/** @type {string} */ (releasesDir), remote);
@@ -91,10 +108,36 @@ function createVouchedRemotes({
     if (releasesDir === undefined || servedFromFolders.includes(remote)) return undefined;
     let reader = live.get(remote);
     if (!reader) {
-      reader = liveRelease(layoutOf(remote));
+      reader = liveRelease(layoutOf(remote), { now });
       live.set(remote, reader);
     }
     return reader();
+  }
+
+  /**
+   * Which of the remote's server-rendered HTML the document server may paste, for a request that gets `chosen` (a
+   * preview's or a canary side's release) or the live release: undefined when nothing is checked (a remote served
+   * from its own dist/, whose server the site trusts); otherwise the ssr/manifest.json integrities the store's
+   * records name, the live release's and, for PREVIOUS_LIVE_MS after a promote, the one's before it.
+   * @param {string} remote
+   * @param {string} [chosen] the id of the release the request gets in place of the live one
+   * @returns {VouchedFragments | undefined}
+   */
+  function serverRendered(remote, chosen) {
+    const vouched = (/** @type {string} */ id) => ({ release: id, integrity: fragmentManifest(layoutOf(remote), id) });
+    if (chosen !== undefined && releasesDir !== undefined) return { manifests: [vouched(chosen)] };
+    const id = liveId(remote);
+    if (id === undefined) return undefined;
+    const time = now();
+    const last = lastLive.get(remote);
+    let previous = last?.previous;
+    if (last && last.id !== id) {
+      previous = { id: last.id, until: time + PREVIOUS_LIVE_MS };
+      lastLive.set(remote, { id, previous });
+    } else if (!last) lastLive.set(remote, { id });
+    const manifests = [vouched(id)];
+    if (previous && previous.until > time && previous.id !== id) manifests.push(vouched(previous.id));
+    return { manifests };
   }
 
   /**
@@ -194,7 +237,7 @@ function createVouchedRemotes({
     return `${JSON.stringify(servedRemotes(urls, integrity, personal?.override?.remote), null, 2)}\n`;
   }
 
-  return { json };
+  return { json, serverRendered };
 }
 
 /**

@@ -202,3 +202,46 @@ describe('the remotes.json browsers get', () => {
     expect(config.integrity.candidates).toBe(sha384('the list of candidates'));
   });
 });
+
+describe('the server-rendered HTML the document server may paste', () => {
+  /** @param {{ layout: import('@nativegtm/store/layout').StoreLayout, id: string }} release */
+  const recorded = ({ layout, id }) => ({
+    release: id,
+    integrity: sha384(fs.readFileSync(path.join(layout.release(id), 'ssr/manifest.json'), 'utf8')),
+  });
+
+  it("is a live release's through the manifest its record names, and a dist/ remote's unchecked", () => {
+    const live = jobsRelease({ live: true });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, fetchImpl });
+    expect(vouched.serverRendered('jobs')).toEqual({ manifests: [recorded(live)] });
+    expect(vouched.serverRendered('employers')).toBeUndefined();
+    // Served from a folder of its own (the gate's candidate): as a dist/ remote's.
+    const gate = createVouchedRemotes({ remotes, releasesDir: store, servedFromFolders: ['jobs'], fetchImpl });
+    expect(gate.serverRendered('jobs')).toBeUndefined();
+  });
+
+  it("is a chosen release's alone, live or not", () => {
+    jobsRelease({ live: true });
+    const chosen = jobsRelease({ buildId: 'b2' });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, fetchImpl });
+    expect(vouched.serverRendered('jobs', chosen.id)).toEqual({ manifests: [recorded(chosen)] });
+    expect(vouched.serverRendered('jobs', 'not-a-release')).toEqual({
+      manifests: [{ release: 'not-a-release', integrity: undefined }],
+    });
+  });
+
+  it('is either side of a promote for 2 s, for a remote server that sees it later, then the new side only', () => {
+    let time = 1_000_000;
+    const before = jobsRelease({ live: true });
+    const vouched = createVouchedRemotes({ remotes, releasesDir: store, fetchImpl, now: () => time });
+    expect(vouched.serverRendered('jobs')).toEqual({ manifests: [recorded(before)] });
+    const after = jobsRelease({ live: true, buildId: 'b2' });
+    // The live pointer is looked at every 200 ms.
+    time += 250;
+    expect(vouched.serverRendered('jobs')).toEqual({ manifests: [recorded(after), recorded(before)] });
+    time += 1900;
+    expect(vouched.serverRendered('jobs')).toEqual({ manifests: [recorded(after), recorded(before)] });
+    time += 200;
+    expect(vouched.serverRendered('jobs')).toEqual({ manifests: [recorded(after)] });
+  });
+});
