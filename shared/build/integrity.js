@@ -90,4 +90,4 @@ function writeFragmentIntegrity(dir) {
   fs.writeFileSync(file, JSON.stringify({ ...manifest, integrity: fragmentIntegrityListOf(dir) }));
 }
 
-module.exports = { fragmentIntegrityListOf, integrityOf, rewriteBuildFile, writeIntegrityList };
+module.exports = { fragmentIntegrityListOf, integrityOf, rewriteBuildFile, writeFragmentIntegrity, writeIntegrityList };

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUCKET_COOKIE, BUCKETS, CANARIES_META, sideOf } from '@nativegtm/contract/canaryBuckets';
 import { FIELD_TOKEN_META } from '@nativegtm/contract/fieldData';
@@ -10,7 +10,7 @@ import { deployables } from '@nativegtm/server/deployables';
 import { thisCommand, writeCanary, endCanary } from '@nativegtm/store/canaryInStore';
 import { storeLayout } from '@nativegtm/store/layout';
 import { reloadNginx } from '@nativegtm/server/nginxReload';
-import { integrityOf, rewriteBuildFile } from '@nativegtm/build/integrity';
+import { integrityOf, rewriteBuildFile, writeFragmentIntegrity } from '@nativegtm/build/integrity';
 import { eventually } from '../support/eventually';
 import { rawGet } from '../support/rawGet';
 import { npmRun } from '../support/releaseCommands';
@@ -39,15 +39,24 @@ const PRUNED = 'feedfacefeedface';
 
 let sites: ReleaseSites | undefined;
 let env: Record<string, string>;
-/** The jobs releases: live, the canary's, and one only ever previewed; and the build each one's HTML carries. */
-const ids = { live: '', canary: '', previewed: '' };
-const builds = { live: '', canary: 'release-choice-canary', previewed: 'release-choice-previewed' };
+/**
+ * The jobs releases: live, the canary's, one only ever previewed, and one whose HTML is changed on the node's copy; and
+ * the build each one's HTML carries.
+ */
+const ids = { live: '', canary: '', previewed: '', tampered: '' };
+const builds = {
+  live: '',
+  canary: 'release-choice-canary',
+  previewed: 'release-choice-previewed',
+  tampered: 'release-choice-tampered',
+};
 /** The integrity of each release's list: each one's differs, so that what is vouched for names the release. */
-const lists: Record<keyof typeof ids, string> = { live: '', canary: '', previewed: '' };
+const lists: Record<keyof typeof ids, string> = { live: '', canary: '', previewed: '', tampered: '' };
 
 /**
  * A copy of the checkout's jobs build whose server-rendered HTML carries another build id, and whose manifest (so its
- * integrity list) names it too: a release the documents and remotes.json tell apart without a second webpack build.
+ * integrity list) names it too, its page manifest naming the new HTML's integrity: a release the documents and
+ * remotes.json tell apart without a second webpack build.
  */
 function variantOf(scratch: string, buildId: string): string {
   const dist = join(jobs.dir, 'dist');
@@ -62,6 +71,7 @@ function variantOf(scratch: string, buildId: string): string {
     }
   };
   rewrite(join(dir, 'ssr'));
+  writeFragmentIntegrity(dir);
   const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as object;
   rewriteBuildFile(dir, 'mf-manifest.json', JSON.stringify({ ...manifest, variant: buildId }));
   return dir;
@@ -79,6 +89,7 @@ beforeAll(async () => {
   [lists.canary, lists.previewed] = [listOf(canary), listOf(previewed)];
   ids.canary = await publish(store, canary);
   ids.previewed = await publish(store, previewed);
+  ids.tampered = await publish(store, variantOf(store.scratch, builds.tampered));
   expect(await npmRun('promote', ['jobs', ids.live, '--skip-gate'], env)).toMatchObject({ status: 0 });
   sites = await startReleaseSites(store, sitePorts, nginxPorts);
 });
@@ -245,5 +256,28 @@ describe('which release of the jobs page a request gets, on both servers', () =>
     const remotes = await rawGet(nginxPorts.shell!, '/remotes.json', forged);
     expect(parseRemotesConfig(JSON.parse(remotes.body)).entries.jobs).not.toMatch(/releases\/|localhost:3103/);
     expect(remotes.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe("a release's server-rendered HTML changed in a node's copy of the store", () => {
+  it('is left out by both servers, and the head, which was not changed, is still in', async () => {
+    // Someone with the node's disk: a script of the site's own origin, in every variant of the page's HTML.
+    const bodies = join(layout().release(ids.tampered), 'ssr/body');
+    chmodSync(bodies, 0o755);
+    for (const file of readdirSync(bodies)) {
+      chmodSync(join(bodies, file), 0o644);
+      appendFileSync(join(bodies, file), '<script src="/planted.js"></script>');
+    }
+    const headers = { connection: 'close', cookie: `${PREVIEW_COOKIE}=jobs.${ids.tampered}` };
+    for (const { name, port } of servers) {
+      const { body } = await rawGet(port, jobsPage.route, headers);
+      expect({
+        server: name,
+        // The previewed release's head: the server took that release, and pasted what its record vouches for.
+        head: body.includes(`remote="jobs" build="${builds.tampered}"`),
+        planted: body.includes('planted.js'),
+        page: body.includes('data-remote="jobs"'),
+      }).toEqual({ server: name, head: true, planted: false, page: false });
+    }
   });
 });

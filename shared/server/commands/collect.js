@@ -32,6 +32,8 @@ const { createReportsEndpoint } = require('../reportsEndpoint');
 const { storeCopyReader } = require('../releases/storeCopy');
 const { choiceFromHeaders } = require('../releases/nginxChoice');
 const { createVouchedRemotes, remotesJsonRoute } = require('../releases/vouchedRemotes');
+const { storeFragmentsRoute } = require('../releases/storeFragments');
+const { fragmentEvents } = require('../observability/fragmentEvents');
 const { startStoreSync } = require('../releases/storeSync');
 
 const SPECS = {
@@ -161,6 +163,18 @@ async function startCollector(config) {
           handle: (req, res) => sendText(req, res, 'text/plain', 'ok\n', 'no-store'),
         },
         remotesJsonRoute(vouched, (req) => choiceFromHeaders(req.headers, remoteNames)),
+        // nginx's fragment relay asks here for the server-rendered files it includes: a release's only as recorded.
+        ...(releasesDir === undefined
+          ? []
+          : [
+              storeFragmentsRoute({
+                remotes,
+                releasesDir,
+                remoteNames,
+                vouched,
+                events: fragmentEvents({ metrics, logger }),
+              }),
+            ]),
         // nginx passes the node's /readyz here.
         ...readinessRoutes(readiness),
       ],
