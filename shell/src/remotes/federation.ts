@@ -4,6 +4,7 @@ import { createPageLoader, RemoteLoadError } from './pageLoader';
 import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
 import { refusedFiles, watchFailedLoads } from './refusedFiles';
 import { vouchFor, vouchStands } from './integrityLists';
+import { pageLeft } from './pageLeft';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -57,6 +58,8 @@ export const pageLoader = createPageLoader({
       .then(watchInDevelopment),
   timeoutMs: configuredTimeout(),
   log: (message, error) => {
+    // A load the browser cut short because the visitor is leaving: no remote failed.
+    if (pageLeft()) return;
     console.error(message, error);
     if (!(error instanceof RemoteLoadError)) return;
     reportRemoteFailure(error.remote, error);
