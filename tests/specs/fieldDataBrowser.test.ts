@@ -238,6 +238,11 @@ describe('field data in Chromium', () => {
     await page.goto(proxy.url('/featured-jobs'));
     await untilHydrated(page);
     await collector;
+    // Its timing entry is added once its body is in, after the response Playwright waited for: on a busy machine,
+    // later than the next line.
+    await page.waitForFunction(() =>
+      performance.getEntriesByType('resource').some((entry) => /\/field-data\./.test(entry.name)),
+    );
     // The first error came before the collector was even requested: kept for it.
     const [firstError, collectorRequested] = await page.evaluate(() => [
       (window as unknown as { __errorTimes: number[] }).__errorTimes[0],
