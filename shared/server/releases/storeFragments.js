@@ -18,6 +18,8 @@ const { under } = require('../routeTable');
 
 /** Where the relay asks for a remote's server-rendered files. */
 const FRAGMENTS_PATH = '/_fragments/';
+/** A segment of a path a build writes in ssr/ (slugs, with "--" and "_"). */
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
 /** What a file left out is answered with. */
 const LEFT_OUT = '<!-- left out: not the bytes its release recorded -->';
 /** A server-rendered file weighs far less; one heavier is not read. */
@@ -56,8 +58,10 @@ function parseFragmentPath(pathname, remoteNames) {
     rest.splice(0, 2);
   }
   const file = rest.join('/');
-  if (rest[0] !== FRAGMENT_DIR || !(file === fragmentPaths.manifest || isFragmentFile(file))) return undefined;
-  if (rest.some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
+  // Only what nginx includes (a head or a page's HTML), in names a build writes: no dot segment, and nothing encoded,
+  // which a URL parser would decode into one ("%2e%2e") when a dist/ remote's file is fetched.
+  if (rest[0] !== FRAGMENT_DIR || !isFragmentFile(file)) return undefined;
+  if (!rest.every((segment) => SEGMENT.test(segment) && !/^\.+$/.test(segment))) return undefined;
   return { remote, id, file };
 }
 
@@ -106,7 +110,6 @@ function storeFragmentsRoute({
       }
       manifests.set(key, listed);
     }
-    if (file === fragmentPaths.manifest) return readBounded(path.join(folder, file));
     const expected = listed[file];
     const bytes = expected === undefined ? undefined : readBounded(path.join(folder, file));
     return bytes && integrityOf(bytes) === expected ? bytes : undefined;
@@ -130,8 +133,19 @@ function storeFragmentsRoute({
         await response.body?.cancel();
         return undefined;
       }
-      const bytes = Buffer.from(await response.arrayBuffer());
-      return bytes.length > MAX_FRAGMENT_BYTES ? undefined : bytes;
+      // Read as it comes, and given up past MAX_FRAGMENT_BYTES: a remote's server cannot make this one hold it all.
+      /** @type {Buffer[]} */
+      const chunks = [];
+      let size = 0;
+      for await (const chunk of /** @type {AsyncIterable<Uint8Array>} */ (response.body ?? [])) {
+        size += chunk.length;
+        if (size > MAX_FRAGMENT_BYTES) {
+          timeout.abort();
+          return undefined;
+        }
+        chunks.push(Buffer.from(chunk));
+      }
+      return Buffer.concat(chunks);
     } catch {
       return undefined;
     } finally {

@@ -19,7 +19,6 @@ describe("the path nginx's relay asks with", () => {
     ['/_fragments/jobs/ssr/body/index.html', { remote: 'jobs', id: undefined, file: 'ssr/body/index.html' }],
     ['/_fragments/jobs/ssr/head.html', { remote: 'jobs', id: undefined, file: 'ssr/head.html' }],
     [`/_fragments/jobs/releases/${ID}/ssr/head.html`, { remote: 'jobs', id: ID, file: 'ssr/head.html' }],
-    ['/_fragments/jobs/ssr/manifest.json', { remote: 'jobs', id: undefined, file: 'ssr/manifest.json' }],
   ])('%s names a remote, a release and a server-rendered file', (pathname, expected) => {
     expect(parseFragmentPath(pathname, remoteNames)).toEqual(expected);
   });
@@ -33,6 +32,12 @@ describe("the path nginx's relay asks with", () => {
     '/_fragments/jobs/releases/nothex/ssr/head.html',
     '/_fragments/jobs/releases/',
     '/_fragments/jobs/ssr/body/index.html.gz',
+    // Not included by nginx: its list is checked here, never answered.
+    '/_fragments/jobs/ssr/manifest.json',
+    // Decoded once by the server, then again by a URL parser: a dot segment.
+    '/_fragments/jobs/ssr/%2e%2e/integrity.json',
+    '/_fragments/jobs/ssr/body/%2E%2E/%2e%2e/remoteEntry.js',
+    '/_fragments/jobs/ssr/body/../index.html',
     '/_fragments/',
   ])('%s names nothing', (pathname) => {
     expect(parseFragmentPath(pathname, remoteNames)).toBeUndefined();
