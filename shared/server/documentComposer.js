@@ -57,6 +57,19 @@ const MAX_REUSED = 256;
  */
 
 /**
+ * The URL a remote's server-rendered file is fetched at: with its build id when its manifest named it (the URL then
+ * means one build's file).
+ * @param {URL} base
+ * @param {string} file
+ * @param {string} [buildId]
+ */
+function fragmentUrl(base, file, buildId) {
+  const url = new URL(file, base);
+  if (buildId !== undefined) url.searchParams.set('build', buildId);
+  return url;
+}
+
+/**
  * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
  *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number, sampleRate?: number,
  *   canaries?: () => { remote: string, share: number }[],
@@ -116,9 +129,8 @@ function createDocumentComposer({
    * @returns {Promise<string | null>}
    */
   function fetchFragment(remote, base, file, { deadline, timer }, buildId, accept) {
-    const url = new URL(file, base);
+    const url = fragmentUrl(base, file, buildId);
     if (url.origin !== base.origin) return Promise.resolve(null);
-    if (buildId !== undefined) url.searchParams.set('build', buildId);
     return timer.time((answered) =>
       fragments.get(url.href, deadline - Date.now(), {
         immutable: buildId !== undefined,
@@ -135,12 +147,14 @@ function createDocumentComposer({
    * @type {Map<string, { text: string, manifest: PageManifest | undefined, integrity?: string }>}
    */
   const manifests = new Map();
-  /** The same for chosen releases, apart: they are not what is live. */
-  const chosenManifests = new Map();
+  /** The same for chosen releases, apart, by remote and release: they are not what is live. */
+  /** @type {LRUCache<string, { text: string, manifest: PageManifest | undefined, integrity?: string }>} */
+  const chosenManifests = new LRUCache({ max: 256 });
   /**
-   * Server-rendered files checked against the integrity their vouched manifest names, by URL: the text checked and
-   * whether it matched, so the same copy is hashed once, not per document.
-   * @type {LRUCache<string, { text: string, integrity: string, ok: boolean }>}
+   * Server-rendered files checked against the integrity their vouched manifest names, by URL and that integrity: the
+   * copy checked, whether it matched, and when a copy that did not was last forgotten. The same copy is hashed once,
+   * not per document.
+   * @type {LRUCache<string, { text: string, ok: boolean, droppedAt?: number }>}
    */
   const checked = new LRUCache({ max: 1024 });
 
@@ -153,20 +167,29 @@ function createDocumentComposer({
    * @param {string} remote
    * @param {URL} base
    * @param {string} file
+   * @param {string} buildId the build its manifest names (the file's URL carries it)
    * @param {string} text
-   * @param {Record<string, string>} fragments
+   * @param {Record<string, string>} listed the integrity of each of the build's server-rendered files
    */
-  function vouchedText(remote, base, file, text, fragments) {
-    const url = new URL(file, base).href;
-    const expected = fragments[file] ?? '';
-    const last = checked.get(url);
-    let ok = last?.ok;
-    if (last?.text !== text || last.integrity !== expected) {
-      ok = expected !== '' && integrityOf(text) === expected;
-      checked.set(url, { text, integrity: expected, ok });
+  function vouchedText(remote, base, file, buildId, text, listed) {
+    const url = fragmentUrl(base, file, buildId).href;
+    const expected = listed[file] ?? '';
+    const key = `${url} ${expected}`;
+    let last = checked.get(key);
+    if (last?.text !== text) {
+      last = { text, ok: expected !== '' && integrityOf(text) === expected };
+      checked.set(key, last);
     }
-    if (!ok) events?.refused?.({ url, label: remote });
-    return ok === true;
+    if (last.ok) return true;
+    events?.refused?.({ url, label: remote });
+    // The copy is kept as the build's file for as long as it is asked for: forgotten (at most once per max age), so
+    // that a copy mended where it is served (a node's store synced again) is pasted again.
+    const now = Date.now();
+    if (last.droppedAt === undefined || now - last.droppedAt > fragmentMaxAgeMs) {
+      last.droppedAt = now;
+      fragments.drop(url);
+    }
+    return false;
   }
 
   /**
@@ -174,12 +197,13 @@ function createDocumentComposer({
    * values that are slugs (they become regular expressions and file names); otherwise no manifest.
    * @param {string} remote
    * @param {string} manifestText
-   * @param {boolean} chosen
+   * @param {string | undefined} chosen the id of the release chosen for the request, if one is
    * @returns {{ text: string, manifest: PageManifest | undefined, integrity?: string }}
    */
   function parsedManifest(remote, manifestText, chosen) {
-    const known = chosen ? chosenManifests : manifests;
-    const last = known.get(remote);
+    const known = chosen === undefined ? manifests : chosenManifests;
+    const key = chosen === undefined ? remote : `${remote}/${chosen}`;
+    const last = known.get(key);
     if (last?.text === manifestText) return last;
     let manifest;
     try {
@@ -189,8 +213,8 @@ function createDocumentComposer({
     }
     /** @type {{ text: string, manifest: PageManifest | undefined, integrity?: string }} */
     const parsed = { text: manifestText, manifest };
-    known.set(remote, parsed);
-    if (manifest && !chosen) metrics?.liveBuild(remote, manifest.buildId);
+    known.set(key, parsed);
+    if (manifest && chosen === undefined) metrics?.liveBuild(remote, manifest.buildId);
     return parsed;
   }
 
@@ -231,7 +255,7 @@ function createDocumentComposer({
     if (!base) return undefined;
     const manifestText = await fetchFragment(remote, base, fragmentPaths.manifest, live);
     if (manifestText === null) return undefined;
-    const parsed = parsedManifest(remote, manifestText, chosen !== undefined);
+    const parsed = parsedManifest(remote, manifestText, chosen?.id);
     if (!parsed.manifest) return undefined;
     // Asked once the manifest is here: a promote while it was fetched is the store's newest word.
     const vouched = vouchedFragments(remote, chosen?.id);
@@ -261,7 +285,10 @@ function createDocumentComposer({
       manifest.buildId,
       (head) => head.startsWith(marker) || !head.startsWith(HEAD_MARKER_START),
     );
-    if (!head || (found.fragments && !vouchedText(remote, base, fragmentPaths.head, head, found.fragments))) return '';
+    if (!head) return '';
+    if (found.fragments && !vouchedText(remote, base, fragmentPaths.head, manifest.buildId, head, found.fragments)) {
+      return '';
+    }
     // The page's stylesheets are files of the remote: its base URL is only known here.
     return compose(parseTemplate(head), { [REMOTE_BASE_VARIABLE]: base.href });
   }
@@ -285,7 +312,8 @@ function createDocumentComposer({
     const wrapper = bodyWrapperStart(remote, manifest.buildId);
     const file = fragmentPaths.body(key);
     const body = await fetchFragment(remote, base, file, live, manifest.buildId, (html) => html.startsWith(wrapper));
-    if (!body || (found.fragments && !vouchedText(remote, base, file, body, found.fragments))) return '';
+    if (!body) return '';
+    if (found.fragments && !vouchedText(remote, base, file, manifest.buildId, body, found.fragments)) return '';
     return body;
   }
 

@@ -236,7 +236,17 @@ function createFragmentCache({
       .finally(() => clearTimeout(timeout));
   }
 
-  return { get, close, sweep };
+  /**
+   * Forgets a file's copy, so that the next request for it fetches it again: its owner found the copy not to be the
+   * file (its bytes are not the ones its release recorded), which may be mended where it is served.
+   * @param {string} url
+   */
+  function drop(url) {
+    const entry = entries.get(url);
+    if (entry && !entry.pending) entries.delete(url);
+  }
+
+  return { get, close, drop, sweep };
 }
 
 module.exports = { createFragmentCache };
