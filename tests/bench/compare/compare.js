@@ -5,8 +5,8 @@
 // its own ratio (this checkout / the other commit); the verdict is the median of those ratios, never a ratio of
 // figures taken at different times. docs/performance.md#comparing-two-commits says what it measures and its budgets.
 //
-// Per commit and round: nginx and the built-in server (`npm start`), each with the configuration its own commit
-// generates, an empty release store and no collector beside nginx, under LOAD_CONNECTIONS keep-alive connections on
+// Per commit and round: nginx (its collector beside it) and the built-in server (`npm start`), each with the
+// configuration its own commit generates and an empty release store, under LOAD_CONNECTIONS keep-alive connections on
 // /employers without cookies (documents/s, p99); Lighthouse (mobile) on every route, each run in a fresh Chromium;
 // JavaScript bytes requested before the largest paint; an in-app navigation from / to /employers.
 //

@@ -1,7 +1,8 @@
-// Each tree served as its own commands serve it (`npm start`, `npm run nginx:config` and nginx), never through this
-// checkout's code: what is compared is each commit's servers. Both trees get the same settings: the same workers,
-// a release store per tree (empty unless a canary is measured), a field-data folder of their own, no collector
-// beside nginx, logs thrown away.
+// Each tree served as its own commands serve it (`npm start`, `npm run nginx:config` and nginx with `npm run collect`
+// beside it), never through this checkout's code: what is compared is each commit's servers. Both trees get the same
+// settings: the same workers, a release store per tree (empty unless a canary is measured), a field-data folder of
+// their own, logs thrown away. A server whose document of /employers lacks the page's server-rendered HTML is not
+// measured: a broken document is served faster than a whole one.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -12,6 +13,8 @@ const { locateTool } = require('../../support/systemTools');
 const { waitForPort } = require('../../support/waitForPort');
 
 /** @typedef {import('./trees').Tree} Tree */
+/** Where nginx's collector listens, after the site's ports (its metrics on the next one). */
+const COLLECTOR_OFFSET = 5;
 /** @typedef {{ kind: 'nginx' | 'built-in', tree: Tree, origin: string, stop: () => Promise<void> }} Served */
 
 /**
@@ -50,21 +53,42 @@ function stopChild(child, signal) {
  * @param {Tree} tree
  * @param {number} base
  * @param {{ child: import('node:child_process').ChildProcess, signal: NodeJS.Signals, folder: string,
- *   timeoutMs: number }} process  signal: what stops it gracefully; folder: its own scratch folder
+ *   timeoutMs: number, beside?: import('node:child_process').ChildProcess[] }} process  signal: what stops it
+ *   gracefully; folder: its own scratch folder; beside: processes stopped with it (nginx's collector)
  * @returns {Promise<Served>}
  */
-async function served(kind, tree, base, { child, signal, folder, timeoutMs }) {
+async function served(kind, tree, base, { child, signal, folder, timeoutMs, beside = [] }) {
   const what = `${tree.label}'s ${kind === 'nginx' ? 'nginx' : 'npm start'}`;
-  await Promise.all(Object.values(portsFrom(base)).map((port) => waitForPort(port, { timeoutMs, what })));
-  return {
-    kind,
-    tree,
-    origin: `http://127.0.0.1:${base}`,
-    stop: async () => {
-      await stopChild(child, signal);
-      fs.rmSync(folder, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await stopChild(child, signal);
+    await Promise.all(beside.map((other) => stopChild(other, 'SIGTERM')));
+    fs.rmSync(folder, { recursive: true, force: true });
   };
+  try {
+    await Promise.all(Object.values(portsFrom(base)).map((port) => waitForPort(port, { timeoutMs, what })));
+    await wholeDocument(`http://127.0.0.1:${base}`, what);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { kind, tree, origin: `http://127.0.0.1:${base}`, stop };
+}
+
+/**
+ * Throws unless the server's document of /employers carries the page's server-rendered HTML within 10 s.
+ * @param {string} origin
+ * @param {string} what
+ */
+async function wholeDocument(origin, what) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = await fetch(`${origin}/employers`)
+      .then((response) => response.text())
+      .catch(() => '');
+    if (text.includes('data-remote="employers"')) return;
+    if (Date.now() > deadline) throw new Error(`${what}'s /employers has no server-rendered HTML: not measured`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /**
@@ -103,6 +127,32 @@ async function startNginxOf(tree, { base, store }) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-compare-nginx-'));
   const config = path.join(prefix, 'nginx.conf');
+  const remotesFile = remotesFileFor(prefix, base);
+  // The collector beside nginx (field data, /remotes.json, a release's server-rendered files), on the ports after
+  // the site's.
+  const collectorEnv = { COLLECTOR_PORT: String(base + COLLECTOR_OFFSET) };
+  const collector = spawn('npm', ['run', '--silent', 'collect'], {
+    cwd: tree.dir,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      ...collectorEnv,
+      FIELD_DATA_DIR: path.join(prefix, 'field-data'),
+      RELEASES_DIR: store,
+      REMOTES_FILE: remotesFile,
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(base + COLLECTOR_OFFSET + 1),
+      LOG_LEVEL: 'silent',
+    },
+  });
+  try {
+    await waitForPort(base + COLLECTOR_OFFSET, { timeoutMs: 30_000, what: `${tree.label}'s collector` });
+  } catch (error) {
+    await stopChild(collector, 'SIGTERM');
+    fs.rmSync(prefix, { recursive: true, force: true });
+    throw error;
+  }
   const generated = spawnSync(
     'npm',
     [
@@ -111,11 +161,14 @@ async function startNginxOf(tree, { base, store }) {
       'nginx:config',
       '--',
       ...['--port-base', String(base), '--prefix', prefix, '--releases', store],
-      ...['--remotes', remotesFileFor(prefix, base), '--out', config],
+      ...['--remotes', remotesFile, '--out', config],
     ],
-    { cwd: tree.dir, encoding: 'utf8' },
+    { cwd: tree.dir, encoding: 'utf8', env: { ...process.env, ...collectorEnv } },
   );
-  if (generated.status !== 0) throw new Error(`${tree.label}'s nginx:config failed:\n${generated.stderr}`);
+  if (generated.status !== 0) {
+    await stopChild(collector, 'SIGTERM');
+    throw new Error(`${tree.label}'s nginx:config failed:\n${generated.stderr}`);
+  }
   // Listening on loopback only, and as root's workers can read a checkout in a private folder (as the tests do).
   const text = fs
     .readFileSync(config, 'utf8')
@@ -127,7 +180,13 @@ async function startNginxOf(tree, { base, store }) {
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return served('nginx', tree, base, { child, signal: 'SIGQUIT', folder: prefix, timeoutMs: 10_000 });
+  return served('nginx', tree, base, {
+    child,
+    signal: 'SIGQUIT',
+    folder: prefix,
+    timeoutMs: 10_000,
+    beside: [collector],
+  });
 }
 
 module.exports = { startBuiltIn, startNginxOf };
