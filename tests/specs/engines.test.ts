@@ -20,6 +20,7 @@ import { watchPage } from '../support/engines/inPage';
 import type { Session } from '../support/engines/session';
 import { startFaultyRemote } from '../support/faultyRemote';
 import { allJobTitles } from '../support/jobs';
+import { pageChunk, plant, plantedRan, PLANTED_LINE } from '../support/planted';
 import { screens } from '../support/screens';
 import { startShellWithRemote } from '../support/shellWithRemote';
 import { ports } from '../support/site';
@@ -77,24 +78,6 @@ async function startSiteWithFlakyJobs(root = join(jobsPackage.dir, 'dist'), rele
     await remote.stop();
     throw error;
   }
-}
-
-/** The last chunk of the jobs page in a build's folder, as its manifest names it. */
-function pageChunk(dir: string): string {
-  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as {
-    exposes: { path: string; assets: { js: { sync: string[] } } }[];
-  };
-  return manifest.exposes.find((expose) => expose.path === './Page')!.assets.js.sync.at(-1)!;
-}
-
-/**
- * A line of someone's own at the end of a file of a build, whose compressed copies go (a server would send those
- * instead).
- */
-function plant(dir: string, file: string): void {
-  appendFileSync(join(dir, file), ';window.__tampered = true;');
-  rmSync(join(dir, `${file}.gz`), { force: true });
-  rmSync(join(dir, `${file}.br`), { force: true });
 }
 
 describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
@@ -267,7 +250,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
   async function expectRefused(site: Awaited<ReturnType<typeof startSiteWithFlakyJobs>>, refused: string) {
     await open('/featured-jobs', undefined, await engine.origin(site.origin));
     await untilScreen('Unexpected Application Error!');
-    expect(await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null)).toBeNull();
+    expect(await plantedRan(tab())).toBe(false);
     expect((await tab().consoleErrors()).some((line) => line.startsWith('[shell] Remote "jobs"'))).toBe(true);
     await eventually(
       () => site.metrics.registry.metrics(),
@@ -329,7 +312,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       const list = () => JSON.parse(readFileSync(join(release, 'integrity.json'), 'utf8')) as Record<string, string>;
       const chunk = pageChunk(release);
       const built = list()[chunk]!;
-      const planted = `${readFileSync(join(release, chunk), 'utf8')};window.__tampered = true;`;
+      const planted = `${readFileSync(join(release, chunk), 'utf8')}${PLANTED_LINE}`;
       if (tampering.relist) {
         // The chunk, then the entry naming the planted chunk's integrity, each with its list written again.
         rewriteBuildFile(release, chunk, planted);
@@ -361,7 +344,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
       try {
         // A script of the remote's own origin, which the site's CSP lets run: in every variant of the page's HTML,
         // and beside it.
-        writeFileSync(join(release, 'planted.js'), 'window.__tampered = true;');
+        writeFileSync(join(release, 'planted.js'), PLANTED_LINE);
         for (const file of readdirSync(join(release, 'ssr/body'))) {
           appendFileSync(join(release, 'ssr/body', file), `<script src="${site.remote.url}/planted.js"></script>`);
         }
@@ -372,9 +355,7 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         expect(document).toContain('<!-- nativegtm head: remote="jobs"');
         await open('/featured-jobs', undefined, await engine.origin(site.origin));
         await untilScreen('Featured Jobs');
-        expect(
-          await tab().evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered ?? null),
-        ).toBeNull();
+        expect(await plantedRan(tab())).toBe(false);
         expect(site.remote.requested().some((url) => url.startsWith('/planted.js'))).toBe(false);
         expect(await site.metrics.registry.metrics()).toMatch(
           /nativegtm_fragment_failures_total\{remote="jobs",reason="unvouched"\} [1-9]/,
