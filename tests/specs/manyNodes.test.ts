@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BUCKETS, BUCKET_COOKIE, sideOf } from '@nativegtm/contract/canaryBuckets';
@@ -12,6 +12,7 @@ import { storeLayout } from '@nativegtm/store/layout';
 import { readLivePointer } from '@nativegtm/store/livePointer';
 import { filesUnder, releaseId } from '@nativegtm/store/publish';
 import { openDatabase } from '@nativegtm/store/postgres/database';
+import { openObjectStore } from '@nativegtm/store/postgres/objectStore';
 import { openPostgresStore } from '@nativegtm/store/postgres/postgresStore';
 import { readSnapshotStatus } from '@nativegtm/store/postgres/snapshotStatus';
 import { heldByDatabase, servedByNode } from '@nativegtm/store/testing/nodeCopy';
@@ -20,7 +21,9 @@ import { Client } from 'pg';
 import { buildRemote } from '../support/buildRemote';
 import { startDeployApi } from '../support/deployApi';
 import { checkHistory, historyReport, recordHistory } from '../support/history';
+import { enginesUnderTest, launchEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
+import { pageChunk, plantedRan, PLANTED_LINE } from '../support/planted';
 import { rawGet } from '../support/rawGet';
 import { npmRun, startCanaryCommand, type RunningCommand } from '../support/releaseCommands';
 import { buildIdOf, releaseScratch } from '../support/releaseSites';
@@ -586,6 +589,120 @@ it('carries on a canary after the deploy API driving it is killed: another API o
   }
 });
 
+it('refuses a chunk changed in the bucket: no node copies it, the gate refuses it, every engine keeps the last good release', async () => {
+  // A release no node has; someone with the bucket's key changes its page's chunk once its files are up, before it
+  // is recorded (the test holds the remote's row until then): every node copies it from the changed bucket.
+  const dir = join(scratchDir, 'd');
+  cpSync(join(scratchDir, 'b'), dir, { recursive: true });
+  writeFileSync(join(dir, 'release-note.txt'), randomBytes(16).toString('hex'));
+  const names = filesUnder(dir);
+  const id = releaseId(dir, names);
+  const chunk = pageChunk(dir);
+  const kept = readLivePointer(storeLayout(alive()[0]!.copy, 'jobs')).id!;
+  const keptBuild = (await documentBuild(alive()[0]!.ports.shell!))!;
+  const objects = openObjectStore(env.RELEASES_BUCKET!, { env: { ...process.env, ...env } });
+  const holder = new Client({ connectionString: env.DATABASE_URL });
+  await holder.connect();
+  let recorded: Buffer;
+  let bucketChanged = () => {};
+  let releasing: ReturnType<typeof npmRun> | undefined;
+  try {
+    await holder.query('BEGIN');
+    await holder.query("SELECT revision FROM remotes WHERE remote = 'jobs' FOR UPDATE");
+    releasing = npmRun('release', ['jobs', '--from', dir], env);
+    // Its files go up one after another, in this order: the last one up, the release waits for the row.
+    await eventually(
+      () =>
+        objects.get(`jobs/${id}/${names.at(-1)}`).then(
+          () => true,
+          () => false,
+        ),
+      (up) => up,
+      { timeoutMs: 60_000, what: "the release's last file in the bucket" },
+    );
+    recorded = await objects.get(`jobs/${id}/${chunk}`);
+    await objects.put(`jobs/${id}/${chunk}`, Buffer.concat([recorded, Buffer.from(PLANTED_LINE)]));
+    bucketChanged = history.fault('file changed in the bucket');
+  } finally {
+    await holder.query('ROLLBACK').finally(() => holder.end());
+  }
+  try {
+    const released = await releasing!;
+    expect([released.status, released.lastLine]).toEqual([0, id]);
+    const why = `${chunk} of release ${id} of jobs in the bucket is not the file recorded`;
+    // Every node refuses the copy, and says so in its readiness (it stays ready: it serves its last good copy); a
+    // built-in node in its log and its metrics too.
+    for (const node of alive()) {
+      const readyz = await eventually(
+        () => rawGet(node.ports.shell!, '/readyz'),
+        (answer) => answer.status === 200 && String(JSON.parse(answer.body).store?.problem).includes(why),
+        { timeoutMs: 10_000, what: `${node.name}'s /readyz naming the refused copy` },
+      );
+      expect(JSON.parse(readyz.body).store).toMatchObject({ present: true, stale: true });
+      expect(existsSync(storeLayout(node.copy, 'jobs').release(id))).toBe(false);
+      if (!node.logLines) continue;
+      expect(node.logLines.filter((line) => String(line.problem ?? '').includes(why))).toHaveLength(1);
+      expect(await (await fetch(`http://127.0.0.1:${node.metricsPort}/metrics`)).text()).toMatch(
+        /^nativegtm_store_stale 1$/m,
+      );
+    }
+
+    // The gate reads the release from the bucket: it refuses it in one line, and nothing changes.
+    const gated = await npmRun('promote', ['jobs', id], env);
+    expect(gated.status).not.toBe(0);
+    expect(gated.stderr.trimEnd().split('\n').at(-1)).toBe(`error: ${why}`);
+
+    // Made live without the gate: no node can serve it, so each keeps its last good release, and nothing of the
+    // planted line is on any node's disk.
+    expect((await npmRun('promote', ['jobs', id, '--skip-gate'], env)).status).toBe(0);
+    await pause(1500);
+    for (const node of alive()) {
+      expect({ node: node.name, live: readLivePointer(storeLayout(node.copy, 'jobs')).id }).toEqual({
+        node: node.name,
+        live: kept,
+      });
+      expect(await documentBuild(node.ports.shell!)).toBe(keptBuild);
+      const releases = storeLayout(node.copy, 'jobs').dir;
+      const planted = (readdirSync(releases, { recursive: true }) as string[]).filter((file) => {
+        const path = join(releases, file);
+        return statSync(path).isFile() && readFileSync(path).includes(PLANTED_LINE);
+      });
+      expect({ node: node.name, planted }).toEqual({ node: node.name, planted: [] });
+    }
+
+    // What visitors get behind the CDN, in every engine: the last good release, whole, and nothing planted ran.
+    for (const engineName of enginesUnderTest()) {
+      const engine = await launchEngine(engineName);
+      try {
+        const tab = await engine.newSession({ width: 1280, height: 900 });
+        try {
+          await tab.goto(`${await engine.origin(`http://127.0.0.1:${topology.cdnPort}`)}${jobsPage.route}`);
+          await tab.untilRendered('Featured Jobs');
+          const seen = {
+            engine: engineName,
+            planted: await plantedRan(tab),
+            build: await tab.evaluate(
+              () => document.querySelector('[data-remote="jobs"]')?.getAttribute('data-build') ?? null,
+            ),
+          };
+          expect(seen).toEqual({ engine: engineName, planted: false, build: keptBuild });
+        } finally {
+          await tab.close();
+        }
+      } finally {
+        await engine.close();
+      }
+    }
+
+    // The bucket mended: every node copies the release at its next look (at most POLL_MS apart while it fails).
+    await objects.put(`jobs/${id}/${chunk}`, recorded!);
+    await untilEveryCopy(alive(), id, 15_000);
+  } finally {
+    bucketChanged();
+  }
+  await untilEveryDocument(alive(), builds.b);
+});
+
 it('kept every node, through every fault above, from going back and behind: each had each change within 1 s', async () => {
   // The last samples a second after the last change, so that every node is held to it.
   await pause(1500);
@@ -614,6 +731,7 @@ it('kept every node, through every fault above, from going back and behind: each
     'slow, lossy link',
     'object storage stopped',
     'deploy API killed',
+    'file changed in the bucket',
   ]);
   expect(commits.length).toBeGreaterThan(10);
   expect(checked.problems).toEqual([]);

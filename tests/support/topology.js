@@ -107,6 +107,9 @@ async function startHaproxy(config, ports) {
  *   copy of the store (its workers go on serving from the copy): a node swapped out or stalled (the built-in nodes)
  * @property {{ degrade: (link: { delayMs: number, lossPercent: number }) => void, restore: () => void }} [link] the
  *   node's link to the database, which a test can make slow and lossy (the node `slowLinkNode` names)
+ * @property {number} [metricsPort] where its metrics are (the built-in nodes)
+ * @property {{ msg: string, [field: string]: unknown }[]} [logLines] its log lines so far, but its request lines (the
+ *   built-in nodes)
  */
 
 /** The CDN's port, after HAProxy's frontends. */
@@ -236,6 +239,8 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
         stop: async () => void (await started.stop()),
         kill: () => started.child.kill('SIGKILL'),
         pause: (signal) => started.child.kill(signal),
+        metricsPort,
+        logLines: started.lines,
         ...(index === slowLinkNode && link ? { link } : {}),
       });
       nodePorts.push(...portRows(name, started.ports), { what: `${name}: metrics`, port: metricsPort });
