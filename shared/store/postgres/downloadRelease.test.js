@@ -1,0 +1,84 @@
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createHash } = require('node:crypto');
+const { downloadRelease } = require('./postgresBackend');
+
+/**
+ * A file as a release's rows record it.
+ * @param {string} name
+ * @param {string} text
+ */
+const recorded = (name, text) => ({
+  path: name,
+  size: Buffer.byteLength(text),
+  sha256: createHash('sha256').update(text).digest('hex'),
+});
+
+/**
+ * A bucket whose objects answer after `delayMs` each; `changed` answers other bytes than recorded, at once.
+ * @param {Record<string, string>} objects
+ * @param {{ delayMs?: number, changed?: string }} [options]
+ */
+function bucket(objects, { delayMs = 5, changed } = {}) {
+  let inFlight = 0;
+  let most = 0;
+  return {
+    most: () => most,
+    store: /** @type {import('./objectStore').ObjectStore} */ (
+      /** @type {unknown} */ ({
+        get: async (/** @type {string} */ key) => {
+          const name = key.split('/').slice(2).join('/');
+          if (name === changed) return Buffer.from(`${objects[name]};planted`);
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          inFlight -= 1;
+          return Buffer.from(/** @type {string} */ (objects[name]));
+        },
+      })
+    ),
+  };
+}
+
+describe("a release's files, downloaded from the bucket", () => {
+  /** @type {string} */
+  let dir;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-download-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const objects = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`js/${index}.js`, `file ${index}`]));
+  const files = Object.entries(objects).map(([name, text]) => recorded(name, text));
+
+  it('come several at once, each as recorded', async () => {
+    const storage = bucket(objects);
+    await downloadRelease(storage.store, 'jobs', 'r1', files, dir);
+    for (const [name, text] of Object.entries(objects))
+      expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(text);
+    expect(storage.most()).toBeGreaterThan(1);
+    expect(storage.most()).toBeLessThanOrEqual(8);
+  });
+
+  it('stop at a file changed in the bucket, and write nothing once refused', async () => {
+    const storage = bucket(objects, { delayMs: 20, changed: 'js/3.js' });
+    await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir)).rejects.toThrow(
+      'js/3.js of release r1 of jobs in the bucket is not the file recorded',
+    );
+    const written = fs.readdirSync(dir, { recursive: true }).length;
+    expect(fs.existsSync(path.join(dir, 'js/3.js'))).toBe(false);
+    // The downloads under way ended before it threw; none was started after.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fs.readdirSync(dir, { recursive: true }).length).toBe(written);
+    expect(written).toBeLessThan(files.length);
+  });
+
+  it('refuse a file named outside the release folder before downloading anything', async () => {
+    const storage = bucket(objects);
+    await expect(
+      downloadRelease(storage.store, 'jobs', 'r1', [...files, recorded('../escape.js', 'x')], dir),
+    ).rejects.toThrow('names a file outside its folder: ../escape.js');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
