@@ -64,6 +64,8 @@ const builds = { a: '', b: '' };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What the history is held to here: a node's time to a change beside a busy suite (the last test says why). */
 const LOADED_CONVERGE_MS = 5000;
+/** And to a release, whose files each node downloads first (the last test says why). */
+const LOADED_RELEASE_MS = 10_000;
 
 /** The vitals a beacon may carry, one value of each. */
 const VITALS = ['LCP', 'FCP', 'TTFB', 'INP', 'CLS'];
@@ -718,10 +720,11 @@ it('kept every node, through every fault above, from going back and behind: each
     action: String(row.action),
   }));
   const recorded = { commits, samples: history.samples, faults: history.faults };
-  // The bound held here is the one a node meets with the whole integration suite beside it on two cores (a promote
-  // reached every built-in node 2.9 s after its commit in one such run); the report prints each node's worst time
-  // against the 1 s the docs promise, which a quiet machine keeps (docs/many-nodes.md).
-  const checked = checkHistory({ ...recorded, convergeMs: LOADED_CONVERGE_MS });
+  // The bounds held here are the ones a node meets with the whole integration suite beside it on two cores (a promote
+  // reached every built-in node 2.9 s after its commit in one such run; a release, 6.7 s with a process spinning on
+  // each core besides, where a quiet machine takes 1.3 s); the report prints each node's worst times against the
+  // 1 s the docs promise for a change, which a quiet machine keeps (docs/many-nodes.md).
+  const checked = checkHistory({ ...recorded, convergeMs: LOADED_CONVERGE_MS, releaseMs: LOADED_RELEASE_MS });
   console.log(historyReport(recorded, checked));
   expect(history.faults.map((fault) => fault.kind)).toEqual([
     'node killed',
