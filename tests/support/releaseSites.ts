@@ -42,6 +42,13 @@ export interface ReleaseSites {
 }
 
 /**
+ * How long these sites' documents wait for a page's HTML. Not the servers' 400 ms: no spec on them is about the
+ * timeout, and on a machine busy beside the suite (a process spinning on each core) a document missed it and came
+ * without its page's HTML, which the specs read as the wrong release.
+ */
+const FRAGMENT_TIMEOUT_MS = 3000;
+
+/**
  * The built-in site on `sitePorts` and nginx on `nginxPorts`, both serving the scratch's store and keeping field data
  * in it. `stop()` stops both and removes the scratch folder.
  */
@@ -59,6 +66,7 @@ export async function startReleaseSites(
     ports: sitePorts,
     remotesFile: remotesFor(sitePorts, 'site-remotes.json'),
     releasesDir: env.RELEASES_DIR,
+    fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS,
     // This machine is the proxy (a browser reaches localhost on ::1): a test's X-Forwarded-For stands for visitors of
     // many networks.
     fieldData: { dir: env.FIELD_DATA_DIR!, trustedProxies: '127.0.0.1, ::1' },
@@ -71,6 +79,7 @@ export async function startReleaseSites(
       releasesDir: env.RELEASES_DIR,
       fieldDataDir: env.FIELD_DATA_DIR,
       trustedProxies: '127.0.0.1, ::1',
+      fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS,
     });
   } catch (error) {
     // Nothing left running for a spec whose set-up failed.
