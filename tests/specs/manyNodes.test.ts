@@ -35,6 +35,7 @@ import {
   documentBuild,
   untilEveryCopy,
   untilEveryDocument,
+  untilEveryRelease,
   CHECK_FALLS,
   CHECK_INTERVAL_MS,
   type Topology,
@@ -527,11 +528,7 @@ it('refuses a release whose object storage stops half-way, names it nowhere, and
 
   const released = await npmRun('release', ['jobs', '--from', dir], env);
   expect([released.status, released.lastLine]).toEqual([0, id]);
-  await eventually(
-    async () => alive().every((node) => existsSync(join(storeLayout(node.copy, 'jobs').release(id), 'remoteEntry.js'))),
-    (everywhere) => everywhere,
-    { timeoutMs: 10_000, what: "every node's copy of the release" },
-  );
+  await untilEveryRelease(alive(), id);
 });
 
 it('carries on a canary after the deploy API driving it is killed: another API on the store takes it over', async () => {
@@ -720,11 +717,7 @@ it('refuses a chunk changed in the bucket: no node copies it, the gate refuses i
     try {
       if (recorded) await objects.put(chunkKey, recorded);
       if (published) {
-        await eventually(
-          async () => alive().every((node) => existsSync(join(storeLayout(node.copy, 'jobs').release(id), chunk))),
-          (everywhere) => everywhere,
-          { timeoutMs: 30_000, what: "every node's copy of the mended release" },
-        );
+        await untilEveryRelease(alive(), id, 30_000);
       }
     } finally {
       bucketChanged();

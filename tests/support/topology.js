@@ -353,4 +353,32 @@ function untilEveryCopy(nodes, id, timeoutMs = 10_000) {
   );
 }
 
-module.exports = { startTopology, documentBuild, untilEveryDocument, untilEveryCopy, CHECK_INTERVAL_MS, CHECK_FALLS };
+/**
+ * How long after now each node's copy holds release `id` of jobs (put in place whole: its entry is there once it is);
+ * throws after `timeoutMs`.
+ * @param {TopologyNode[]} nodes
+ * @param {string} id
+ * @param {number} [timeoutMs]
+ */
+function untilEveryRelease(nodes, id, timeoutMs = 10_000) {
+  const started = performance.now();
+  return Promise.all(
+    nodes.map(async (node) => {
+      while (!fs.existsSync(path.join(storeLayout(node.copy, 'jobs').release(id), 'remoteEntry.js'))) {
+        if (performance.now() - started > timeoutMs) throw new Error(`${node.name}'s copy never held ${id}`);
+        await pause(2);
+      }
+      return performance.now() - started;
+    }),
+  );
+}
+
+module.exports = {
+  startTopology,
+  documentBuild,
+  untilEveryDocument,
+  untilEveryCopy,
+  untilEveryRelease,
+  CHECK_INTERVAL_MS,
+  CHECK_FALLS,
+};
