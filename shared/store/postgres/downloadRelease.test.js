@@ -74,6 +74,17 @@ describe("a release's files, downloaded from the bucket", () => {
     expect(fs.readdirSync(path.join(dir, 'js')).length).toBe(written);
   });
 
+  it.each([
+    ['js/../js/0.js', 'a path that is not in its plain form'],
+    ['JS/0.js', 'a path that is another one but for case'],
+  ])('refuse a list naming one file twice (%s: %s) before downloading anything', async (name) => {
+    const storage = bucket({ ...objects, [name]: 'x' });
+    await expect(downloadRelease(storage.store, 'jobs', 'r1', [...files, recorded(name, 'x')], dir)).rejects.toThrow(
+      `names ${name} twice or in another form`,
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it('refuse a file named outside the release folder before downloading anything', async () => {
     const storage = bucket(objects);
     await expect(

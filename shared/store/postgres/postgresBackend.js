@@ -470,10 +470,18 @@ const DOWNLOADS_AT_ONCE = 8;
  */
 async function downloadRelease(objects, remote, id, files, dir) {
   const root = path.resolve(dir);
+  // Two entries landing on one file (a/../b beside b, or A.js beside a.js on a case-blind disk) would leave on disk
+  // the bytes of whichever download finished last, checked against the other's record.
+  const targets = new Set();
   for (const file of files) {
     if (!path.resolve(root, file.path).startsWith(`${root}${path.sep}`)) {
       throw new StoreRefusal(`release ${id} of ${remote} names a file outside its folder: ${file.path}`);
     }
+    const target = file.path.toLowerCase();
+    if (path.posix.normalize(file.path) !== file.path || targets.has(target)) {
+      throw new StoreRefusal(`release ${id} of ${remote} names ${file.path} twice or in another form`);
+    }
+    targets.add(target);
   }
   /** @param {ReleaseFile} file */
   const download = async (file) => {
