@@ -13,6 +13,7 @@ const {
   ListObjectsV2Command,
   DeleteObjectCommand,
 } = require('@aws-sdk/client-s3');
+const { addAbortSignal } = require('node:stream');
 
 /**
  * The bucket and the prefix of an s3:// URL, or why it is not one.
@@ -32,11 +33,26 @@ function parseBucketUrl(url) {
 }
 
 /**
+ * How long a request to the bucket may go without a byte either way before it is given up: a node copies a release
+ * under its store's lock, so a GET that stalls for good (a half-open connection, a storage node gone mid-answer) must
+ * not hold every later change of that remote back. The SDK sets no such limit by default.
+ */
+const IDLE_MS = 10_000;
+/** How long connecting to the bucket may take. */
+const CONNECT_MS = 5_000;
+/**
+ * How long one object's GET may take in all: an answer that trickles a byte at a time is never idle, and would hold
+ * the lock as a stalled one does. Two minutes is a release's largest file many times over on a slow link.
+ */
+const OBJECT_MS = 120_000;
+
+/**
  * A store's files in a bucket.
  * @param {string} url RELEASES_BUCKET
- * @param {{ env?: NodeJS.ProcessEnv }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, idleMs?: number, objectMs?: number }} [options] idleMs, objectMs: the limits
+ *   above, shorter in tests
  */
-function openObjectStore(url, { env = process.env } = {}) {
+function openObjectStore(url, { env = process.env, idleMs = IDLE_MS, objectMs = OBJECT_MS } = {}) {
   const { bucket, prefix } = parseBucketUrl(url);
   // The SDK warns once, on stderr, that its releases from 2027 need Node 22: a line in every command's output. The
   // version is pinned (docs/versions-and-upgrades.md says what raising it takes).
@@ -47,6 +63,7 @@ function openObjectStore(url, { env = process.env } = {}) {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     // Endpoints of one's own (MinIO, Ceph, a test's s3rver) are addressed by path: their buckets have no host names.
     forcePathStyle: custom,
+    requestHandler: { connectionTimeout: CONNECT_MS, socketTimeout: idleMs },
   });
   const keyOf = (/** @type {string} */ name) => (prefix ? `${prefix}/${name}` : name);
   return {
@@ -57,10 +74,30 @@ function openObjectStore(url, { env = process.env } = {}) {
      */
     put: async (name, body) =>
       void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(name), Body: body }))),
-    /** @param {string} name */
-    get: async (name) => {
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }));
-      return Buffer.from(/** @type {Uint8Array} */ (await answer.Body?.transformToByteArray()));
+    /**
+     * The object's bytes, but never more than `maxBytes` + 1 of them: enough for the caller to tell that an object is
+     * larger than the file it expects (a planted or torn one) without holding a huge one in memory. `signal` ends the
+     * GET, as does running past the time one object may take.
+     * @param {string} name
+     * @param {{ maxBytes?: number, signal?: AbortSignal }} [options]
+     * @returns {Promise<Buffer>}
+     */
+    get: async (name, { maxBytes = Infinity, signal } = {}) => {
+      const limit = AbortSignal.timeout(objectMs);
+      const abortSignal = signal ? AbortSignal.any([signal, limit]) : limit;
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }), { abortSignal });
+      const body = /** @type {import('node:stream').Readable} */ (answer.Body);
+      addAbortSignal(abortSignal, body);
+      /** @type {Buffer[]} */
+      const chunks = [];
+      let length = 0;
+      for await (const chunk of body) {
+        chunks.push(chunk);
+        length += chunk.length;
+        // Leaving the loop destroys the body: the rest is never read.
+        if (length > maxBytes) break;
+      }
+      return Buffer.concat(chunks, Math.min(length, maxBytes + 1));
     },
     /**
      * Every object under `under` (relative to the prefix), with when it was written.
