@@ -16,24 +16,44 @@ const recorded = (name, text) => ({
 });
 
 /**
- * A bucket whose objects answer after `delayMs` each; `changed` answers other bytes than recorded, at once.
+ * A bucket whose objects answer after `delayMs` each, as objectStore.get does: never more than maxBytes + 1 bytes, and
+ * ended by its signal. `changed` answers other bytes than recorded, at once; `huge` an object far larger than
+ * recorded; `stalled` never answers.
  * @param {Record<string, string>} objects
- * @param {{ delayMs?: number, changed?: string }} [options]
+ * @param {{ delayMs?: number, changed?: string, huge?: string, stalled?: string }} [options]
  */
-function bucket(objects, { delayMs = 5, changed } = {}) {
+function bucket(objects, { delayMs = 5, changed, huge, stalled } = {}) {
   let inFlight = 0;
   let most = 0;
+  /** @type {string[]} */
+  const ended = [];
   return {
     most: () => most,
+    ended,
     store: /** @type {import('./objectStore').ObjectStore} */ (
       /** @type {unknown} */ ({
-        get: async (/** @type {string} */ key) => {
+        get: async (/** @type {string} */ key, /** @type {{ maxBytes?: number, signal?: AbortSignal }} */ options) => {
+          const { maxBytes = Infinity, signal } = options ?? {};
           const name = key.split('/').slice(2).join('/');
           if (name === changed) return Buffer.from(`${objects[name]};planted`);
+          // Read without a bound, the object would be read whole: gigabytes, in memory.
+          if (name === huge) {
+            if (!Number.isFinite(maxBytes)) throw new Error(`${name} read without a bound`);
+            return Buffer.alloc(maxBytes + 1);
+          }
           inFlight += 1;
           most = Math.max(most, inFlight);
-          await new Promise((resolve) => setTimeout(resolve, delayMs));
-          inFlight -= 1;
+          try {
+            await new Promise((resolve, reject) => {
+              if (name !== stalled) setTimeout(resolve, delayMs);
+              signal?.addEventListener('abort', () => {
+                ended.push(name);
+                reject(signal.reason);
+              });
+            });
+          } finally {
+            inFlight -= 1;
+          }
           return Buffer.from(/** @type {string} */ (objects[name]));
         },
       })
@@ -66,12 +86,28 @@ describe("a release's files, downloaded from the bucket", () => {
     await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir)).rejects.toThrow(
       'js/3.js of release r1 of jobs in the bucket is not the file recorded',
     );
-    const written = fs.readdirSync(path.join(dir, 'js')).length;
+    const writtenFiles = () => (fs.existsSync(path.join(dir, 'js')) ? fs.readdirSync(path.join(dir, 'js')) : []);
+    const written = writtenFiles().length;
     expect(fs.existsSync(path.join(dir, 'js/3.js'))).toBe(false);
     // The downloads under way (the first eight, but the refused one) ended before it threw; none was started after.
     expect(written).toBeLessThanOrEqual(7);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(fs.readdirSync(path.join(dir, 'js')).length).toBe(written);
+    expect(writtenFiles()).toHaveLength(written);
+  });
+
+  it('refuse an object far larger than recorded, having read one byte past its size', async () => {
+    const storage = bucket(objects, { huge: 'js/0.js' });
+    await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir)).rejects.toThrow(
+      'js/0.js of release r1 of jobs in the bucket is not the file recorded',
+    );
+  });
+
+  it('end the downloads under way at a refusal: one that stalls does not keep it waiting', async () => {
+    const storage = bucket(objects, { stalled: 'js/0.js', changed: 'js/5.js' });
+    await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir)).rejects.toThrow(
+      'js/5.js of release r1 of jobs in the bucket is not the file recorded',
+    );
+    expect(storage.ended).toContain('js/0.js');
   });
 
   it.each([

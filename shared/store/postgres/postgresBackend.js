@@ -460,8 +460,9 @@ const DOWNLOADS_AT_ONCE = 8;
 
 /**
  * Downloads a release's files into `dir`, each checked against its size and sha256 as recorded: a file changed in
- * the bucket is refused, not served. Several at once; after the first refusal no other is started, and it throws once
- * every download under way has ended, so that nothing writes into `dir` after it returns.
+ * the bucket is refused, not served, and never read past one byte more than recorded. Several at once; the first
+ * refusal ends the downloads under way and starts no other, and it throws once each has ended, so that nothing writes
+ * into `dir` after it returns.
  * @param {import('./objectStore').ObjectStore} objects
  * @param {string} remote
  * @param {string} id
@@ -483,9 +484,12 @@ async function downloadRelease(objects, remote, id, files, dir) {
     }
     targets.add(target);
   }
+  // Ends the downloads under way at the first refusal: a stalled or huge one must not keep the refusal waiting.
+  const stop = new AbortController();
   /** @param {ReleaseFile} file */
   const download = async (file) => {
-    const body = await objects.get(`${remote}/${id}/${file.path}`);
+    // One byte more than recorded is enough to refuse an object that is larger.
+    const body = await objects.get(`${remote}/${id}/${file.path}`, { maxBytes: file.size, signal: stop.signal });
     const sha256 = createHash('sha256').update(body).digest('hex');
     if (body.length !== file.size || sha256 !== file.sha256) {
       throw new StoreRefusal(`${file.path} of release ${id} of ${remote} in the bucket is not the file recorded`);
@@ -506,7 +510,9 @@ async function downloadRelease(objects, remote, id, files, dir) {
       try {
         await download(file);
       } catch (error) {
+        // The first error is the one told: the others are the downloads it ended.
         failed ??= { error };
+        stop.abort();
       }
     }
   };
