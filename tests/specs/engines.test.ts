@@ -241,6 +241,26 @@ describe.each(enginesUnderTest())('the composed site in %s', (engineName) => {
         await site.stop();
       }
     });
+
+    it('a reload while a remote is still loading reports nothing: the browser cut the load short', async () => {
+      const site = await startSiteWithFlakyJobs();
+      try {
+        // The jobs remote answers 3 s late: its files are still coming when the visitor reloads. Firefox and WebKit
+        // abort those loads as the reload starts, well before the old page's pagehide (the new document waits for
+        // its fragment first).
+        site.remote.setMode('slow');
+        await open('/featured-jobs', undefined, await engine.origin(site.origin));
+        // Past the 500 ms the shell's server remembers the remote's failure to answer: the reload's document waits
+        // its 400 ms for the fragments again, and the old page stays that long after its loads were cut.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await tab().reload();
+        site.remote.setMode('up');
+        await untilScreen('Featured Jobs');
+        expect((await tab().consoleErrors()).filter((line) => line.startsWith('[shell]'))).toEqual([]);
+      } finally {
+        await site.stop();
+      }
+    });
   });
 
   /**

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, normalize } from 'node:path';
 import { createRemoteHandler } from '@nativegtm/server/remoteServer';
 import { close, listen } from '@nativegtm/server/httpServer';
 
 /**
  * How the remote answers its page's server-rendered files (ssr/…); everything else is served, except when it is
- * 'offline': then every request, its code's too, is dropped.
+ * 'offline' (every request, its code's too, is dropped) or 'slow' (every request but for its integrity list is
+ * answered 3 s late).
  */
-export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'redirect' | 'old-html';
+export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'slow' | 'redirect' | 'old-html';
 
 /**
  * Which of its server-rendered files fail: all of them, or only the page's head and HTML while ssr/manifest.json is
@@ -30,12 +31,25 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
   const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
   /** The target of every request it got, newest last. */
   const requested: string[] = [];
+  /** Serves the request `ms` late (the timer is cleared when the remote stops). */
+  const serveLate = (req: IncomingMessage, res: ServerResponse, ms: number) => {
+    const timer = setTimeout(() => {
+      hanging.delete(timer);
+      serve(req, res);
+    }, ms);
+    hanging.add(timer);
+  };
   const server: Server = createServer((req, res) => {
     if (req.url) requested.push(req.url);
     if (req.url?.startsWith('/ssr/')) seen.push({ url: req.url, headers: req.headers });
     if (mode === 'offline') {
       req.socket.destroy();
       return undefined;
+    }
+    if (mode === 'slow' && req.url !== '/integrity.json') {
+      // Every file but its integrity list (the shell's server reads it to vouch for the remote), the browser's code
+      // too, 3 s late: a page's loads of it are still under way when the visitor moves on.
+      return serveLate(req, res, 3000);
     }
     if (!req.url?.startsWith('/ssr/') || mode === 'up') return serve(req, res);
     if (scope === 'page' && req.url.startsWith('/ssr/manifest.json')) return serve(req, res);
@@ -53,12 +67,7 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
     }
     if (mode === 'hang') {
       // Answers after 8 s, long after any document should have been sent.
-      const timer = setTimeout(() => {
-        hanging.delete(timer);
-        serve(req, res);
-      }, 8000);
-      hanging.add(timer);
-      return undefined;
+      return serveLate(req, res, 8000);
     }
     if (mode === 'redirect') {
       res.statusCode = 302;

@@ -4,7 +4,7 @@ import { createPageLoader, RemoteLoadError } from './pageLoader';
 import { reportRefusedFile, reportRemoteFailure } from './reportRemoteFailure';
 import { refusedFiles, watchFailedLoads } from './refusedFiles';
 import { vouchFor, vouchStands } from './integrityLists';
-import { pageLeft } from './pageLeft';
+import { unlessLeaving, whileLoading } from './pageLeft';
 import type { RemotesConfig } from './remotesConfig';
 
 let watching = false;
@@ -46,28 +46,28 @@ watchFailedLoads();
 export const pageLoader = createPageLoader({
   federation: {
     registerRemotes: (remotes, options) => runtime().registerRemotes(remotes, options),
-    loadRemote: (id) => runtime().loadRemote(id),
-    preloadRemote: (options) => runtime().preloadRemote(options),
+    loadRemote: (id) => whileLoading(() => runtime().loadRemote(id)),
+    preloadRemote: (options) => whileLoading(() => runtime().preloadRemote(options)),
   },
   getConfig: () =>
-    getRemotesConfig()
+    whileLoading(getRemotesConfig)
       .then((config) => {
         vouchFor(config.integrity, config.devServers);
         return config;
       })
       .then(watchInDevelopment),
   timeoutMs: configuredTimeout(),
-  log: (message, error) => {
-    // A load the browser cut short because the visitor is leaving: no remote failed.
-    if (pageLeft()) return;
-    console.error(message, error);
-    if (!(error instanceof RemoteLoadError)) return;
-    reportRemoteFailure(error.remote, error);
-    // Then, apart, whether it failed because a file was refused for its bytes: that is worth an alert of its own,
-    // unless the site vouches for another release since (a promote while the page loaded).
-    void refusedFiles(error.remote, error).then(async (files) => {
-      if (files.length === 0 || !(await vouchStands(error.remote))) return;
-      files.forEach((file) => reportRefusedFile(error.remote, file));
-    });
-  },
+  // A load the browser cut short because the visitor is leaving: no remote failed.
+  log: (message, error) =>
+    unlessLeaving(() => {
+      console.error(message, error);
+      if (!(error instanceof RemoteLoadError)) return;
+      reportRemoteFailure(error.remote, error);
+      // Then, apart, whether it failed because a file was refused for its bytes: that is worth an alert of its own,
+      // unless the site vouches for another release since (a promote while the page loaded).
+      void refusedFiles(error.remote, error).then(async (files) => {
+        if (files.length === 0 || !(await vouchStands(error.remote))) return;
+        files.forEach((file) => reportRefusedFile(error.remote, file));
+      });
+    }),
 });

@@ -1,7 +1,7 @@
 import { INTEGRITY_FILE, REFUSED_INTEGRITY, parseIntegrityList } from '@nativegtm/contract/integrity';
 import type { RemoteName } from '@nativegtm/contract/pages';
 import { getRemotesConfig, resetRemotesConfig } from './remotesConfig';
-import { pageLeft } from './pageLeft';
+import { unlessLeaving, whileLoading } from './pageLeft';
 import { sha384 } from './sha384';
 
 /**
@@ -74,9 +74,9 @@ export async function fetchManifest(
   const base = new URL('./', new URL(manifestUrl, document.baseURI)).href;
   const listUrl = new URL(INTEGRITY_FILE, base).href;
   const withList = async () => {
-    const files = await readList(listUrl, remote, vouchedAgain).catch((error: unknown) => {
+    const files = await whileLoading(() => readList(listUrl, remote, vouchedAgain)).catch((error: unknown) => {
       // (A fetch the browser aborted because the visitor is leaving refused nothing.)
-      if (!pageLeft()) console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`);
+      unlessLeaving(() => console.error(`[shell] Remote "${remote}": its files are refused, ${String(error)}`));
       return {};
     });
     lists.set(remote, { base, files });
