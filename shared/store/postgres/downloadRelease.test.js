@@ -43,16 +43,21 @@ function bucket(objects, { delayMs = 5, changed, huge, stalled } = {}) {
           }
           inFlight += 1;
           most = Math.max(most, inFlight);
+          /** @type {() => void} */
+          let aborted = () => {};
           try {
             await new Promise((resolve, reject) => {
               if (name !== stalled) setTimeout(resolve, delayMs);
-              signal?.addEventListener('abort', () => {
+              aborted = () => {
                 ended.push(name);
-                reject(signal.reason);
-              });
+                reject(signal?.reason);
+              };
+              if (signal?.aborted) aborted();
+              signal?.addEventListener('abort', aborted, { once: true });
             });
           } finally {
             inFlight -= 1;
+            signal?.removeEventListener('abort', aborted);
           }
           return Buffer.from(/** @type {string} */ (objects[name]));
         },
@@ -60,6 +65,12 @@ function bucket(objects, { delayMs = 5, changed, huge, stalled } = {}) {
     ),
   };
 }
+
+/**
+ * The files a download wrote into `dir`'s js/ folder.
+ * @param {string} dir
+ */
+const writtenFiles = (dir) => (fs.existsSync(path.join(dir, 'js')) ? fs.readdirSync(path.join(dir, 'js')) : []);
 
 describe("a release's files, downloaded from the bucket", () => {
   /** @type {string} */
@@ -86,13 +97,12 @@ describe("a release's files, downloaded from the bucket", () => {
     await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir)).rejects.toThrow(
       'js/3.js of release r1 of jobs in the bucket is not the file recorded',
     );
-    const writtenFiles = () => (fs.existsSync(path.join(dir, 'js')) ? fs.readdirSync(path.join(dir, 'js')) : []);
-    const written = writtenFiles().length;
+    const written = writtenFiles(dir).length;
     expect(fs.existsSync(path.join(dir, 'js/3.js'))).toBe(false);
     // The downloads under way (the first eight, but the refused one) ended before it threw; none was started after.
     expect(written).toBeLessThanOrEqual(7);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(writtenFiles()).toHaveLength(written);
+    expect(writtenFiles(dir)).toHaveLength(written);
   });
 
   it('refuse an object far larger than recorded, having read one byte past its size', async () => {
@@ -108,6 +118,16 @@ describe("a release's files, downloaded from the bucket", () => {
       'js/5.js of release r1 of jobs in the bucket is not the file recorded',
     );
     expect(storage.ended).toContain('js/0.js');
+  });
+
+  it('give up a release that takes too long in all, each file answering in time', async () => {
+    const storage = bucket(objects, { delayMs: 50 });
+    await expect(downloadRelease(storage.store, 'jobs', 'r1', files, dir, { timeoutMs: 120 })).rejects.toThrow(
+      'release r1 of jobs took more than 0.12 s to download',
+    );
+    // Those under way were ended, and no other was started.
+    expect(storage.ended.length).toBeGreaterThan(0);
+    expect(storage.ended.length + writtenFiles(dir).length).toBeLessThan(files.length);
   });
 
   it.each([

@@ -35,7 +35,8 @@ function parseBucketUrl(url) {
 /**
  * How long a request to the bucket may go without a byte either way before it is given up: a node copies a release
  * under its store's lock, so a GET that stalls for good (a half-open connection, a storage node gone mid-answer) must
- * not hold every later change of that remote back. The SDK sets no such limit by default.
+ * not hold every later change of that remote back. The SDK sets no such limit by default; it arms one of 6 s or more
+ * 3 s into the request, so a stall is given up 10 to 13 s after the last byte.
  */
 const IDLE_MS = 10_000;
 /** How long connecting to the bucket may take. */
@@ -83,21 +84,36 @@ function openObjectStore(url, { env = process.env, idleMs = IDLE_MS, objectMs = 
      * @returns {Promise<Buffer>}
      */
     get: async (name, { maxBytes = Infinity, signal } = {}) => {
-      const limit = AbortSignal.timeout(objectMs);
-      const abortSignal = signal ? AbortSignal.any([signal, limit]) : limit;
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }), { abortSignal });
-      const body = /** @type {import('node:stream').Readable} */ (answer.Body);
-      addAbortSignal(abortSignal, body);
-      /** @type {Buffer[]} */
-      const chunks = [];
-      let length = 0;
-      for await (const chunk of body) {
-        chunks.push(chunk);
-        length += chunk.length;
-        // Leaving the loop destroys the body: the rest is never read.
-        if (length > maxBytes) break;
+      // A timer of our own, not AbortSignal.timeout: combined by AbortSignal.any, that signal is only weakly held on
+      // Node 20, and a garbage collection could drop it and the limit with it (fragmentCache.js says the same).
+      const ending = new AbortController();
+      const timer = setTimeout(() => ending.abort(new Error(`${name} took more than ${objectMs} ms`)), objectMs);
+      const stop = () => ending.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      if (signal?.aborted) stop();
+      try {
+        const abortSignal = ending.signal;
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }), { abortSignal });
+        /** @type {Buffer[]} */
+        const chunks = [];
+        let length = 0;
+        if (answer.Body) {
+          const body = addAbortSignal(abortSignal, /** @type {import('node:stream').Readable} */ (answer.Body));
+          for await (const chunk of body) {
+            chunks.push(chunk);
+            length += chunk.length;
+            // Leaving the loop destroys the body: the rest is never read.
+            if (length > maxBytes) break;
+          }
+        }
+        return Buffer.concat(chunks, Math.min(length, maxBytes + 1));
+      } catch (error) {
+        // Why it was ended (the time ran out, the caller's reason), not the stream's "The operation was aborted".
+        throw ending.signal.aborted ? ending.signal.reason : error;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
       }
-      return Buffer.concat(chunks, Math.min(length, maxBytes + 1));
     },
     /**
      * Every object under `under` (relative to the prefix), with when it was written.

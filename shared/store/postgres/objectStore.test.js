@@ -109,7 +109,10 @@ describe('a GET from the bucket', () => {
     }
   });
 
-  it('gives up an answer that trickles, never idle, after the time one object may take', async () => {
+  it.each([
+    ['alone', false],
+    ["with the caller's signal", true],
+  ])('gives up an answer that trickles, never idle, after the time one object may take (%s)', async (_, withSignal) => {
     /** @type {ReturnType<typeof setInterval> | undefined} */
     let trickle;
     answer = (response) => {
@@ -120,7 +123,8 @@ describe('a GET from the bucket', () => {
     const objects = open({ idleMs: 10_000, objectMs: 400 });
     try {
       const started = Date.now();
-      await expect(objects.get('jobs/r1/a.js')).rejects.toThrow();
+      const signal = withSignal ? new AbortController().signal : undefined;
+      await expect(objects.get('jobs/r1/a.js', { signal })).rejects.toThrow('jobs/r1/a.js took more than 400 ms');
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       clearInterval(trickle);

@@ -459,17 +459,25 @@ function postgresBackend(remote, { database, objects, orphanAgeMs = ORPHAN_AGE_M
 const DOWNLOADS_AT_ONCE = 8;
 
 /**
+ * How long a whole release may take to download. Each GET is bounded (objectStore.js), but a bucket that trickles
+ * every file would hold the store lock for the sum of their bounds: half an hour for this site's release. Five minutes
+ * is this site's release many times over on a slow link.
+ */
+const RELEASE_DOWNLOAD_MS = 5 * 60_000;
+
+/**
  * Downloads a release's files into `dir`, each checked against its size and sha256 as recorded: a file changed in
  * the bucket is refused, not served, and never read past one byte more than recorded. Several at once; the first
- * refusal ends the downloads under way and starts no other, and it throws once each has ended, so that nothing writes
- * into `dir` after it returns.
+ * failure (a refusal, a GET given up) ends the downloads under way and starts no other, as does running past
+ * `timeoutMs`, and it throws once each has ended, so that nothing writes into `dir` after it returns.
  * @param {import('./objectStore').ObjectStore} objects
  * @param {string} remote
  * @param {string} id
  * @param {ReleaseFile[]} files
  * @param {string} dir
+ * @param {{ timeoutMs?: number }} [options] timeoutMs: RELEASE_DOWNLOAD_MS, shorter in tests
  */
-async function downloadRelease(objects, remote, id, files, dir) {
+async function downloadRelease(objects, remote, id, files, dir, { timeoutMs = RELEASE_DOWNLOAD_MS } = {}) {
   const root = path.resolve(dir);
   // Two entries landing on one file (a/../b beside b, or A.js beside a.js on a case-blind disk) would leave on disk
   // the bytes of whichever download finished last, checked against the other's record.
@@ -484,8 +492,10 @@ async function downloadRelease(objects, remote, id, files, dir) {
     }
     targets.add(target);
   }
-  // Ends the downloads under way at the first refusal: a stalled or huge one must not keep the refusal waiting.
+  // Ends the downloads under way at the first failure: a stalled or huge one must not keep it waiting.
   const stop = new AbortController();
+  const late = new Error(`release ${id} of ${remote} took more than ${timeoutMs / 1000} s to download`);
+  const timer = setTimeout(() => stop.abort(late), timeoutMs);
   /** @param {ReleaseFile} file */
   const download = async (file) => {
     // One byte more than recorded is enough to refuse an object that is larger.
@@ -504,7 +514,7 @@ async function downloadRelease(objects, remote, id, files, dir) {
   /** @type {{ error: unknown } | undefined} */
   let failed;
   const worker = async () => {
-    while (!failed && next < files.length) {
+    while (!failed && !stop.signal.aborted && next < files.length) {
       const file = /** @type {ReleaseFile} */ (files[next]);
       next += 1;
       try {
@@ -516,7 +526,12 @@ async function downloadRelease(objects, remote, id, files, dir) {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, files.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, files.length) }, worker));
+  } finally {
+    clearTimeout(timer);
+  }
+  if (stop.signal.reason === late) throw late;
   if (failed) throw failed.error;
 }
 
