@@ -38,11 +38,13 @@ runCommand(
     // process, which must outlive them, stops what is left (PostgreSQL runs in a session of its own) and removes the
     // folders. Listened for from the start, so that a Ctrl+C while it starts ends the same way; a second one while it
     // stops is ignored, so that it can finish.
-    let signalled = false;
+    // A Ctrl+C while it starts ends the start there: a part spawned just after the signal never got it, and would
+    // otherwise start, and every part after it, before anything stops.
+    const signalled = new AbortController();
     const stopRequested = new Promise((resolve) => {
       for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
         process.on(signal, () => {
-          signalled = true;
+          signalled.abort();
           resolve(undefined);
         });
       }
@@ -50,10 +52,10 @@ runCommand(
     /** @type {import('./support/topology').Topology} */
     let topology;
     try {
-      topology = await startTopology({ base, log: (line) => console.log(line) });
+      topology = await startTopology({ base, log: (line) => console.log(line), signal: signalled.signal });
     } catch (error) {
       // What a Ctrl+C while it started broke is no failure: it stopped, as asked.
-      if (!signalled) throw error;
+      if (!signalled.signal.aborted) throw error;
       console.log('Stopped.');
       return;
     }

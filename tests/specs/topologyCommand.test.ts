@@ -89,6 +89,17 @@ async function exitWithin(run: Run, ms: number): Promise<number | null | 'still 
   return result;
 }
 
+/**
+ * Its exit code, once it has exited by `deadline`; otherwise what it printed and what still runs, to say where it
+ * hangs.
+ */
+async function exitBy(run: Run, deadline: number): Promise<number | null | string> {
+  const code = await exitWithin(run, deadline - Date.now());
+  if (code !== 'still running') return code;
+  const { processes } = leftBehind(run);
+  return `still running after 10 s:\n${processes.join('\n')}\n-- stdout:\n${run.stdout()}\n-- stderr:\n${run.stderr()}`;
+}
+
 /** Ctrl+C in its terminal: SIGINT to every process of its group. Returns when everything must have stopped by. */
 function ctrlC(run: Run): number {
   process.kill(-run.child.pid!, 'SIGINT');
@@ -139,9 +150,23 @@ describe('npm run topology', () => {
     // Next it starts the first node, which a Ctrl+C ends as it ends this command.
     await run.line('the store: ', 120_000);
     const deadline = ctrlC(run);
-    expect(await exitWithin(run, deadline - Date.now())).toBe(0);
+    expect(await exitBy(run, deadline)).toBe(0);
     expect(run.stdout()).toMatch(/\nStopped\.\n$/);
     // A node's worker, whose primary the Ctrl+C ended before it could stop it, ends by itself, a moment later.
+    await expectEventually(async () => leftBehind(run), NOTHING_LEFT, { timeoutMs: deadline - Date.now() });
+  });
+
+  it('starts nothing more after a Ctrl+C that reached it before the part it starts next', async () => {
+    const run = startTopologyCommand();
+    await run.line('the store: ', 120_000);
+    // To the command alone: as for a node spawned a moment after the Ctrl+C (a busy machine between its log line and
+    // its spawn), which never got it. Before, that node started, and HAProxy, nginx and Varnish after it, before
+    // anything stopped.
+    process.kill(run.child.pid!, 'SIGINT');
+    const deadline = Date.now() + 10_000;
+    expect(await exitBy(run, deadline)).toBe(0);
+    expect(run.stdout()).not.toContain('node-1: npm start on');
+    expect(run.stdout()).toMatch(/\nStopped\.\n$/);
     await expectEventually(async () => leftBehind(run), NOTHING_LEFT, { timeoutMs: deadline - Date.now() });
   });
 
@@ -172,7 +197,7 @@ describe('npm run topology', () => {
     expect({ status: releases.status, stderr: releases.stderr }).toEqual({ status: 0, stderr: '' });
 
     const deadline = ctrlC(run);
-    expect(await exitWithin(run, deadline - Date.now())).toBe(0);
+    expect(await exitBy(run, deadline)).toBe(0);
     await expectEventually(
       async () => ({
         ...leftBehind(run),

@@ -16,12 +16,12 @@ const repoRoot = path.resolve(__dirname, '../..');
  * Starts the command with the site on `base` (remotes after it) and its metrics on `metricsPort`; resolves once it
  * says it runs.
  * @param {{ base: number, metricsPort: number, workers?: number, remotes?: Record<string, string>,
- *   fieldDataDir?: string, env?: Record<string, string> }} options
+ *   fieldDataDir?: string, env?: Record<string, string>, signal?: AbortSignal }} options
  *   workers: WEB_CONCURRENCY (one per core unless given); remotes: remotes.json entries that replace those of its own
  *   remotes (a remote served elsewhere); fieldDataDir: FIELD_DATA_DIR (a temporary folder unless given: never the
- *   checkout's); env: more of its environment (FIELD_DATA_SECRET, …)
+ *   checkout's); env: more of its environment (FIELD_DATA_SECRET, …); signal: stops it if it is still starting
  */
-async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {}, fieldDataDir, env = {} }) {
+async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = {}, fieldDataDir, env = {}, signal }) {
   const ports = portsFrom(base);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-npm-start-'));
   const remotesFile = path.join(folder, 'remotes.json');
@@ -87,10 +87,16 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  const running = await line('NativeGTM is running').catch((error) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+  // Ended while it starts: stopped as an operator stops it, which fails the wait for its line at once.
+  const end = () => child.kill('SIGTERM');
+  if (signal?.aborted) end();
+  signal?.addEventListener('abort', end, { once: true });
+  const running = await line('NativeGTM is running')
+    .catch((error) => {
+      child.kill('SIGKILL');
+      throw error;
+    })
+    .finally(() => signal?.removeEventListener('abort', end));
   return {
     child,
     ports,

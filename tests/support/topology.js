@@ -136,12 +136,13 @@ const portRows = (owner, ports) => Object.entries(ports).map(([name, port]) => (
  * system gives. A system program that is missing is installed, or the error names the command that installs it,
  * before anything starts.
  * @param {{ base: number, builtInNodes?: number, fragmentTimeoutMs?: number, slowLinkNode?: number,
- *   log?: (line: string) => void }} options
+ *   log?: (line: string) => void, signal?: AbortSignal }} options
  *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given);
  *   slowLinkNode: the built-in node (0 the first) that reaches the database through a link a test can degrade
- *   (slowLink.js: root only)
+ *   (slowLink.js: root only); signal: ends the start (a Ctrl+C): the node starting is stopped, nothing more starts,
+ *   what did is stopped, and it rejects with the signal's reason
  */
-async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLinkNode, log = () => {} }) {
+async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLinkNode, log = () => {}, signal }) {
   const tools = [...TOPOLOGY_TOOLS, ...(slowLinkNode === undefined ? [] : LINK_TOOLS)];
   ensureSystemTools({ tools: toolsNamed(tools), purpose: 'the topology', log });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-topology-'));
@@ -183,9 +184,13 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
     fs.rmSync(scratch, { recursive: true, force: true });
     if (failures.length > 0) throw new AggregateError(failures, 'the topology did not stop cleanly');
   };
+  // Between parts: a Ctrl+C that came while a part started (or before it was spawned, so that it never got the
+  // signal) starts nothing more.
+  const unlessEnded = () => signal?.throwIfAborted();
   try {
     // The collector beside nginx runs in this process: its SDK reads the storage's endpoint from here.
     services = await startStoreServices({ S3rver: require('s3rver') });
+    unlessEnded();
     const { postgres, storage } = services;
     const store = {
       ...storage.env,
@@ -230,6 +235,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
           RELEASES_DIR: copy,
           ...(fragmentTimeoutMs === undefined ? {} : { FRAGMENT_TIMEOUT_MS: String(fragmentTimeoutMs) }),
         },
+        signal,
       });
       nodes.push({
         name,
@@ -245,6 +251,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
       });
       nodePorts.push(...portRows(name, started.ports), { what: `${name}: metrics`, port: metricsPort });
       log(`${name}: npm start on ${nodeBase}`);
+      unlessEnded();
     }
     const nginxBase = base + 10 * (builtInNodes + 1);
     const nginxCopy = path.join(scratch, 'node-nginx');
@@ -252,6 +259,7 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
     // HAProxy before nginx: nginx's configuration reads each page's query parameters from its remote, through it.
     const planned = [...nodes, { name: 'node-nginx', ports: nginxPorts }];
     haproxy = await startHaproxy(haproxyConfig({ frontends, nodes: planned }), Object.values(frontends));
+    unlessEnded();
     const nginx = await startNginx({
       ports: nginxPorts,
       remotesFile,
@@ -267,10 +275,12 @@ async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLi
       { what: 'node-nginx: collector metrics', port: Number(new URL(nginx.collectorMetrics ?? '').port) },
     );
     log(`node-nginx: nginx on ${nginxBase}`);
+    unlessEnded();
     log(`HAProxy: the site on http://127.0.0.1:${frontends.shell}`);
     const cdnPort = base + CDN_OFFSET;
     cdn = await startVarnish({ port: cdnPort, originPort: /** @type {number} */ (frontends.shell) });
     log(`Varnish: the site through the CDN on http://127.0.0.1:${cdnPort}`);
+    unlessEnded();
     return {
       store,
       commandsDir,
