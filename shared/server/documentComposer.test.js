@@ -204,8 +204,8 @@ describe("a release's server-rendered HTML, pasted only with the bytes the store
       reuseMs: 0,
       // Every document reads the manifest again: what the remote's server answers now.
       fragmentMaxAgeMs: 1,
-      // Not what these tests are about: on a busy machine the default 400 ms for a whole document (manifest, head
-      // and body fetched on loopback) ran out, and a body left out for want of time looked like one refused.
+      // Not what these tests are about: a busy machine can take longer than the default 400 ms for a whole document
+      // (manifest, head and body fetched on loopback), and a body left out for want of time reads as one refused.
       fragmentTimeoutMs: 10_000,
       vouchedFragments: () => vouched,
       events: { refused: (event) => refused.push(event) },

@@ -238,12 +238,14 @@ function createFragmentCache({
 
   /**
    * Forgets a file's copy, so that the next request for it fetches it again: its owner found the copy not to be the
-   * file (its bytes are not the ones its release recorded), which may be mended where it is served.
+   * file (its bytes are not the ones its release recorded), which may be mended where it is served. A fetch under way
+   * began before the owner looked, so its answer is not kept either: it answers only those already waiting for it.
+   * (Kept, it became the copy again, and a file of a build is never fetched again while asked for: the mended file
+   * was left out of one more document, seen on a busy machine.)
    * @param {string} url
    */
   function drop(url) {
-    const entry = entries.get(url);
-    if (entry && !entry.pending) entries.delete(url);
+    entries.delete(url);
   }
 
   return { get, close, drop, sweep };

@@ -251,6 +251,32 @@ describe('the fragment cache', () => {
     cache.close();
   });
 
+  it('forgets a copy its owner dropped even while another fetch of it is under way, and keeps no answer of that fetch', async () => {
+    let now = 0;
+    /** @type {import('node:http').ServerResponse[]} */
+    const held = [];
+    answer = (_req, res) => void held.push(res);
+    const cache = createFragmentCache({ timeoutMs: SLOW_MACHINE_MS, maxAgeMs: 1, now: () => now });
+    const url = `${origin}/body?build=a`;
+    const first = cache.get(url, undefined, { immutable: true });
+    await waitFor(() => held.length === 1);
+    // The refresher starts a second fetch once the first is older than maxAge (a remote that is back must not wait).
+    now = 10;
+    cache.sweep();
+    await waitFor(() => held.length === 2);
+    held[0]?.end('planted');
+    await expect(first).resolves.toBe('planted');
+    // Its owner refuses the copy (not the bytes recorded) while the second fetch is still under way.
+    cache.drop(url);
+    held[1]?.end('planted');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Mended where it is served: the next request fetches it again, not the answer of the fetch begun before the drop.
+    answer = (_req, res) => res.end('recorded');
+    await expect(cache.get(url, undefined, { immutable: true })).resolves.toBe('recorded');
+    expect(requests).toBe(3);
+    cache.close();
+  });
+
   it('does not keep a remote that is back waiting for a fetch that still hangs', async () => {
     let now = 0;
     /** @type {import('node:http').ServerResponse[]} */
