@@ -9,6 +9,10 @@
 // to only while a load is under way: in Firefox a page with that listener is not kept in the back-forward cache (one
 // with a load under way is not kept anyway). A page the back-forward cache shows again is not being left any more.
 //
+// The limits: a next document that takes longer than LEAVING_MS to answer has the held failures told after all (a
+// false report, rare rather than impossible); Safari on iOS fires no beforeunload, so there only pagehide counts; and
+// a page the back-forward cache shows again may keep the error screen of a load it cut short (Try again loads it).
+//
 // Only the browser's own events count: a script on the page that dispatches a pagehide or beforeunload of its own
 // must not silence the reports of refused files.
 
