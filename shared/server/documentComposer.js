@@ -187,7 +187,7 @@ function createDocumentComposer({
     const now = Date.now();
     if (last.droppedAt === undefined || now - last.droppedAt > fragmentMaxAgeMs) {
       last.droppedAt = now;
-      fragments.drop(url);
+      fragments.drop(url, text);
     }
     return false;
   }

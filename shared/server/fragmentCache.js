@@ -241,11 +241,14 @@ function createFragmentCache({
    * file (its bytes are not the ones its release recorded), which may be mended where it is served. A fetch under way
    * began before the owner looked, so its answer is not kept either: it answers only those already waiting for it.
    * (Kept, it became the copy again, and a file of a build is never fetched again while asked for: the mended file
-   * was left out of one more document, seen on a busy machine.)
+   * was left out of one more document, seen on a busy machine.) `text`: the copy refused; a copy that is another
+   * text by now (the file mended, and fetched since) is kept.
    * @param {string} url
+   * @param {string} text
    */
-  function drop(url) {
-    entries.delete(url);
+  function drop(url, text) {
+    const copy = entries.get(url)?.copy;
+    if (!copy || copy.text === text) entries.delete(url);
   }
 
   return { get, close, drop, sweep };
