@@ -62,6 +62,7 @@ describe('the document composer', () => {
 });
 
 describe("what a document waited for from its page's remote (Server-Timing)", () => {
+  const FRAGMENT_TIMEOUT_MS = 2000;
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-timing-'));
   const template =
     '<!doctype html><head><!--# include virtual="/_compose/page-head/$page" --></head>' +
@@ -95,6 +96,8 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
       origin: 'https://nativegtm.example',
       reuseMs: 0,
       fragmentMaxAgeMs: 200,
+      // Longer than the default 400 ms: a cold fetch on a busy machine took longer, and the page was left out.
+      fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS,
     });
   });
   afterAll(async () => {
@@ -132,7 +135,7 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
   it('says the fragment timed out when its remote answers later than the timeout, apart from a failure', async () => {
     const failed = serverTiming({ remote: 'employers', ms: 3, cache: 'failed' }, false);
     expect(fragmentTimedOut(failed)).toBe(false);
-    delayMs = 1000;
+    delayMs = FRAGMENT_TIMEOUT_MS + 500;
     try {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const document = await documents.render('/employers');
