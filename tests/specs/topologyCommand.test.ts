@@ -161,7 +161,8 @@ describe('npm run topology', () => {
     await run.line('the store: ', 120_000);
     // To the command alone: as for a node spawned a moment after the Ctrl+C (a busy machine between its log line and
     // its spawn), which never got it. Before, that node started, and HAProxy, nginx and Varnish after it, before
-    // anything stopped.
+    // anything stopped. (The node is spawned right after the line, so this is the node's case; a Ctrl+C while
+    // HAProxy, nginx or Varnish starts ends that server, and the wait for its port with it.)
     process.kill(run.child.pid!, 'SIGINT');
     const deadline = Date.now() + 10_000;
     expect(await exitBy(run, deadline)).toBe(0);

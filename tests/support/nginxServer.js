@@ -81,7 +81,7 @@ async function startNginx(options) {
     stderr += chunk;
   });
   try {
-    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port, { what: 'nginx: nothing' })));
+    await Promise.all(Object.values(options.ports).map((port) => waitForPort(port, { what: 'nginx: nothing', child })));
     // nginx serves the remotes the collector reads its builds from: read them now that it does.
     await collector?.refreshBuilds();
   } catch (error) {

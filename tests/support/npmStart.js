@@ -87,8 +87,12 @@ async function startNpmStart({ base, metricsPort, workers, remotes: elsewhere = 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  // Ended while it starts: stopped as an operator stops it, which fails the wait for its line at once.
-  const end = () => child.kill('SIGTERM');
+  // Ended while it starts: stopped as an operator stops it, which fails the wait for its line at once; killed if it
+  // is still there a moment later (busy in a synchronous build, which SIGTERM does not interrupt).
+  const end = () => {
+    child.kill('SIGTERM');
+    setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 3000).unref();
+  };
   if (signal?.aborted) end();
   signal?.addEventListener('abort', end, { once: true });
   const running = await line('NativeGTM is running')

@@ -81,7 +81,7 @@ async function startHaproxy(config, ports) {
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   try {
-    await Promise.all(ports.map((port) => waitForPort(port, { what: 'HAProxy: nothing' })));
+    await Promise.all(ports.map((port) => waitForPort(port, { what: 'HAProxy: nothing', child })));
   } catch (error) {
     child.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
@@ -140,7 +140,7 @@ const portRows = (owner, ports) => Object.entries(ports).map(([name, port]) => (
  *   fragmentTimeoutMs: how long every node's documents wait for a page's HTML (the servers' default unless given);
  *   slowLinkNode: the built-in node (0 the first) that reaches the database through a link a test can degrade
  *   (slowLink.js: root only); signal: ends the start (a Ctrl+C): the node starting is stopped, nothing more starts,
- *   what did is stopped, and it rejects with the signal's reason
+ *   what did is stopped, and it rejects (with the signal's reason, or with the failure of the part it ended)
  */
 async function startTopology({ base, builtInNodes = 3, fragmentTimeoutMs, slowLinkNode, log = () => {}, signal }) {
   const tools = [...TOPOLOGY_TOOLS, ...(slowLinkNode === undefined ? [] : LINK_TOOLS)];

@@ -7,6 +7,7 @@ const UNIT_SPECS = [
   'history.test.ts',
   'readmeFigures.test.ts',
   'stopProcess.test.ts',
+  'waitForPort.test.ts',
 ];
 
 module.exports = { UNIT_SPECS };

@@ -49,7 +49,7 @@ async function startVarnish({ port, originPort }) {
     stderr += chunk;
   });
   try {
-    await waitForPort(port, { what: 'Varnish: nothing', timeoutMs: 20_000 });
+    await waitForPort(port, { what: 'Varnish: nothing', timeoutMs: 20_000, child });
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
