@@ -50,6 +50,25 @@ describe('whether the visitor is leaving the page', () => {
     expect(report).not.toHaveBeenCalled();
   });
 
+  it('holds the failure of a load that started after the navigation began, when the load was due before it', async () => {
+    const target = browserWindow();
+    const { unlessLeaving, watching, whileLoading } = watchLeaving(target);
+    // A prefetch scheduled for when the page is idle: watched from then on, so a reload before it starts is seen.
+    const stop = watching();
+    expect(target.listening('beforeunload')).toBe(true);
+    target.fire('beforeunload');
+    // The idle callback runs while the next document is on its way: its loads start, and the browser fails them.
+    const loading = whileLoading(() => Promise.reject(new TypeError('Load failed')));
+    stop();
+    stop();
+    const report = jest.fn();
+    await loading.catch(() => unlessLeaving(report));
+    target.fire('pagehide');
+    expect(report).not.toHaveBeenCalled();
+    // Once nothing is due, nothing is listened to (a stop called twice counts once).
+    expect(target.listening('beforeunload')).toBe(false);
+  });
+
   it('tells a held failure once the page has stayed: the navigation did not leave (a download, a 204)', () => {
     jest.useFakeTimers();
     const target = browserWindow();

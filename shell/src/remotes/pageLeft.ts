@@ -6,8 +6,10 @@
 // until the next document answers: measured in both, a fetch rejected 4 ms after beforeunload and 1.5 s before
 // pagehide, for a document that took 1.5 s. So a failure after a beforeunload is held: dropped at pagehide, or told
 // once the page has stayed LEAVING_MS (a navigation that did not leave: a download, a 204). beforeunload is listened
-// to only while a load is under way: in Firefox a page with that listener is not kept in the back-forward cache (one
-// with a load under way is not kept anyway). A page the back-forward cache shows again is not being left any more.
+// to only while a load is under way, or one is due (`watching`: the prefetch the page schedules for when it is idle,
+// which may start after the navigation began, when a fetch fails at once): in Firefox a page with that listener is not
+// kept in the back-forward cache (one with a load under way is not kept anyway). A page the back-forward cache shows
+// again is not being left any more.
 //
 // The limits: a next document that takes longer than LEAVING_MS to answer has the held failures told after all (a
 // false report, rare rather than impossible); Safari on iOS fires no beforeunload, so there only pagehide counts; and
@@ -50,6 +52,22 @@ export function watchLeaving(target: Listening, leavingMs = LEAVING_MS) {
     if (event.isTrusted) left = false;
   });
 
+  /**
+   * Watches for a navigation from now until the function it returns is called (once): around a load, or from when a
+   * load is scheduled until it has started.
+   */
+  const watching = (): (() => void) => {
+    if (loads === 0) target.addEventListener('beforeunload', beforeUnload);
+    loads += 1;
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      loads -= 1;
+      if (loads === 0) target.removeEventListener('beforeunload', beforeUnload);
+    };
+  };
+
   return {
     /** Runs `report` now, or once the page has stayed, or never if the visitor has left. */
     unlessLeaving(report: () => void): void {
@@ -57,18 +75,17 @@ export function watchLeaving(target: Listening, leavingMs = LEAVING_MS) {
       if (leaving === undefined) report();
       else held.push(report);
     },
+    watching,
     /** Runs a load whose failure is reported, with the page watching for a navigation while it is under way. */
     async whileLoading<T>(load: () => Promise<T>): Promise<T> {
-      if (loads === 0) target.addEventListener('beforeunload', beforeUnload);
-      loads += 1;
+      const stop = watching();
       try {
         return await load();
       } finally {
-        loads -= 1;
-        if (loads === 0) target.removeEventListener('beforeunload', beforeUnload);
+        stop();
       }
     },
   };
 }
 
-export const { unlessLeaving, whileLoading } = watchLeaving(window);
+export const { unlessLeaving, watching, whileLoading } = watchLeaving(window);

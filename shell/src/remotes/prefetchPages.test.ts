@@ -1,4 +1,11 @@
 import { IDLE_PREFETCH_MARK, prefetchLikelyPages } from './prefetchPages';
+import { watching } from './pageLeft';
+
+jest.mock('./pageLeft', () => {
+  const mockStop = jest.fn();
+  return { watching: jest.fn(() => mockStop) };
+});
+const stopWatching = (watching as jest.Mock).getMockImplementation()!() as jest.Mock;
 
 function links(html: string): void {
   document.body.innerHTML = html;
@@ -67,8 +74,14 @@ describe('prefetchLikelyPages', () => {
 
   it('once idle after the load, loads the pages the current page links to, and marks when it started', async () => {
     links('<a href="/">Home</a><a href="/employers">Employers</a><a href="/coming-soon">Soon</a><a href="/x">?</a>');
-    (await idleAfterFirstRoute())();
+    // Watched for a navigation from the start until the loads have started: a reload in between cuts them short.
+    expect(watching).toHaveBeenCalledTimes(1);
+    const callback = await idleAfterFirstRoute();
+    expect(stopWatching).not.toHaveBeenCalled();
+    preload.mockImplementation(() => expect(stopWatching).not.toHaveBeenCalled());
+    callback();
     expect(preload.mock.calls.map(([remote]) => remote)).toEqual(['employers', 'comingSoon']);
+    expect(stopWatching).toHaveBeenCalled();
     expect(mark).toHaveBeenCalledWith(IDLE_PREFETCH_MARK);
   });
 

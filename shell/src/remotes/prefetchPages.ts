@@ -1,6 +1,7 @@
 import type { RemoteName } from '@nativegtm/contract/pages';
 import { remoteForPath } from '../routeTable';
 import { whenIdleAfter } from '../tasks';
+import { watching } from './pageLeft';
 import type { PageLoader } from './pageLoader';
 
 /** Marks when the idle prefetch starts: what loads after it is not part of the first page (read by npm run bench). */
@@ -38,16 +39,22 @@ export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>, firstRo
   document.addEventListener('focusin', onIntent);
 
   // The first route too: the first page's manifest is read with fetch(), which does not delay `load`, so on a slow
-  // start `load` can come while only the loading screen (no links) is on screen.
+  // start `load` can come while only the loading screen (no links) is on screen. Watched for a navigation until the
+  // loads have started: a reload just before would cut them short, and must not read as their remotes failing.
+  const stopWatching = watching();
   whenIdleAfter([firstRouteSettled], () => {
-    if (savingData()) return;
-    performance.mark?.(IDLE_PREFETCH_MARK);
-    const current = remoteForPath(window.location.pathname);
-    const linked = new Set<RemoteName>();
-    for (const link of document.querySelectorAll('a[href]')) {
-      const remote = remoteOfLink(link, window.location);
-      if (remote && remote !== current) linked.add(remote);
+    try {
+      if (savingData()) return;
+      performance.mark?.(IDLE_PREFETCH_MARK);
+      const current = remoteForPath(window.location.pathname);
+      const linked = new Set<RemoteName>();
+      for (const link of document.querySelectorAll('a[href]')) {
+        const remote = remoteOfLink(link, window.location);
+        if (remote && remote !== current) linked.add(remote);
+      }
+      linked.forEach((remote) => loader.preload(remote));
+    } finally {
+      stopWatching();
     }
-    linked.forEach((remote) => loader.preload(remote));
   });
 }
