@@ -68,7 +68,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What the history is held to here: a node's time to a change beside a busy suite (the last test says why). */
 const LOADED_CONVERGE_MS = 5000;
 /** And to a release, whose files each node downloads first (the last test says why). */
-const LOADED_RELEASE_MS = 10_000;
+const LOADED_RELEASE_MS = 20_000;
 
 /** The vitals a beacon may carry, one value of each. */
 const VITALS = ['LCP', 'FCP', 'TTFB', 'INP', 'CLS'];
@@ -333,23 +333,24 @@ it('fences a canary command stopped past its lease: --resume takes over, and the
 
 it('takes a flood of records (2,000 a second sent) from every node into the database, and loses none', async () => {
   // 400 beacons a second through HAProxy, round robin over the four nodes, of five records each (a view, four LCPs).
+  const BEACONS = 2000;
   const since = Date.now();
+  // A count of beacons, not a duration: how many autocannon gets out in 5 s depends on the machine's load (852 of
+  // the 2,000 with a process spinning on each core and a build beside), and the rate the nodes sustain is the
+  // bench's (npm run bench:many-nodes). Here: the whole flood is sent, each beacon answered, and every record of it
+  // reaches the database.
   const run = autocannon({
     url: topology.origin,
     connections: 8,
     overallRate: 400,
-    duration: 5,
+    amount: BEACONS,
     requests: [{ method: 'POST', path: FIELD_DATA_PATH, body: beacon(undefined, 4) }],
   }) as unknown as Promise<autocannon.Result>;
   const result = await run;
   expect(result.errors + result.timeouts + result.non2xx).toBe(0);
-  // How many beacons autocannon gets out in 5 s depends on the machine's load (it ran 1,862 of the 2,000 beside
-  // another test run); the rate the nodes sustain is the bench's (npm run bench:many-nodes). Here: a flood was sent,
-  // and every record of it reaches the database.
   const accepted = result['2xx'];
-  expect(accepted).toBeGreaterThanOrEqual(1000);
-  // Each writer sends what it holds within a second; what is missing after that was lost. (Autocannon leaves out
-  // the answers still under way when it stops: at most one a connection more reached the nodes.)
+  expect(accepted).toBe(BEACONS);
+  // Each writer sends what it holds within a second; what is missing after that was lost.
   await eventually(
     () => unsignedInDatabase(since),
     (count) => count >= accepted * 5,
@@ -358,7 +359,7 @@ it('takes a flood of records (2,000 a second sent) from every node into the data
       what: `records in the database (of ${accepted * 5} sent)`,
     },
   );
-  expect(await unsignedInDatabase(since)).toBeLessThanOrEqual((accepted + 8) * 5);
+  expect(await unsignedInDatabase(since)).toBe(accepted * 5);
   // A node's status page counts every node's views, not its own quarter of them.
   const status = await (await fetch(`http://127.0.0.1:${topology.nodes[1]!.ports.shell! + 5}/status`)).text();
   expect(status).toMatch(/Records from <code>the database site_\d+ on 127\.0\.0\.1:\d+<\/code>/);
@@ -694,16 +695,28 @@ it('refuses a chunk changed in the bucket: no node copies it, the gate refuses i
       try {
         const tab = await engine.newSession({ width: 1280, height: 900 });
         try {
-          await tab.goto(`${await engine.origin(`http://127.0.0.1:${topology.cdnPort}`)}${jobsPage.route}`);
-          await tab.untilRendered('Featured Jobs');
-          const seen = {
+          const url = `${await engine.origin(`http://127.0.0.1:${topology.cdnPort}`)}${jobsPage.route}`;
+          let planted = false;
+          // The build is read from the page's server-rendered HTML. A document a node composed on a busy machine may
+          // have gone out without it (its fragment missed a visitor's timeout: the page then renders in the browser),
+          // and the CDN serves that copy for seconds: loaded again until a document has it.
+          const build = await eventually(
+            async () => {
+              await tab.goto(url);
+              await tab.untilRendered('Featured Jobs');
+              planted ||= await plantedRan(tab);
+              return tab.evaluate(
+                () => document.querySelector('[data-remote="jobs"]')?.getAttribute('data-build') ?? null,
+              );
+            },
+            (seen) => seen !== null,
+            { timeoutMs: 30_000, what: `the build of the page's HTML in ${engineName}` },
+          );
+          expect({ engine: engineName, planted, build }).toEqual({
             engine: engineName,
-            planted: await plantedRan(tab),
-            build: await tab.evaluate(
-              () => document.querySelector('[data-remote="jobs"]')?.getAttribute('data-build') ?? null,
-            ),
-          };
-          expect(seen).toEqual({ engine: engineName, planted: false, build: keptBuild });
+            planted: false,
+            build: keptBuild,
+          });
         } finally {
           await tab.close();
         }
@@ -745,8 +758,10 @@ it('kept every node, through every fault above, from going back and behind: each
   const recorded = { commits, samples: history.samples, faults: history.faults };
   // The bounds held here are the ones a node meets with the whole integration suite beside it on two cores (a promote
   // reached every built-in node 2.9 s after its commit in one such run; a release, 6.7 s with a process spinning on
-  // each core besides, where a quiet machine takes 1.3 s); the report prints each node's worst times against the
-  // 1 s the docs promise for a change, which a quiet machine keeps (docs/many-nodes.md).
+  // each core besides, and 10.7 s with a build beside those, where a quiet machine takes 1.3 s: its 127 files come
+  // from an object store in this process, which gets its share of the cores like every other). They hold a node to
+  // converging, not to a speed; the report prints each node's worst times against the 1 s the docs promise for a
+  // change, which a quiet machine keeps (docs/many-nodes.md), and npm run bench:many-nodes measures them.
   const checked = checkHistory({ ...recorded, convergeMs: LOADED_CONVERGE_MS, releaseMs: LOADED_RELEASE_MS });
   console.log(historyReport(recorded, checked));
   expect(history.faults.map((fault) => fault.kind)).toEqual([
