@@ -1,5 +1,6 @@
 import { startFieldData } from './fieldData/signals';
 import { loadSharedModule, pageLoader } from './remotes/federation';
+import { watching } from './remotes/pageLeft';
 import { remoteForPath } from './routeTable';
 import { inTurns } from './tasks';
 
@@ -17,6 +18,11 @@ startFieldData();
 // One singleton per task, then the bootstrap: for each, the federation runtime checks the share scope and versions,
 // loads its chunk and evaluates it; a few milliseconds each, all at once the longest task of the start-up. (The list
 // is the build's sharedSingletons: one left out here is still negotiated, with the bootstrap, in a longer task.)
+//
+// From the start until the first route's load and the prefetch are under way, the page watches for a navigation (as
+// each load does while it runs): a reload in a gap between the start-up's tasks must not read as the loads that
+// start after it failing (remotes/pageLeft.ts).
+const stopWatching = watching();
 void inTurns([
   () => {
     const remote = remoteForPath(window.location.pathname);
@@ -29,4 +35,7 @@ void inTurns([
   () => import('react-dom/client'),
   () => import('@nativegtm/design-system'),
   () => import('./bootstrap'),
-]);
+])
+  .then(() => import('./bootstrap'))
+  .then(({ started }) => started)
+  .finally(stopWatching);

@@ -58,9 +58,18 @@ describe('whether the visitor is leaving the page', () => {
     expect(target.listening('beforeunload')).toBe(true);
     target.fire('beforeunload');
     // The idle callback runs while the next document is on its way: its loads start, and the browser fails them.
-    const loading = whileLoading(() => Promise.reject(new TypeError('Load failed')));
+    let fail = (_error: Error) => {};
+    const loading = whileLoading(
+      () =>
+        new Promise((_resolve, reject) => {
+          fail = reject;
+        }),
+    );
     stop();
     stop();
+    // The load under way still holds the listener: a second stop took nothing from it.
+    expect(target.listening('beforeunload')).toBe(true);
+    fail(new TypeError('Load failed'));
     const report = jest.fn();
     await loading.catch(() => unlessLeaving(report));
     target.fire('pagehide');

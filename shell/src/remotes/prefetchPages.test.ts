@@ -39,6 +39,7 @@ describe('prefetchLikelyPages', () => {
     prefetchLikelyPages({ preload: (remote) => preload(remote) }, firstRouteSettled);
   });
   beforeEach(() => {
+    stopWatching.mockClear();
     preload.mockClear();
     mark.mockClear();
     window.history.replaceState({}, '', '/');
@@ -92,6 +93,8 @@ describe('prefetchLikelyPages', () => {
       (await idleAfterFirstRoute())();
       expect(preload).not.toHaveBeenCalled();
       expect(mark).not.toHaveBeenCalled();
+      // Nothing held for a prefetch that does not run.
+      expect(stopWatching).toHaveBeenCalled();
     } finally {
       Reflect.deleteProperty(navigator, 'connection');
     }

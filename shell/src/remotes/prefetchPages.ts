@@ -41,7 +41,7 @@ export function prefetchLikelyPages(loader: Pick<PageLoader, 'preload'>, firstRo
   // The first route too: the first page's manifest is read with fetch(), which does not delay `load`, so on a slow
   // start `load` can come while only the loading screen (no links) is on screen. Watched for a navigation until the
   // loads have started: a reload just before would cut them short, and must not read as their remotes failing.
-  const stopWatching = watching();
+  const stopWatching = savingData() ? () => {} : watching();
   whenIdleAfter([firstRouteSettled], () => {
     try {
       if (savingData()) return;
