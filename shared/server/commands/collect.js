@@ -26,7 +26,7 @@ const { storeDir } = require('../storeDir');
 const { createFieldCollector, fieldDataOptions } = require('../fieldData/fieldCollector');
 const { pollLiveBuilds } = require('../fieldData/liveBuildsPoller');
 const { createFieldLabels } = require('../fieldData/fieldLabels');
-const { reloadNginx } = require('../nginxReload');
+const { reloadNginx, RETRIED_RELOAD_TIMEOUT_MS } = require('../nginxReload');
 const { createReadiness, readinessRoutes } = require('../readiness');
 const { createReportsEndpoint } = require('../reportsEndpoint');
 const { storeCopyReader } = require('../releases/storeCopy');
@@ -85,7 +85,7 @@ async function startCollector(config) {
   const storeSync = startStoreSync(config, releasesDir, logger, {
     // A reload that fails is tried again at the next look at the store (every 5 s at most), until one succeeds.
     onCanaryChange: async () => {
-      await reloadNginx(releasesDir).catch((/** @type {Error} */ error) => {
+      await reloadNginx(releasesDir, { timeoutMs: RETRIED_RELOAD_TIMEOUT_MS }).catch((/** @type {Error} */ error) => {
         logger.error({ problem: error.message }, 'nginx not reloaded after a canary changed: trying again');
         throw error;
       });
