@@ -35,12 +35,21 @@ function documentCacheControl(status) {
 }
 
 /**
- * A validator of the document's text (the `etag` package): weak, since the same text is sent in several encodings
- * (gzip, br, none).
+ * A strong validator of a document's text (the `etag` package).
  * @param {string} html
  */
 function documentEtag(html) {
-  return etag(html, { weak: true });
+  return etag(html);
+}
+
+/**
+ * The validator of the document as sent in one encoding: each encoding is another representation with bytes of its
+ * own, so a cache that keeps the brotli copy and one that keeps the gzip copy each revalidate their own.
+ * @param {string} textEtag documentEtag of its text
+ * @param {'br' | 'gzip' | undefined} encoding
+ */
+function encodedEtag(textEtag, encoding) {
+  return encoding ? `${textEtag.slice(0, -1)}-${encoding}"` : textEtag;
 }
 
 /**
@@ -60,5 +69,6 @@ module.exports = {
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,
+  encodedEtag,
   isFresh,
 };

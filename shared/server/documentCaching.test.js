@@ -5,6 +5,7 @@ const {
   PAGE_CACHE_CONTROL,
   documentCacheControl,
   documentEtag,
+  encodedEtag,
   isFresh,
 } = require('./documentCaching');
 
@@ -22,21 +23,24 @@ describe('documentCacheControl', () => {
 });
 
 describe('documentEtag', () => {
-  it('is a weak validator that changes with any change of the text', () => {
+  it('is a strong validator of the text and its encoding that changes with any change of either', () => {
+    const encodings = fc.constantFrom(undefined, /** @type {const} */ ('br'), /** @type {const} */ ('gzip'));
     fc.assert(
-      fc.property(fc.string(), fc.string(), (a, b) => {
-        expect(documentEtag(a)).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
-        expect(documentEtag(a) === documentEtag(b)).toBe(a === b);
+      fc.property(fc.string(), fc.string(), encodings, encodings, (a, b, first, second) => {
+        const tagA = encodedEtag(documentEtag(a), first);
+        expect(tagA).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}(-br|-gzip)?"$/);
+        expect(tagA === encodedEtag(documentEtag(b), second)).toBe(a === b && first === second);
       }),
     );
   });
 });
 
 describe('isFresh', () => {
-  const etag = documentEtag('<html>');
+  const etag = encodedEtag(documentEtag('<html>'), 'br');
   it.each([
     [etag, true],
-    [etag.replace('W/', ''), true],
+    [`W/${etag}`, true],
+    [encodedEtag(documentEtag('<html>'), 'gzip'), false],
     [`"other", ${etag}`, true],
     ['*', true],
     ['"other"', false],

@@ -45,9 +45,11 @@ const MAX_REUSED = 256;
 /** @typedef {import('./releases/vouchedRemotes').VouchedFragments} VouchedFragments */
 /**
  * @typedef {{ status: number, html: string, route: string | undefined,
- *   fragment: import('./fragmentTiming').FragmentTiming | undefined, composedAt: number }} ComposedDocument
+ *   fragment: import('./fragmentTiming').FragmentTiming | undefined, composedAt: number,
+ *   query: import('@nativegtm/contract/pageVariant').PageQuery | undefined }} ComposedDocument
  *   route: the page route the document is for, none for the 404 document; fragment: what it waited for from its
- *   page's remote; composedAt: when it was composed (performance.now()): before a request began, it was reused
+ *   page's remote; composedAt: when it was composed (performance.now()): before a request began, it was reused;
+ *   query: the page's query parameters, as the manifest its HTML came from lists them (none without a manifest)
  */
 /**
  * One document's view of its page's remote: the deadline of its fetches, the manifest, read once per document, and
@@ -332,6 +334,7 @@ function createDocumentComposer({
     if (!parsed) throw new Error(`The shell's index.html is missing in ${root}`);
     const deadline = Date.now() + fragmentTimeoutMs;
     // Head and body both need the page's manifest: read once per document.
+    /** @type {Promise<LiveManifest | undefined> | undefined} */
     let manifestOnce;
     /** @type {Live} */
     const live = {
@@ -360,6 +363,7 @@ function createDocumentComposer({
       route: route?.route,
       fragment: live.timer.result(),
       composedAt: performance.now(),
+      query: (await manifestOnce)?.manifest.query,
     };
   }
 
@@ -398,6 +402,16 @@ function createDocumentComposer({
 
   return {
     render: renderReusing,
+    /**
+     * A document for everyone, composed now, never reused: what sharedDocuments.js keeps ready.
+     * @param {string} url the path and query
+     */
+    compose: (/** @type {string} */ url) => render(url, [], undefined),
+    /**
+     * The page route a request path is for, or undefined (the 404 document's).
+     * @param {string} pathname
+     */
+    routeOf: (/** @type {string} */ pathname) => byPath.get(normalizeRoutePath(pathname))?.route,
     close: fragments.close,
     robotsTxt: () => robotsTxt(origin),
     sitemapXml: () =>

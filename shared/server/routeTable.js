@@ -23,8 +23,9 @@ const { createRequestObserver, endStatus, whenEnded } = require('./observability
  * @property {string[]} [methods] GET and HEAD unless given
  * @property {boolean} [quiet] its requests are counted, with no log line, id or child logger: thousands a second, all
  *   alike (field-data beacons), where the request log would be a third of each one's cost
- * @property {(req: IncomingMessage, res: ServerResponse, request: { pathname: string, observed: Observed }) => void}
- *   handle
+ * @property {(req: IncomingMessage, res: ServerResponse,
+ *   request: { pathname: string, search: string, observed: Observed }) => void} handle
+ *   search: the raw query, with its "?" (or empty)
  */
 
 const READ = ['GET', 'HEAD'];
@@ -51,15 +52,15 @@ function createRouteHandler({ name, routes, logger = silentLogger(), metrics, be
   /**
    * The route that answers a request's path, or why none can (a target Node or requestTarget refuses).
    * @param {IncomingMessage} req
-   * @returns {{ pathname: string, chosen: Route } | { error: Error }}
+   * @returns {{ pathname: string, search: string, chosen: Route } | { error: Error }}
    */
   function match(req) {
     try {
       // A server's request always has a target: only a client's response leaves url unset.
-      const { pathname } = requestTarget(/** @type {string} */ (req.url));
+      const { pathname, search } = requestTarget(/** @type {string} */ (req.url));
       const chosen = routes.find((candidate) => candidate.path(pathname));
       if (!chosen) throw new Error(`no route answers ${pathname}`);
-      return { pathname, chosen };
+      return { pathname, search, chosen };
     } catch (error) {
       return { error: /** @type {Error} */ (error) };
     }
@@ -81,7 +82,7 @@ function createRouteHandler({ name, routes, logger = silentLogger(), metrics, be
     for (const [header, value] of Object.entries(COMMON_HEADERS)) res.setHeader(header, value);
     if (before?.(req, res, observed)) return undefined;
     if ('error' in matched) throw matched.error;
-    const { pathname, chosen } = matched;
+    const { pathname, search, chosen } = matched;
     if (!allows(chosen, req)) {
       observed.route('method-not-allowed');
       res.statusCode = 405;
@@ -89,19 +90,19 @@ function createRouteHandler({ name, routes, logger = silentLogger(), metrics, be
       return res.end();
     }
     observed.route(chosen.label);
-    return chosen.handle(req, res, { pathname, observed });
+    return chosen.handle(req, res, { pathname, search, observed });
   }
 
   /**
    * A quiet route's request: counted when it ends, with no log line or id.
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
-   * @param {{ pathname: string, chosen: Route }} matched
+   * @param {{ pathname: string, search: string, chosen: Route }} matched
    */
-  function quietly(req, res, { pathname, chosen }) {
+  function quietly(req, res, { pathname, search, chosen }) {
     whenEnded(res, () => metrics?.request(name, chosen.label, endStatus(res)));
     for (const [header, value] of Object.entries(COMMON_HEADERS)) res.setHeader(header, value);
-    chosen.handle(req, res, { pathname, observed: { id: '', route: () => {} } });
+    chosen.handle(req, res, { pathname, search, observed: { id: '', route: () => {} } });
   }
 
   return (req, res) => {

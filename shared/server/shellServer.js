@@ -13,7 +13,8 @@ const { OVERRIDE_PATH_PREFIX } = require('@nativegtm/contract/overrides');
 const { FILE_EXTENSION } = require('@nativegtm/contract/assetNames');
 const { htmlHeadersFor, overrideHtmlHeaders } = require('./securityHeaders');
 const { createDocumentComposer } = require('./documentComposer');
-const { sendDocument } = require('./documentResponse');
+const { sendDocument, sendReady } = require('./documentResponse');
+const { createSharedDocuments, NOT_FOUND_LABEL } = require('./sharedDocuments');
 const { createHttpServer } = require('./httpServer');
 const { createReadiness, readinessRoutes } = require('./readiness');
 const { storeCopyReader } = require('./releases/storeCopy');
@@ -30,7 +31,6 @@ const { createVouchedRemotes, remotesJsonRoute } = require('./releases/vouchedRe
 const { createCanaries } = require('./releases/canaries');
 const { cohortOf, inCanaries, releaseSource } = require('@nativegtm/contract/releaseChoice');
 const { createOverrides, OVERRIDE_HEADERS } = require('./releases/overrides');
-const { requestTarget } = require('./requestTarget');
 const { PERSONAL_CACHE_CONTROL } = require('./documentCaching');
 const { createRemotesFile } = require('./remotesFile');
 const { anyPath, createRouteHandler, is, sendText, under } = require('./routeTable');
@@ -139,6 +139,8 @@ function createShellHandler({
     // A site that takes no field data asks browsers for none: their beacons would each be refused with a 405.
     sampleRate: fieldData ? compose.sampleRate : 0,
   });
+  // A document for everyone is sent from what is ready; composed on request only when it is not (sharedDocuments.js).
+  const shared = createSharedDocuments({ compose: composer.compose, version: remotes.entries, metrics, logger });
   const secure = compose.origin.startsWith('https:');
   const previews =
     releasesDir === undefined
@@ -204,13 +206,23 @@ function createShellHandler({
   });
 
   /** @type {Route['handle']} */
-  async function serveDocument(req, res, { observed }) {
+  async function serveDocument(req, res, { pathname, search, observed }) {
     const started = performance.now();
     const personal = personalOf(req);
+    if (!personal) {
+      const route = composer.routeOf(pathname);
+      const found = shared.lookup(route, search);
+      if ('ready' in found) {
+        observed.route(route ?? NOT_FOUND_LABEL);
+        metrics?.document(route ?? NOT_FOUND_LABEL, (performance.now() - started) / 1000);
+        return sendReady(req, res, found.ready, documentHeaders());
+      }
+      metrics?.composedOnRequest(route ?? NOT_FOUND_LABEL, found.reason);
+    }
     const override = personal?.override;
     try {
       const document = await composer.render(/** @type {string} */ (req.url), personal?.chosen, override?.remote);
-      const label = document.route ?? 'not-found';
+      const label = document.route ?? NOT_FOUND_LABEL;
       const pageRemote = document.route && remoteOfRoute.get(document.route);
       // A developer's documents are counted apart from visitors' (and compose faster: one remote is not fetched).
       observed.route(override ? 'override' : label);
@@ -279,13 +291,7 @@ function createShellHandler({
     {
       label: 'override',
       path: under(OVERRIDE_PATH_PREFIX),
-      handle: (req, res, { pathname }) =>
-        overrides.handle(
-          req,
-          res,
-          pathname,
-          new URLSearchParams(requestTarget(/** @type {string} */ (req.url)).search),
-        ),
+      handle: (req, res, { pathname, search }) => overrides.handle(req, res, pathname, new URLSearchParams(search)),
     },
     ...(previews
       ? [
@@ -327,6 +333,7 @@ function createShellHandler({
   // field data still buffered (the server calls it when it closes).
   return Object.assign(createRouteHandler({ name, logger, metrics, routes }), {
     close() {
+      shared.close();
       composer.close();
       builds.stop();
       return collector?.flush();

@@ -8,6 +8,7 @@ const { remoteFailureReport } = require('@nativegtm/contract/reports');
 const { FIELD_DATA_PATH, SAMPLE_RATE_META } = require('@nativegtm/contract/fieldData');
 const { readRecords } = require('./fieldData/recordStore');
 const { createShellHandler } = require('./shellServer');
+const { createMetrics } = require('./observability/metrics');
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-shell-'));
 const remotesFile = path.join(root, 'configured-remotes.json');
@@ -167,6 +168,50 @@ describe("the composing shell's documents", () => {
     expect(await documentOf({ fieldData })).not.toMatch(sampleRateTag);
     expect(sampleRateTag.exec(await documentOf({ fieldData, compose: { ...compose, sampleRate: 0.25 } }))?.[1]).toBe(
       '0.25',
+    );
+  });
+});
+
+describe("the composing shell's documents for everyone", () => {
+  /** @type {string} */
+  let origin;
+  const metrics = createMetrics();
+  beforeAll(async () => {
+    const handler = createShellHandler({
+      root,
+      remotesFile,
+      metrics,
+      compose: { routes: [{ route: '/featured-jobs', remote: 'jobs' }], origin: 'https://nativegtm.example' },
+    });
+    origin = await serve(handler);
+    servers[servers.length - 1]?.once('close', () => handler.close?.());
+  });
+
+  /** @param {Record<string, string>} [headers] */
+  const page = (headers = {}) => fetch(`${origin}/featured-jobs`, { headers });
+
+  it('composes a page on its first request, then sends it ready, with a validator per encoding', async () => {
+    const first = await page({ 'Accept-Encoding': 'br' });
+    expect(first.status).toBe(200);
+    const text = await first.text();
+    const metric = () => metrics.registry.getSingleMetricAsString('nativegtm_shared_documents');
+    for (let tries = 0; !(await metric()).includes('route="/featured-jobs"} 1'); tries += 1) {
+      if (tries > 100) throw new Error('the document was never made ready');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await metrics.registry.getSingleMetricAsString('nativegtm_documents_composed_on_request_total')).toContain(
+      'route="/featured-jobs",reason="not-ready"} 1',
+    );
+    const [br, gzip] = [await page({ 'Accept-Encoding': 'br' }), await page({ 'Accept-Encoding': 'gzip' })];
+    expect([await br.text(), await gzip.text()]).toEqual([text, text]);
+    const [brTag, gzipTag] = [br.headers.get('etag'), gzip.headers.get('etag')];
+    expect(brTag).toMatch(/^"[^"]+-br"$/);
+    expect(gzipTag).toMatch(/^"[^"]+-gzip"$/);
+    expect((await page({ 'Accept-Encoding': 'br', 'If-None-Match': String(brTag) })).status).toBe(304);
+    expect((await page({ 'Accept-Encoding': 'br', 'If-None-Match': String(gzipTag) })).status).toBe(200);
+    // Sent ready: nothing more was composed for a request.
+    expect(await metrics.registry.getSingleMetricAsString('nativegtm_documents_composed_on_request_total')).toContain(
+      'route="/featured-jobs",reason="not-ready"} 1',
     );
   });
 });

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -312,8 +312,10 @@ describe('releases', () => {
     const pointer = join(env.RELEASES_DIR!, 'jobs/live');
     expect((await npmRun('promote', ['jobs', ids.b, '--skip-gate'], env)).status).toBe(0);
     await untilBuild(sitePorts.shell!, builds.b);
-    rmSync(pointer);
-    symlinkSync('not-a-release', pointer);
+    // Replaced in one rename, as a link is: removed first, a server reading it in between would see no live release,
+    // which is no corruption (a remote with none serves its dist/), and keep that.
+    symlinkSync('not-a-release', `${pointer}.corrupt`);
+    renameSync(`${pointer}.corrupt`, pointer);
     await pause(500);
     expect(await documentBuild(sitePorts.shell!)).toBe(builds.b);
     // nginx has no memory of the last good one: it falls back to the remote's dist/ (here release a's build).

@@ -213,45 +213,91 @@ describe.each(targets.servers)('in the browser, %s', (name, start) => {
     await page.close();
   });
 
+  /**
+   * A server of this kind that never composed a page, so it has no good document to keep (B+315..B+319, nginx
+   * B+325..B+329: see the port plan in tests/support/testSite.js). Stopped once `check` is done.
+   */
+  async function onAFreshServer(check: (fresh: Target) => Promise<void>): Promise<void> {
+    const fresh = await start(3000, 215);
+    try {
+      await check(fresh);
+    } finally {
+      await fresh.stop();
+    }
+  }
+
   it.each([['down'], ['hang'], ['error']] as const)(
-    'boots the page in the browser when its remote answers %s for its HTML: loading, then the page; other pages keep their HTML',
+    'boots the page in the browser when its remote answers %s for its HTML and no good document of it was had: loading, then the page; other pages keep their HTML',
     async (mode) => {
-      await targets.setJobs(target, mode);
-      const { page, errors } = await openPage();
-      // The remote's code arrives late: the loading state shows meanwhile.
-      const code = gate();
-      await page.route(/\/remoteEntry\.js$|mf-manifest\.json$/, async (route) => {
-        if (route.request().url().startsWith(targets.faulty.url)) await code.wait;
-        await route.continue();
+      // Started while the remote is up: nginx reads the page's query from it when its configuration is made.
+      await onAFreshServer(async (fresh) => {
+        await targets.setJobs(fresh, mode);
+        const { page, errors } = await openPage();
+        // The remote's code arrives late: the loading state shows meanwhile.
+        const code = gate();
+        await page.route(/\/remoteEntry\.js$|mf-manifest\.json$/, async (route) => {
+          if (route.request().url().startsWith(targets.faulty.url)) await code.wait;
+          await route.continue();
+        });
+        await page.goto(fresh.url('/featured-jobs'));
+        await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
+        code.open();
+        await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
+        await page.getByText('6 jobs found').waitFor();
+        expect(errors).toEqual([]);
+        expect(textOf((await rawGet(fresh.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
+        await page.close();
       });
-      await page.goto(target.url('/featured-jobs'));
-      await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
-      code.open();
-      await page.getByRole('heading', { level: 1, name: 'Featured Jobs' }).waitFor();
-      await page.getByText('6 jobs found').waitFor();
-      expect(errors).toEqual([]);
-      expect(textOf((await rawGet(target.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
-      await page.close();
     },
   );
 
-  it('falls back to the client flow for a remote that is down with its code: loading, then the error screen', async () => {
-    await targets.setJobs(target, 'error');
-    const { page } = await openPage();
-    // The remote's code is down too, after a moment.
+  it('keeps the last good HTML of a page when its remote then answers down for it, and hydrates it', async () => {
+    // nginx composes each document for its request: it keeps nothing, and boots the page in the browser (above).
+    if (name.startsWith('nginx')) return;
+    // Held ready: a document says it was composed before its request.
+    await expectEventually(
+      async () =>
+        /document reused/.test(String((await rawGet(target.port, '/featured-jobs')).headers['server-timing'])),
+      true,
+      { timeoutMs: 10_000 },
+    );
+    await targets.setJobs(target, 'down');
+    const { page, errors } = await openPage();
     const code = gate();
-    await page.route(`${targets.faulty.url}/**`, async (route) => {
-      await code.wait;
-      await route.fulfill({ status: 503, body: 'down' });
+    await page.route(/\/remoteEntry\.js$|mf-manifest\.json$/, async (route) => {
+      if (route.request().url().startsWith(targets.faulty.url)) await code.wait;
+      await route.continue();
     });
     await page.goto(target.url('/featured-jobs'));
-    await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
+    // The page, from the server, before its code has come: no loading state.
+    await page.getByText('6 jobs found').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Loading page…' }).count()).toBe(0);
     code.open();
-    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
-    await page.getByRole('button', { name: 'Try again' }).waitFor({ state: 'visible' });
-    expect(await page.content()).not.toMatch(/database exploded|Internal Server Error/);
-    expect(textOf((await rawGet(target.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
+    await ownedByReact(page, 'h1');
+    expect(await page.getByRole('heading', { name: 'Unexpected Application Error!' }).count()).toBe(0);
+    expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('falls back to the client flow for a remote that is down with its code: loading, then the error screen', async () => {
+    await onAFreshServer(async (fresh) => {
+      await targets.setJobs(fresh, 'error');
+      const { page } = await openPage();
+      // The remote's code is down too, after a moment.
+      const code = gate();
+      await page.route(`${targets.faulty.url}/**`, async (route) => {
+        await code.wait;
+        await route.fulfill({ status: 503, body: 'down' });
+      });
+      await page.goto(fresh.url('/featured-jobs'));
+      await page.getByRole('status').filter({ hasText: 'Loading page…' }).first().waitFor();
+      code.open();
+      await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+      await page.getByRole('button', { name: 'Try again' }).waitFor({ state: 'visible' });
+      expect(await page.content()).not.toMatch(/database exploded|Internal Server Error/);
+      expect(textOf((await rawGet(fresh.port, '/coming-soon')).body)).toContain('NativeGTM is Coming Soon');
+      await page.close();
+    });
   });
 
   describe('with JavaScript off', () => {

@@ -188,7 +188,8 @@ describe.each([
       expect(etag).toBeUndefined();
       return;
     }
-    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    // Strong: each encoding's bytes have a validator of their own.
+    expect(etag).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}(-br|-gzip)?"$/);
     expect((await rawGet(port('shell'), '/employers')).headers.etag).toBe(etag);
     expect((await rawGet(port('shell'), '/')).headers.etag).not.toBe(etag);
     const revalidated = await rawGet(port('shell'), '/employers', { 'If-None-Match': `"other", ${etag}` });

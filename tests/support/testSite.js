@@ -13,7 +13,8 @@
 //   B+85..B+89 nginx, B+91 its jobs remote (nginxFragmentCache.test)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
-//   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test)
+//   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test), and a
+//   server that never composed a page at B+315..B+319 (the built-in one) or B+325..B+329 (nginx)
 //   B+115..B+119 nginx and its field-data collector (fieldDataServers.test)
 //   B+120..B+124 a fifth site, B+125..B+129 nginx (cspOrigins.test)
 //   B+130..B+134 npm start's cluster, B+135 its metrics (cluster.test)

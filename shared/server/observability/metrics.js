@@ -43,6 +43,27 @@ function createMetrics() {
     buckets: DOCUMENT_BUCKETS,
     registers,
   });
+  const composedOnRequest = new Counter({
+    name: 'nativegtm_documents_composed_on_request_total',
+    help: 'Documents for everyone composed for their request instead of sent ready, by route and reason (not-ready, too-many-variants, undecidable).',
+    labelNames: /** @type {const} */ (['route', 'reason']),
+    registers,
+  });
+  const sharedReady = new Gauge({
+    name: 'nativegtm_shared_documents',
+    help: "Documents for everyone held ready to send, by route (a page's variants).",
+    labelNames: /** @type {const} */ (['route']),
+    // Every worker holds its own: summed over a cluster's, it would read N times the documents a site has.
+    aggregator: 'max',
+    registers,
+  });
+  const sharedKept = new Gauge({
+    name: 'nativegtm_shared_documents_kept',
+    help: "1 while a route's last good documents stay in service because their newest composition missed its page's HTML (its remote failing).",
+    labelNames: /** @type {const} */ (['route']),
+    aggregator: 'max',
+    registers,
+  });
   const fragmentSeconds = new Histogram({
     name: 'nativegtm_fragment_fetch_duration_seconds',
     help: "Time of one fetch of a page's server-rendered file from its remote, by remote and outcome.",
@@ -200,6 +221,22 @@ function createMetrics() {
      */
     document(route, seconds) {
       documentSeconds.observe({ route }, seconds);
+    },
+    /**
+     * @param {string} route a page route or "not-found"
+     * @param {import('../sharedDocuments').ComposeReason} reason
+     */
+    composedOnRequest(route, reason) {
+      composedOnRequest.inc({ route, reason });
+    },
+    /**
+     * @param {string} route a page route or "not-found"
+     * @param {number} ready documents held ready
+     * @param {boolean} kept the last good ones, in service while the newest composition misses its HTML
+     */
+    sharedDocuments(route, ready, kept) {
+      sharedReady.set({ route }, ready);
+      sharedKept.set({ route }, kept ? 1 : 0);
     },
     /**
      * @param {string} remote

@@ -1,0 +1,218 @@
+// Documents for everyone, composed when what they are made of changes instead of once per request, and held ready
+// to send in every encoding. A page's document is the same bytes for every visitor until its remote's live build,
+// a canary, remotes.json or the shell's template changes. So every `intervalMs`, each page asked for lately has its
+// default variant composed again (from the fragment cache's copies, which fetch ahead of their age: a few dozen
+// microseconds); only when that changed are its other variants composed, and encoded off the event loop, and the
+// page's documents swapped in whole. A request is answered from what is ready, without waiting for anything; one the
+// table cannot answer is composed for that request as before (the caller's fallback), and the metrics say why:
+//   not-ready          the page was not asked for lately, or its remote never gave its HTML since
+//   too-many-variants  the page has more query variants than `maxVariants`: each would be composed ahead, asked or not
+//   undecidable        the query cannot be read without decoding it (pageVariant.js): the browser renders that page
+//
+// A document is kept ready only when its page's HTML made it in. A composition that missed it (the remote down, slow
+// or refused) keeps the last good document of that variant in service, and the metrics say so; with none yet, the
+// request composes, and its Server-Timing says what it waited for, as the release gate needs to read.
+//
+// Freshness: a change shows once the fragment cache has its new copy (FRAGMENT_MAX_AGE_MS) and the next round has
+// composed it (`intervalMs`). A page nobody asks for in `idleMs` is forgotten, so an idle site composes nothing.
+const { allVariants, serverVariantKey } = require('@nativegtm/contract/pageVariant');
+const { NOT_FOUND_DOCUMENT } = require('@nativegtm/contract/composePaths');
+const { missedFragment, serverTiming } = require('./fragmentTiming');
+const { encodeAhead } = require('./documentResponse');
+
+/** What a route label says of the 404 document (a page route otherwise). */
+const NOT_FOUND_LABEL = 'not-found';
+
+/**
+ * @typedef {import('./documentComposer').ComposedDocument} ComposedDocument
+ * @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery
+ * @typedef {{ status: number, route: string | undefined, html: string,
+ *   encoded: import('./documentResponse').Encoded, timing: string | undefined }} ReadyDocument
+ * @typedef {'not-ready' | 'too-many-variants' | 'undecidable'} ComposeReason
+ */
+/**
+ * One page's documents: the query its manifest lists (undefined: no manifest, or the 404 document), its ready
+ * documents by variant key, whether it has too many variants, the variants whose last good document is in service
+ * because the newest composition missed its HTML, and when it was last asked for.
+ * basis: the default variant's text and the query it was composed with last round; version: what it was composed
+ * from (the option of that name).
+ * @typedef {{ query: PageQuery | undefined, ready: Map<string, ReadyDocument>, tooMany: boolean, kept: Set<string>,
+ *   usedAt: number, basis?: { html: string, query: PageQuery | undefined }, version?: unknown }} Page
+ */
+
+/**
+ * The number of variants a query has, without listing them (a page may declare millions).
+ * @param {PageQuery | undefined} query
+ */
+function variantCount(query) {
+  return Object.values(query ?? {}).reduce((count, values) => count * (values.length + 1), 1);
+}
+
+/**
+ * @param {{ compose: (url: string) => Promise<ComposedDocument>, intervalMs?: number, idleMs?: number,
+ *   maxVariants?: number, now?: () => number, version?: () => unknown,
+ *   metrics?: import('./observability/metrics').Metrics,
+ *   logger?: import('./observability/logger').Logger }} options
+ *   compose: a document for everyone, composed now (documentComposer's compose); intervalMs: how often a page asked
+ *   for lately is composed again; idleMs: how long a page nobody asks for is kept; maxVariants: the most variants of
+ *   one page kept ready; version: what the headers sent with a document are made from (remotes.json's entries, which
+ *   its CSP allows): a document composed from another is not sent, so that its body and its headers always agree
+ */
+function createSharedDocuments({
+  compose,
+  intervalMs = 100,
+  idleMs = 60_000,
+  maxVariants = 64,
+  now = Date.now,
+  version = () => undefined,
+  metrics,
+  logger,
+}) {
+  /** By page route, or NOT_FOUND_LABEL. @type {Map<string, Page>} */
+  const pages = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {Promise<void> | undefined} */
+  let round;
+  let closed = false;
+
+  /** @param {string} label */
+  const urlOf = (label) => (label === NOT_FOUND_LABEL ? NOT_FOUND_DOCUMENT : label);
+
+  /**
+   * @param {ComposedDocument} document
+   * @param {ReadyDocument | undefined} last
+   * @returns {Promise<ReadyDocument>}
+   */
+  async function readied(document, last) {
+    if (last && last.html === document.html && last.status === document.status) return last;
+    return {
+      status: document.status,
+      route: document.route,
+      html: document.html,
+      encoded: await encodeAhead(document.html),
+      // It is sent after it was composed, so it says, as a reused document did, that the request waited for nothing.
+      timing: document.fragment && serverTiming(document.fragment, true),
+    };
+  }
+
+  /**
+   * Composes one page again, and swaps in its variants that changed. Its default variant is composed first: it
+   * names the page's query, and when it and its query are the same as last round's, no other variant can have
+   * changed (a build's files never change, and everything else, from the template to the canaries and the store's
+   * word on the manifest, shows in every variant alike), so only those not ready yet are composed.
+   * @param {string} label
+   * @param {Page} page
+   */
+  async function refreshPage(label, page) {
+    const composedFrom = version();
+    const base = await compose(urlOf(label));
+    if (base.fragment && missedFragment(base.fragment)) {
+      // Without its remote's manifest, not even the page's variants are known: everything ready stays in service.
+      page.kept = new Set(page.ready.keys());
+      return;
+    }
+    const query = label === NOT_FOUND_LABEL ? undefined : base.query;
+    page.tooMany = variantCount(query) > maxVariants;
+    if (page.tooMany) {
+      page.ready = new Map();
+      page.kept = new Set();
+      return;
+    }
+    const unchanged = page.basis?.html === base.html && page.basis.query === query;
+    /** @type {Map<string, ReadyDocument>} */
+    const next = new Map();
+    /** @type {Set<string>} */
+    const kept = new Set();
+    for (const { key, search } of allVariants(query)) {
+      const last = page.ready.get(key);
+      if (unchanged && last && !page.kept.has(key)) {
+        next.set(key, last);
+        continue;
+      }
+      const document = search === '' ? base : await compose(`${urlOf(label)}${search}`);
+      if (document.fragment && missedFragment(document.fragment)) {
+        // The last good one, until a round composes it whole (it may be of the build before).
+        if (last) {
+          next.set(key, last);
+          kept.add(key);
+        }
+        continue;
+      }
+      next.set(key, await readied(document, last));
+    }
+    // Swapped whole: a request sees this round's documents of the page or the last round's, never a mix.
+    page.query = query;
+    page.ready = next;
+    page.basis = { html: base.html, query };
+    page.kept = kept;
+    page.version = composedFrom;
+  }
+
+  /** One round: every page asked for lately composed again, one after the other. */
+  async function refresh() {
+    for (const [label, page] of pages) {
+      if (closed) return;
+      if (now() - page.usedAt > idleMs) {
+        pages.delete(label);
+        metrics?.sharedDocuments(label, 0, false);
+        continue;
+      }
+      try {
+        await refreshPage(label, page);
+      } catch (error) {
+        // The shell's template gone, say: the last good documents stay in service, and requests compose (and fail)
+        // as they would have.
+        page.kept = new Set(page.ready.keys());
+        logger?.warn({ route: label, err: error }, 'shared documents could not be composed: the last ones are kept');
+      }
+      metrics?.sharedDocuments(label, page.ready.size, page.kept.size > 0);
+    }
+  }
+
+  function schedule() {
+    if (timer || round || closed || pages.size === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      round = refresh().finally(() => {
+        round = undefined;
+        schedule();
+      });
+    }, intervalMs);
+    timer.unref?.();
+  }
+
+  return {
+    /**
+     * The document ready for a request, or why there is none (the caller composes it for the request).
+     * @param {string | undefined} route the page route the request is for (undefined: the 404 document)
+     * @param {string} search the raw query, with its "?" (or empty)
+     * @returns {{ ready: ReadyDocument } | { reason: ComposeReason }}
+     */
+    lookup(route, search) {
+      const label = route ?? NOT_FOUND_LABEL;
+      let page = pages.get(label);
+      if (!page) {
+        page = { query: undefined, ready: new Map(), tooMany: false, kept: new Set(), usedAt: now() };
+        pages.set(label, page);
+        schedule();
+      }
+      page.usedAt = now();
+      if (page.tooMany) return { reason: 'too-many-variants' };
+      const key = route === undefined ? 'index' : serverVariantKey(page.query, search);
+      if (key === null) return { reason: 'undecidable' };
+      const ready = page.version === version() ? page.ready.get(key) : undefined;
+      return ready ? { ready } : { reason: 'not-ready' };
+    },
+    /** Waits for the round under way, if any (tests). */
+    settled: () => round ?? Promise.resolve(),
+    /** Stops composing; the documents ready stay readable. */
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+module.exports = { createSharedDocuments, NOT_FOUND_LABEL };
