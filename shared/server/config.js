@@ -115,6 +115,10 @@ const SERVER_SPECS = {
   SITE_ORIGIN: origin({ default: DEFAULT_ORIGIN, desc: 'the public origin of canonical URLs and link previews' }),
   REMOTES_FILE: envalid.str({ default: undefined, desc: "the shell's /remotes.json, instead of dist/remotes.json" }),
   RELEASES_DIR: envalid.str({ default: undefined, desc: 'the release store (releases/ at the root by default)' }),
+  DOCUMENTS_DIR: envalid.str({
+    default: undefined,
+    desc: "nginx's collector: where it composes the documents for everyone, nginx:config's --documents (none: nginx composes each)",
+  }),
   DATABASE_URL: databaseUrl({
     default: undefined,
     desc: 'the release store on PostgreSQL, with RELEASES_BUCKET (the folder RELEASES_DIR by default)',

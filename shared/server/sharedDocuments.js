@@ -33,11 +33,13 @@ const NOT_FOUND_LABEL = 'not-found';
 /**
  * One page's documents: the query its manifest lists (undefined: no manifest, or the 404 document), its ready
  * documents by variant key, whether it has too many variants, the variants whose last good document is in service
- * because the newest composition missed its HTML, and when it was last asked for.
+ * because the newest composition missed its HTML, and when it was last asked for; unswapped: onSwap has not taken
+ * its newest documents yet.
  * basis: the default variant's text and the query it was composed with last round; version: what it was composed
  * from (the option of that name).
  * @typedef {{ query: PageQuery | undefined, ready: Map<string, ReadyDocument>, tooMany: boolean, kept: Set<string>,
- *   usedAt: number, basis?: { html: string, query: PageQuery | undefined }, version?: unknown }} Page
+ *   usedAt: number, basis?: { html: string, query: PageQuery | undefined }, version?: unknown,
+ *   unswapped?: boolean }} Page
  */
 
 /**
@@ -50,13 +52,17 @@ function variantCount(query) {
 
 /**
  * @param {{ compose: (url: string) => Promise<ComposedDocument>, intervalMs?: number, idleMs?: number,
- *   maxVariants?: number, now?: () => number, version?: () => unknown,
+ *   maxVariants?: number, now?: () => number, version?: () => unknown, pinned?: Array<string | undefined>,
+ *   onSwap?: (label: string, ready: ReadonlyMap<string, ReadyDocument>) => Promise<void>,
  *   metrics?: import('./observability/metrics').Metrics,
  *   logger?: import('./observability/logger').Logger }} options
  *   compose: a document for everyone, composed now (documentComposer's compose); intervalMs: how often a page asked
  *   for lately is composed again; idleMs: how long a page nobody asks for is kept; maxVariants: the most variants of
  *   one page kept ready; version: what the headers sent with a document are made from (remotes.json's entries, which
- *   its CSP allows): a document composed from another is not sent, so that its body and its headers always agree
+ *   its CSP allows): a document composed from another is not sent, so that its body and its headers always agree;
+ *   pinned: page routes (undefined: the 404 document) composed from the start and never forgotten, asked for or not
+ *   (nginx's collector: nginx sends them, and never asks); onSwap: told a page's documents after each round that
+ *   changed any of them, awaited before the next page is composed
  */
 function createSharedDocuments({
   compose,
@@ -65,16 +71,25 @@ function createSharedDocuments({
   maxVariants = 64,
   now = Date.now,
   version = () => undefined,
+  pinned = [],
+  onSwap,
   metrics,
   logger,
 }) {
   /** By page route, or NOT_FOUND_LABEL. @type {Map<string, Page>} */
   const pages = new Map();
+  const pinnedLabels = new Set(pinned.map((route) => route ?? NOT_FOUND_LABEL));
+  for (const label of pinnedLabels) pages.set(label, newPage());
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   /** @type {Promise<void> | undefined} */
   let round;
   let closed = false;
+
+  /** @returns {Page} */
+  function newPage() {
+    return { query: undefined, ready: new Map(), tooMany: false, kept: new Set(), usedAt: now() };
+  }
 
   /** @param {string} label */
   const urlOf = (label) => (label === NOT_FOUND_LABEL ? NOT_FOUND_DOCUMENT : label);
@@ -149,22 +164,43 @@ function createSharedDocuments({
     page.version = composedFrom;
   }
 
+  /**
+   * Whether a round changed a page's documents: one composed anew, or one gone.
+   * @param {Map<string, ReadyDocument>} before
+   * @param {Map<string, ReadyDocument>} after
+   */
+  function changed(before, after) {
+    if (before.size !== after.size) return true;
+    for (const [key, document] of after) if (before.get(key) !== document) return true;
+    return false;
+  }
+
   /** One round: every page asked for lately composed again, one after the other. */
   async function refresh() {
     for (const [label, page] of pages) {
       if (closed) return;
-      if (now() - page.usedAt > idleMs) {
+      if (!pinnedLabels.has(label) && now() - page.usedAt > idleMs) {
         pages.delete(label);
         metrics?.sharedDocuments(label, 0, false);
         continue;
       }
+      const before = page.ready;
       try {
         await refreshPage(label, page);
+        if (onSwap && (page.unswapped || changed(before, page.ready))) {
+          // Told again next round until it took them (a full disk, say).
+          page.unswapped = true;
+          await onSwap(label, page.ready);
+          page.unswapped = false;
+        }
       } catch (error) {
         // The shell's template gone, say: the last good documents stay in service, and requests compose (and fail)
         // as they would have.
         page.kept = new Set(page.ready.keys());
-        logger?.warn({ route: label, err: error }, 'shared documents could not be composed: the last ones are kept');
+        logger?.warn(
+          { route: label, err: error },
+          'shared documents could not be composed or handed on: the last ones are kept',
+        );
       }
       metrics?.sharedDocuments(label, page.ready.size, page.kept.size > 0);
     }
@@ -182,6 +218,8 @@ function createSharedDocuments({
     timer.unref?.();
   }
 
+  schedule();
+
   return {
     /**
      * The document ready for a request, or why there is none (the caller composes it for the request).
@@ -193,7 +231,7 @@ function createSharedDocuments({
       const label = route ?? NOT_FOUND_LABEL;
       let page = pages.get(label);
       if (!page) {
-        page = { query: undefined, ready: new Map(), tooMany: false, kept: new Set(), usedAt: now() };
+        page = newPage();
         pages.set(label, page);
         schedule();
       }

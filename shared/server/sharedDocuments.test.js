@@ -255,4 +255,45 @@ describe('shared documents', () => {
     await sleep(30);
     expect(calls.length).toBe(composed);
   });
+
+  it('composes pinned pages without being asked, never forgets them, and tells each change once', async () => {
+    let time = 0;
+    /** @type {Array<[string, string[]]>} */
+    const swaps = [];
+    const { shared, calls, pages } = setUp({
+      idleMs: 1000,
+      now: () => time,
+      pinned: ['/employers', undefined],
+      onSwap: async (label, ready) => {
+        swaps.push([label, [...ready.values()].map((document) => document.html)]);
+      },
+    });
+    await rounds(shared, calls, 2);
+    expect(swaps).toEqual([
+      ['/employers', ['employers v1 ']],
+      ['not-found', ['not found ']],
+    ]);
+    time = 5000;
+    /** @type {{ text: string }} */ (pages['/employers']).text = 'employers v2';
+    await rounds(shared, calls, 2);
+    expect(swaps.slice(2)).toEqual([['/employers', ['employers v2 ']]]);
+  });
+
+  it('tells a change again each round until onSwap takes it (a full disk, say)', async () => {
+    let failures = 2;
+    /** @type {string[]} */
+    const taken = [];
+    const { shared, calls } = setUp({
+      pinned: ['/employers'],
+      onSwap: async (_label, ready) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('ENOSPC: no space left on device');
+        }
+        taken.push(...[...ready.values()].map((document) => document.html));
+      },
+    });
+    await rounds(shared, calls, 4);
+    expect(taken).toEqual(['employers v1 ']);
+  });
 });

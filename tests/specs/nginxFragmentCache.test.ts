@@ -9,14 +9,18 @@ import { startNginx } from '../support/nginxServer';
 import { rawGet } from '../support/rawGet';
 import { ports as testPorts } from '../support/site';
 
-// nginx keeps the remotes' server-rendered files in its cache (nginx/fragmentCaching.js): a document costs no round
-// trip to a remote in the steady state, while a changed, failing or hanging remote still shows in new documents
-// within a bound, and no document waits longer than the fragment timeout.
+// A document nginx composes per request (a personal one, or any without the collector's files) takes the remotes'
+// server-rendered files from nginx's cache (nginx/fragmentCaching.js): a document costs no round trip to a remote in
+// the steady state, while a changed, failing or hanging remote still shows in new documents within a bound, and no
+// document waits longer than the fragment timeout. A document for everyone is the file the collector composed
+// (documentFiles.js): it shows a redeploy as soon, and keeps the last whole document while the remote fails.
 
 jest.setTimeout(60_000);
 
-// Ports B+85..B+89 (nginx) and B+91 (the jobs remote): see the port plan in tests/support/testSite.js.
+// Ports B+85..B+89 (nginx composing per request), B+330..B+334 (nginx sending the collector's files) and B+91 (the
+// jobs remote): see the port plan in tests/support/testSite.js.
 const ports = portsFrom(testPorts.shell! + 85);
+const filePorts = portsFrom(testPorts.shell! + 330);
 const TIMEOUT_MS = 400;
 /** What a document may take on a busy 2-core machine, beyond the fragment timeout and the relay's margin. */
 const SLACK_MS = 600;
@@ -24,24 +28,40 @@ const remotes = deployables.filter((d) => d.role === 'remote');
 
 let remote: Awaited<ReturnType<typeof startFaultyRemote>>;
 let nginx: Awaited<ReturnType<typeof startNginx>>;
+let withFiles: Awaited<ReturnType<typeof startNginx>>;
 let folder: string;
+
+/**
+ * remotes.json for an nginx on `on`: its own remotes, but the jobs page from the faulty remote.
+ * @param {Record<string, number>} on
+ */
+function remotesFileFor(on: Record<string, number | undefined>, name: string) {
+  const file = join(folder, name);
+  const entries = remotes.map((d) => [
+    d.remote,
+    d.remote === 'jobs' ? `${remote.url}/mf-manifest.json` : `http://127.0.0.1:${on[d.name]}/mf-manifest.json`,
+  ]);
+  writeFileSync(file, JSON.stringify(Object.fromEntries(entries)));
+  return file;
+}
 
 beforeAll(async () => {
   const jobs = deployables.find((d) => d.remote === 'jobs')!;
   remote = await startFaultyRemote(join(jobs.dir, 'dist'), testPorts.shell! + 91, 'http://127.0.0.1:9');
   folder = mkdtempSync(join(tmpdir(), 'nativegtm-fragment-cache-'));
   chmodSync(folder, 0o755);
-  const remotesFile = join(folder, 'remotes.json');
-  const entries = remotes.map((d) => [
-    d.remote,
-    d.remote === 'jobs' ? `${remote.url}/mf-manifest.json` : `http://127.0.0.1:${ports[d.name]}/mf-manifest.json`,
-  ]);
-  writeFileSync(remotesFile, JSON.stringify(Object.fromEntries(entries)));
-  nginx = await startNginx({ ports, remotesFile, fragmentTimeoutMs: TIMEOUT_MS });
+  const remotesFile = remotesFileFor(ports, 'remotes.json');
+  nginx = await startNginx({ ports, remotesFile, fragmentTimeoutMs: TIMEOUT_MS, documents: false });
+  withFiles = await startNginx({
+    ports: filePorts,
+    remotesFile: remotesFileFor(filePorts, 'remotes-files.json'),
+    fragmentTimeoutMs: TIMEOUT_MS,
+  });
 });
 
 afterAll(async () => {
   await nginx?.stop();
+  await withFiles?.stop();
   await remote?.stop();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
@@ -53,22 +73,35 @@ afterEach(async () => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A document of the jobs page: how long it took, and the build its page HTML says it is of (none: no HTML). */
-async function document() {
+/**
+ * The remote's requests that came through nginx's relay, which sends none of a client's headers: the other nginx's
+ * collector fetches from the same remote, with a user agent.
+ */
+const relayed = () => remote.seen.filter((request) => request.headers['user-agent'] === undefined);
+
+/**
+ * A document of the jobs page: how long it took, the build its page HTML says it is of (none: no HTML), and whether it
+ * was a file (only a file has a validator).
+ */
+async function document(port = ports.shell!) {
   const started = Date.now();
-  const response = await rawGet(ports.shell!, '/featured-jobs');
+  const response = await rawGet(port, '/featured-jobs');
   const build = /data-remote="jobs" data-build="([^"]+)"/.exec(response.body)?.[1];
-  return { status: response.status, ms: Date.now() - started, build };
+  return { status: response.status, ms: Date.now() - started, build, file: response.headers.etag !== undefined };
 }
 
 /**
  * Asks for a document every 50 ms, as steady traffic does, until `done` holds of one; every document must answer 200
  * within the fragment timeout. Resolves how long it took from the first request.
  */
-async function untilDocument(done: (doc: Awaited<ReturnType<typeof document>>) => boolean, boundMs: number) {
+async function untilDocument(
+  done: (doc: Awaited<ReturnType<typeof document>>) => boolean,
+  boundMs: number,
+  port = ports.shell!,
+) {
   const started = Date.now();
   for (;;) {
-    const doc = await document();
+    const doc = await document(port);
     expect(doc.status).toBe(200);
     expect(doc.ms).toBeLessThan(TIMEOUT_MS + 100 + SLACK_MS);
     if (done(doc)) return Date.now() - started;
@@ -99,7 +132,7 @@ describe('nginx with the generated configuration, its fragment cache', () => {
     const builds: (string | undefined)[] = [];
     for (let index = 0; index < 60; index += 1) builds.push((await document()).build);
     const seconds = Math.ceil((Date.now() - started) / 1000);
-    const fetches = remote.seen.filter((request) => request.url.startsWith('/ssr/')).length;
+    const fetches = relayed().filter((request) => request.url.startsWith('/ssr/')).length;
     // Two files (head and page HTML), each fetched at most once a second, and once more at the edges.
     expect(fetches).toBeLessThanOrEqual(2 * (seconds + 1));
     // Every document carries the page's HTML, of the same build; except that a refresh taking longer than the
@@ -140,10 +173,47 @@ describe('nginx with the generated configuration, its fragment cache', () => {
         remote.seen.length = 0;
         const started = Date.now();
         await untilDocument(() => Date.now() - started > 2000, 3000);
-        expect(remote.seen.length).toBeLessThanOrEqual(2 * 4);
+        expect(relayed().length).toBeLessThanOrEqual(2 * 4);
       }
       remote.setMode('up');
       await untilDocument((doc) => doc.build !== undefined, NGINX_FRAGMENT_MAX_AGE_MS);
+    },
+  );
+});
+
+describe("nginx sending the collector's files", () => {
+  const fileDocument = () => document(filePorts.shell!);
+  /** Reads documents every 50 ms until `done` holds of one, failing after `boundMs` (and a busy machine's slack). */
+  const untilFile = (done: (doc: Awaited<ReturnType<typeof document>>) => boolean, boundMs: number) =>
+    untilDocument(done, boundMs, filePorts.shell!);
+
+  it('sends the page as a file and shows a redeploy within about a second', async () => {
+    await untilFile((doc) => doc.file && doc.build !== undefined, 10_000);
+    const builds = new Set<string | undefined>();
+    for (let index = 0; index < 20; index += 1) builds.add((await fileDocument()).build);
+    expect(builds.size).toBe(1);
+    remote.setMode('new-build');
+    // The collector's copy of the remote's files ages out (500 ms) and its next round composes the page (100 ms).
+    const took = await untilFile((doc) => doc.build === 'a-newer-build', 1000);
+    expect(took).toBeLessThanOrEqual(1500);
+    expect((await fileDocument()).file).toBe(true);
+  });
+
+  it.each(['down', 'hang', 'error', 'old-html'] as const)(
+    'keeps the last whole document while the remote is %s, answering at once, and the next build once deployed',
+    async (mode) => {
+      await untilFile((doc) => doc.file && doc.build !== undefined, 10_000);
+      const build = (await fileDocument()).build;
+      remote.setMode(mode);
+      const started = Date.now();
+      while (Date.now() - started < 1500) {
+        const doc = await fileDocument();
+        expect([doc.status, doc.build, doc.file]).toEqual([200, build, true]);
+        expect(doc.ms).toBeLessThan(SLACK_MS);
+        await pause(50);
+      }
+      remote.setMode(build === 'a-newer-build' ? 'up' : 'new-build');
+      await untilFile((doc) => doc.build !== build && doc.build !== undefined, 2000);
     },
   );
 });

@@ -36,7 +36,7 @@ describe.each(targets.servers)('%s', (name, start) => {
   beforeAll(async () => {
     target = await start(FRAGMENT_TIMEOUT_MS);
     // Ports B+5..B+9 (built-in) and B+15..B+19 (nginx): see the port plan in tests/support/testSite.js.
-    failing = await start(FAILING_TIMEOUT_MS, -65);
+    failing = await start(FAILING_TIMEOUT_MS, -65, { perRequest: true });
   });
   afterAll(async () => {
     await target?.stop();

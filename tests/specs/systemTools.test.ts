@@ -41,7 +41,16 @@ describe('the programs each browser engine needs', () => {
 
   it('are looked for only when that engine is under test', () => {
     // Every run: the browser, the servers, and what the slow link between a node and the database needs.
-    const everyRun = ['chromium', 'nginx', 'postgresql', 'haproxy', 'varnish', 'iproute2', 'iptables'];
+    const everyRun = [
+      'chromium',
+      'nginx',
+      'libnginx-mod-http-brotli-static',
+      'postgresql',
+      'haproxy',
+      'varnish',
+      'iproute2',
+      'iptables',
+    ];
     expect(packagesFor(['chromium'])).toEqual(everyRun);
     expect(packagesFor(['chromium', 'firefox', 'webkit'])).toEqual([
       ...everyRun,
@@ -53,10 +62,10 @@ describe('the programs each browser engine needs', () => {
   });
 
   it('are chosen by name for a command that needs only some, and an unknown name is an error', () => {
-    const packages = toolsNamed(['PostgreSQL', 'nginx', 'HAProxy', 'Varnish']).map(
+    const packages = toolsNamed(['PostgreSQL', 'nginx', "nginx's brotli_static module", 'HAProxy', 'Varnish']).map(
       (tool: { debianPackage: string }) => tool.debianPackage,
     );
-    expect(packages).toEqual(['postgresql', 'nginx', 'haproxy', 'varnish']);
+    expect(packages).toEqual(['postgresql', 'nginx', 'libnginx-mod-http-brotli-static', 'haproxy', 'varnish']);
     expect(() => toolsNamed(['Varnish', 'Squid'])).toThrow('No system tool is called Squid.');
   });
 

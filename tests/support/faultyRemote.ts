@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs';
+import { readFile, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, normalize } from 'node:path';
 import { createRemoteHandler } from '@nativegtm/server/remoteServer';
@@ -9,7 +9,7 @@ import { close, listen } from '@nativegtm/server/httpServer';
  * 'offline' (every request, its code's too, is dropped) or 'slow' (every request but for its integrity list is
  * answered 3 s late).
  */
-export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'slow' | 'redirect' | 'old-html';
+export type FaultMode = 'up' | 'down' | 'offline' | 'error' | 'hang' | 'slow' | 'redirect' | 'old-html' | 'new-build';
 
 /**
  * Which of its server-rendered files fail: all of them, or only the page's head and HTML while ssr/manifest.json is
@@ -20,12 +20,14 @@ export type FaultScope = 'all' | 'page';
 /**
  * A real copy of a remote (its dist/, served as `npm start` serves it) whose server-rendered files can be made to
  * fail the way a remote does in production: down, an error page with a stack trace, a hang, a redirect to another
- * origin, or HTML from an older build than its JavaScript.
+ * origin, or HTML from an older build than its JavaScript; or be redeployed in place ('new-build': every
+ * server-rendered file, its manifest too, says it is of the build "a-newer-build").
  */
 export async function startFaultyRemote(root: string, port: number, redirectTo: string) {
   let mode: FaultMode = 'up';
   let scope: FaultScope = 'all';
   const serve = createRemoteHandler({ root });
+  const build = (JSON.parse(readFileSync(join(root, 'ssr/manifest.json'), 'utf8')) as { buildId: string }).buildId;
   const hanging = new Set<NodeJS.Timeout>();
   /** The targets and headers of the requests for server-rendered files it got, newest last. */
   const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
@@ -82,8 +84,12 @@ export async function startFaultyRemote(root: string, port: number, redirectTo: 
         res.statusCode = 404;
         return res.end();
       }
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      return res.end(body.replace(/data-build="[^"]*"/, 'data-build="an-older-build"'));
+      res.setHeader('Content-Type', file.endsWith('.json') ? 'application/json' : 'text/html; charset=utf-8');
+      return res.end(
+        mode === 'new-build'
+          ? body.replaceAll(build, 'a-newer-build')
+          : body.replace(/data-build="[^"]*"/, 'data-build="an-older-build"'),
+      );
     });
   });
   await listen(server, port, 'faulty remote');

@@ -4,7 +4,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { generateNginxConfig, pidFileOf } = require('@nativegtm/tools/nginx');
+const { generateNginxConfig, pidFileOf, writeDocumentsPlan } = require('@nativegtm/tools/nginx');
 const { registerNginx } = require('@nativegtm/server/nginxReload');
 const { startCollector } = require('@nativegtm/server/collect');
 const { stopProcess } = require('./stopProcess');
@@ -15,13 +15,14 @@ const { waitForPort } = require('./waitForPort');
  * Starts nginx; resolves once every port listens.
  * @param {{ ports: Record<string, number>, remotesFile: string, origin?: string, fragmentTimeoutMs?: number,
  *   roots?: Record<string, string>, releasesDir?: string, fieldDataDir?: string, collectorPort?: number,
- *   sampleRate?: number, trustedProxies?: string,
+ *   sampleRate?: number, trustedProxies?: string, documents?: boolean,
  *   store?: { DATABASE_URL: string, RELEASES_BUCKET: string, FIELD_DATA_SECRET: string } }} options
  *   roots: each package's dist/ folder, when not the checkout's own; releasesDir: a release store to serve (none by
  *   default: dist/ only); fieldDataDir: where the collector started beside nginx keeps field data (a scratch folder
  *   unless given); collectorPort: a collector already running (its own process), instead; trustedProxies: the collector's
  *   TRUSTED_PROXIES (loopback unless given); store: the store on PostgreSQL, of which releasesDir is the node's copy
- *   (the collector keeps it).
+ *   (the collector keeps it); documents: whether the collector composes the documents for everyone, which nginx then
+ *   sends as files (documentFiles.js; yes unless told), else nginx composes every document per request (SSI).
  * @returns {Promise<{ stop: () => Promise<void>, config: string, warnings: string[], pid: number,
  *   collectorPort?: number, collectorMetrics?: string, errorLog: () => string }>} pid: nginx's master process;
  *   collectorPort: the port of the collector started beside it; collectorMetrics: the collector's /metrics URL;
@@ -30,6 +31,8 @@ const { waitForPort } = require('./waitForPort');
 async function startNginx(options) {
   const nginx = locateTool('NGINX_PATH');
   const prefix = mkdtempSync(join(tmpdir(), 'nativegtm-nginx-'));
+  // Where the collector composes the documents for everyone, which nginx sends as files (documentFiles.js).
+  const documentsDir = options.documents === false ? undefined : join(prefix, 'documents');
   // As an operator runs it: beside nginx, with the same remotes.json and release store. It answers /remotes.json, so
   // nginx always has one. Serving dist/, it gets a store with nothing live in it, never the checkout's releases/.
   const collector =
@@ -44,16 +47,21 @@ async function startNginx(options) {
           DATABASE_URL: options.store?.DATABASE_URL,
           RELEASES_BUCKET: options.store?.RELEASES_BUCKET,
           REMOTES_FILE: options.remotesFile,
+          DOCUMENTS_DIR: documentsDir,
           METRICS_HOST: '127.0.0.1',
           METRICS_PORT: 0,
           LOG_LEVEL: 'silent',
         });
-  const { config, warnings } = await generateNginxConfig({
+  const { config, warnings, plan } = await generateNginxConfig({
     ...options,
     prefix,
     listenHost: '127.0.0.1',
     collectorPort: collector?.port ?? options.collectorPort,
+    documentsDir,
+    brotliModule: locateTool('NGINX_BROTLI_MODULE'),
   });
+  // As nginx:config does: the collector composes the documents with what this configuration composes them with.
+  if (documentsDir !== undefined) writeDocumentsPlan(documentsDir, plan);
   const file = join(prefix, 'nginx.conf');
   writeFileSync(file, config);
   // As nginx:config does: the canary command reloads it.

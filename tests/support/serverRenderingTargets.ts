@@ -33,7 +33,16 @@ export interface Target {
 }
 
 /** A server under test; fragmentTimeoutMs and portOffset (from the fixture's base) as the spec needs. */
-type StartTarget = (fragmentTimeoutMs?: number, portOffset?: number) => Promise<Target>;
+/**
+ * Starts a server of one kind. perRequest: one that composes each document for its request, having none ready (the
+ * built-in server does until a page is asked for; nginx, without its collector's files): what a test of a failing
+ * remote needs, where a server that had the page would keep its last good document.
+ */
+type StartTarget = (
+  fragmentTimeoutMs?: number,
+  portOffset?: number,
+  options?: { perRequest?: boolean },
+) => Promise<Target>;
 
 export const decode = (html: string) =>
   html
@@ -99,10 +108,16 @@ export function serverRenderingTargets(base: number) {
     };
   };
 
-  const nginx: StartTarget = async (fragmentTimeoutMs = 400, portOffset = 0) => {
+  const nginx: StartTarget = async (fragmentTimeoutMs = 400, portOffset = 0, { perRequest = false } = {}) => {
     const ports = portsFrom(base + 10 + portOffset);
     const remotesFile = remotesFileFor('127.0.0.1', (pkg) => ports[pkg]!);
-    const server = await startNginx({ ports, remotesFile: remotesFile.file, origin: ORIGIN, fragmentTimeoutMs });
+    const server = await startNginx({
+      ports,
+      remotesFile: remotesFile.file,
+      origin: ORIGIN,
+      fragmentTimeoutMs,
+      documents: !perRequest,
+    });
     // The jobs remote is elsewhere (not one of this nginx's own servers): its query parameters were read from its
     // origin, as on a deployment where remotes live on other hosts.
     if (server.warnings.length > 0) throw new Error(server.warnings.join('\n'));

@@ -33,6 +33,13 @@ const TOOLS = [
     ],
   },
   { name: 'nginx', debianPackage: 'nginx', env: 'NGINX_PATH', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
+  // nginx's module that sends a composed document's .br file (documentFiles.js); without it, nginx sends the .gz one.
+  {
+    name: "nginx's brotli_static module",
+    debianPackage: 'libnginx-mod-http-brotli-static',
+    env: 'NGINX_BROTLI_MODULE',
+    paths: ['/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'],
+  },
   // The store on PostgreSQL (@nativegtm/store's tests start a server of their own in a scratch folder).
   {
     name: 'PostgreSQL',

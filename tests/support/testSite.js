@@ -1,7 +1,7 @@
 // Starts the composed site with the npm start code on a port base (default 4100), so tests and screenshots never
 // collide with a running `npm start`. The shell's /remotes.json is pointed at the shifted remote ports.
 //
-// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 320 apart. Files
+// Port plan of one test run, relative to TEST_PORT_BASE (B); two runs need bases at least 340 apart. Files
 // that jest runs side by side each have their own ports:
 //   B..B+4 the test site · B+20..B+24 nginx (serving.test) · B+30..B+41 server.test
 //   B+42..B+46 a site, B+47 its metrics, B+48 a remote that is down (operations.test)
@@ -10,11 +10,12 @@
 //   B+70..B+74 a third site, B+75..B+76 test remotes, B+80..B+84 nginx (serverRenderingHttp.test), with a 1.2 s
 //   fragment timeout B+15..B+19 (the built-in server) and B+25..B+29 (nginx), and for a failing remote's tests
 //   B+5..B+9 (the built-in server) and, once that is done, B+15..B+19 (nginx)
-//   B+85..B+89 nginx, B+91 its jobs remote (nginxFragmentCache.test)
+//   B+85..B+89 nginx composing per request, B+330..B+334 nginx sending its collector's files, B+91 their jobs remote
+//   (nginxFragmentCache.test)
 //   B+95..B+96 a shell and a remote that can go offline (engines.test; not B+90: browsers refuse port 4190)
 //   B+97 a shell whose jobs remote is down, at B+98 (npm run screenshots)
 //   B+100..B+104 a fourth site, B+105..B+106 test remotes, B+110..B+114 nginx (serverRenderingBrowser.test), and a
-//   server that never composed a page at B+315..B+319 (the built-in one) or B+325..B+329 (nginx)
+//   server composing per request at B+315..B+319 (the built-in one) or B+325..B+329 (nginx)
 //   B+115..B+119 nginx and its field-data collector (fieldDataServers.test)
 //   B+120..B+124 a fifth site, B+125..B+129 nginx (cspOrigins.test)
 //   B+130..B+134 npm start's cluster, B+135 its metrics (cluster.test)

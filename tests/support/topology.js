@@ -116,7 +116,7 @@ async function startHaproxy(config, ports) {
 const CDN_OFFSET = 8;
 
 /** The system programs the topology starts (systemTools.js: what `npm test` installs, by the same rule). */
-const TOPOLOGY_TOOLS = ['PostgreSQL', 'nginx', 'HAProxy', 'Varnish'];
+const TOPOLOGY_TOOLS = ['PostgreSQL', 'nginx', "nginx's brotli_static module", 'HAProxy', 'Varnish'];
 /** And what a slow link needs. */
 const LINK_TOOLS = ['ip', 'iptables'];
 

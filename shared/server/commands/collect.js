@@ -8,7 +8,8 @@
 // (DATABASE_URL), it also keeps the node's copy of it in RELEASES_DIR, and reloads nginx when a canary changed; and it
 // answers nginx's /readyz for the node (readiness.js), and the shell's /remotes.json (releases/vouchedRemotes.js): nginx
 // passes it here with whom the request is for (releases/nginxChoice.js), as the integrity it carries is the store's
-// to vouch for. SIGTERM and Ctrl+C write out what is buffered, then stop.
+// to vouch for. With DOCUMENTS_DIR, it composes the documents for everyone that nginx sends as files
+// (documentFiles.js). SIGTERM and Ctrl+C write out what is buffered, then stop.
 const path = require('node:path');
 const { COHORT, FIELD_DATA_PATH, FIELD_TOKEN_PATH, fieldTokenTag } = require('@nativegtm/contract/fieldData');
 const { remoteNames } = require('@nativegtm/contract/remotes');
@@ -35,6 +36,9 @@ const { createVouchedRemotes, remotesJsonRoute } = require('../releases/vouchedR
 const { storeFragmentsRoute } = require('../releases/storeFragments');
 const { fragmentEvents } = require('../observability/fragmentEvents');
 const { startStoreSync } = require('../releases/storeSync');
+const { createCanaries } = require('../releases/canaries');
+const { startDocumentFiles } = require('../documentFiles');
+const { pages } = require('@nativegtm/contract/pages');
 
 const SPECS = {
   COLLECTOR_PORT: SERVER_SPECS.COLLECTOR_PORT,
@@ -46,6 +50,7 @@ const SPECS = {
   FIELD_DATA_RETENTION_DAYS: SERVER_SPECS.FIELD_DATA_RETENTION_DAYS,
   TRUSTED_PROXIES: SERVER_SPECS.TRUSTED_PROXIES,
   RELEASES_DIR: SERVER_SPECS.RELEASES_DIR,
+  DOCUMENTS_DIR: SERVER_SPECS.DOCUMENTS_DIR,
   DATABASE_URL: SERVER_SPECS.DATABASE_URL,
   RELEASES_BUCKET: SERVER_SPECS.RELEASES_BUCKET,
   REMOTES_FILE: SERVER_SPECS.REMOTES_FILE,
@@ -70,7 +75,8 @@ function nginxClient(req) {
 /**
  * Starts the collector; resolves once it and its metrics listen.
  * @param {{ COLLECTOR_PORT: number, FIELD_DATA_DIR?: string, FIELD_DATA_SECRET?: string, FIELD_DATA_MAX_HOUR?: number,
- *   FIELD_DATA_MAX?: number, FIELD_DATA_BUFFER?: number, FIELD_DATA_RETENTION_DAYS?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string, DATABASE_URL?: string,
+ *   FIELD_DATA_MAX?: number, FIELD_DATA_BUFFER?: number, FIELD_DATA_RETENTION_DAYS?: number, TRUSTED_PROXIES?: string, RELEASES_DIR?: string,
+ *   DOCUMENTS_DIR?: string, DATABASE_URL?: string,
  *   RELEASES_BUCKET?: string, REMOTES_FILE?: string,
  *   METRICS_HOST: string, METRICS_PORT: number, LOG_LEVEL: string }} config the environment's (SPECS), or a test's
  */
@@ -91,6 +97,8 @@ async function startCollector(config) {
       });
     },
   });
+  /** @type {ReturnType<typeof startDocumentFiles> | undefined} */
+  let documents;
   // A collector that fails to start stops its sync too: nothing of it keeps running, or retrying, behind the error.
   try {
     // nginx's configuration is generated from the store as the node has it (the live releases' page queries): the
@@ -126,6 +134,29 @@ async function startCollector(config) {
       releasesDir,
       logger,
     });
+    // nginx's documents for everyone, composed here whenever what they are made of changes (documentFiles.js).
+    const canaries =
+      releasesDir === undefined
+        ? undefined
+        : createCanaries({
+            storeDir: releasesDir,
+            remoteNames: [...remoteNames],
+            onProblem: (remote, problem) => logger.warn({ remote, problem }, 'canary state unusable: everyone on live'),
+          });
+    documents =
+      config.DOCUMENTS_DIR === undefined
+        ? undefined
+        : startDocumentFiles({
+            dir: path.resolve(config.DOCUMENTS_DIR),
+            remotes,
+            routes: pages.map(({ route, remote }) => ({ route, remote })),
+            canaries: canaries && (() => canaries.shares()),
+            vouchedFragments: vouched.serverRendered,
+            events: fragmentEvents({ metrics, logger }),
+            metrics,
+            logger,
+          });
+    await documents?.ready;
     const handler = createRouteHandler({
       name: 'collector',
       logger,
@@ -192,12 +223,12 @@ async function startCollector(config) {
       refreshBuilds: builds.refresh,
       async stop() {
         builds.stop();
-        await Promise.all([close(server), metricsServer.stop(), storeSync?.stop()]);
+        await Promise.all([close(server), metricsServer.stop(), storeSync?.stop(), documents?.stop()]);
         logger.flush();
       },
     };
   } catch (error) {
-    await storeSync?.stop();
+    await Promise.all([storeSync?.stop(), documents?.stop()]);
     throw error;
   }
 }

@@ -2,7 +2,9 @@
 // `npm run nginx:config -- [options]`: writes the nginx configuration (to stdout without --out). --releases: the
 // release store it serves live releases and previews from (default RELEASES_DIR or releases/); --origin: the public
 // origin (default SITE_ORIGIN). COLLECTOR_PORT, RUM_SAMPLE_RATE and OVERRIDE_ORIGINS are read from the environment, as
-// the servers read them. The repository's command-line convention (@nativegtm/server/commandLine).
+// the servers read them. --documents: where the collector beside nginx composes the documents for everyone (its
+// DOCUMENTS_DIR; <prefix>/documents by default): the plan it composes them with is written there. The repository's
+// command-line convention (@nativegtm/server/commandLine).
 const fs = require('node:fs');
 const path = require('node:path');
 const { portsFrom, SHELL_PORT } = require('@nativegtm/contract/ports');
@@ -10,7 +12,7 @@ const { readCommandLine, runCommand, wholeNumberOption } = require('@nativegtm/s
 const { configOrExit } = require('@nativegtm/server/config');
 const { storeDir } = require('@nativegtm/server/storeDir');
 const { toolsConfig } = require('../config');
-const { generateNginxConfig } = require('./generateConfig');
+const { generateNginxConfig, writeDocumentsPlan } = require('./generateConfig');
 const { pidFileOf } = require('./renderConfig');
 const { registerNginx } = require('@nativegtm/server/nginxReload');
 
@@ -26,6 +28,7 @@ const OPTIONS = /** @type {const} */ ({
   out: { type: 'string' },
   'fragment-timeout-ms': { type: 'string' },
   releases: { type: 'string' },
+  documents: { type: 'string' },
 });
 
 /**
@@ -37,10 +40,12 @@ const OPTIONS = /** @type {const} */ ({
  */
 function parseArgs(argv, config = {}) {
   const { values } = readCommandLine(argv, { usage: USAGE, options: OPTIONS });
+  const prefix = path.resolve(values.prefix ?? '/var/lib/nativegtm-nginx');
   return {
     remotesFile: values.remotes && path.resolve(values.remotes),
     origin: values.origin ?? config.SITE_ORIGIN,
-    prefix: path.resolve(values.prefix ?? '/var/lib/nativegtm-nginx'),
+    prefix,
+    documentsDir: path.resolve(values.documents ?? path.join(prefix, 'documents')),
     portBase: wholeNumberOption(values['port-base'], '--port-base', { min: 1, max: 65535 }) ?? SHELL_PORT,
     out: values.out,
     fragmentTimeoutMs: wholeNumberOption(values['fragment-timeout-ms'], '--fragment-timeout-ms', { min: 1 }),
@@ -53,7 +58,7 @@ function parseArgs(argv, config = {}) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2), configOrExit(toolsConfig));
-  const { config, warnings } = await generateNginxConfig({
+  const { config, warnings, plan } = await generateNginxConfig({
     ports: portsFrom(options.portBase),
     remotesFile: options.remotesFile,
     origin: options.origin,
@@ -63,8 +68,17 @@ async function main() {
     collectorPort: options.collectorPort,
     sampleRate: options.sampleRate,
     overrideOrigins: options.overrideOrigins,
+    documentsDir: options.documentsDir,
   });
   for (const warning of warnings) console.warn(`warning: ${warning}`);
+  try {
+    writeDocumentsPlan(options.documentsDir, plan);
+  } catch (error) {
+    console.warn(
+      `warning: no plan written in ${options.documentsDir} (${/** @type {Error} */ (error).message}): nginx composes ` +
+        'every document per request',
+    );
+  }
   // The canary command reloads this nginx after each change of a canary (@nativegtm/server/nginxReload.js).
   registerNginx(options.releasesDir, pidFileOf(options.prefix));
   if (options.out) fs.writeFileSync(options.out, config);

@@ -22,6 +22,8 @@ describe('npm run nginx:config, its options', () => {
         '300',
         '--releases',
         '/srv/releases',
+        '--documents',
+        '/srv/documents',
       ]),
     ).toEqual({
       remotesFile: path.resolve('remotes.json'),
@@ -31,15 +33,18 @@ describe('npm run nginx:config, its options', () => {
       out: 'nginx.conf',
       fragmentTimeoutMs: 300,
       releasesDir: '/srv/releases',
+      documentsDir: '/srv/documents',
     });
   });
 
-  it('defaults the port base, the prefix and the release store', () => {
+  it('defaults the port base, the prefix, the release store and the documents folder (in the prefix)', () => {
     expect(parseArgs([])).toMatchObject({
       portBase: 3000,
       prefix: '/var/lib/nativegtm-nginx',
       releasesDir: storeDir(),
+      documentsDir: '/var/lib/nativegtm-nginx/documents',
     });
+    expect(parseArgs(['--prefix', '/tmp/n'])).toMatchObject({ documentsDir: '/tmp/n/documents' });
   });
 
   it.each([

@@ -51,15 +51,17 @@ const { DEFAULT_OVERRIDE_ORIGINS } = require('@nativegtm/server/releases/overrid
 const { CHOICE_HEADERS } = require('@nativegtm/server/releases/nginxChoice');
 const { FRAGMENTS_PATH } = require('@nativegtm/server/releases/storeFragments');
 const { REMOTES_CONFIG_PATH } = require('@nativegtm/contract/remotesConfig');
+const { documentFile } = require('@nativegtm/contract/documentFiles');
 
 /** @typedef {import('@nativegtm/server/deployables').Deployable} Deployable */
 /** @typedef {import('@nativegtm/contract/pageVariant').PageQuery} PageQuery */
 /** @typedef {Record<string, string>} Headers */
 /** @typedef {import('@nativegtm/contract/overrides').OriginPattern} OriginPattern */
 /**
- * Where a remote is and which variants its page has, as far as this configuration knows.
+ * Where a remote is and which variants its page has, as far as this configuration knows; the file its documents for
+ * everyone are sent from (documentFileMap).
  * @typedef {{ remote: string, route: string, base: URL, upstream: string, maps: string, key: string,
- *   undecidable: string | undefined }} RemotePlan
+ *   undecidable: string | undefined, file: string, fileMap: string }} RemotePlan
  */
 
 /**
@@ -132,7 +134,7 @@ function variantMaps(remote, query, remoteIndex) {
  * @param {Partial<Record<string, string>>} remotes
  * @param {Record<string, PageQuery>} queries
  * @param {number} remoteIndex
- * @returns {RemotePlan | undefined}
+ * @returns {RemotePlan | undefined} its file is withDocumentFiles'
  */
 function remotePlan(deployable, remotes, queries, remoteIndex) {
   const remote = /** @type {string} */ (deployable.remote);
@@ -144,7 +146,34 @@ function remotePlan(deployable, remotes, queries, remoteIndex) {
     base: new URL('./', manifestUrl),
     upstream: `nativegtm_${remote}`,
     ...variantMaps(remote, queries[remote] ?? {}, remoteIndex),
+    file: '',
+    fileMap: '',
   };
+}
+
+/**
+ * The folder of the canaries nginx lists (@nativegtm/contract/documentFiles canaryFolder), from the variables it
+ * lists them with: each remote's "<remote>=<share>" or nothing, in the plans' order.
+ * @param {RemotePlan[]} plans
+ */
+const canaryFolderOf = (plans) =>
+  canariesListed(plans)
+    .variables.map((variable) => `\${${variable.slice(1)}}`)
+    .join(',');
+
+/**
+ * Each plan with the file its documents are sent from, and the 404 document's (documentFileMap).
+ * @param {RemotePlan[]} plans
+ * @param {boolean} releases
+ */
+function withDocumentFiles(plans, releases) {
+  const canaries = releases ? canaryFolderOf(plans) : undefined;
+  const files = plans.map((plan) => {
+    const { map, file } = documentFileMap(plan.remote, plan.key, { releases, undecidable: plan.undecidable, canaries });
+    return { ...plan, file, fileMap: map };
+  });
+  const notFound = documentFileMap(NOT_FOUND_SCREEN, 'index', { releases, undecidable: undefined, canaries });
+  return { plans: files, notFound };
 }
 
 /**
@@ -336,6 +365,79 @@ function documentLocation(header, page, documentHeaders, internal = false) {
   ]);
 }
 
+/** Where a document has no file: a path no file is ever written at (documentFiles.js writes <key>.html only). */
+const NO_FILE = '/-';
+
+/**
+ * The variable naming the file a request's document is sent from, in the screen's documents folder
+ * (@nativegtm/contract/documentFiles), or NO_FILE: a personal document (a preview's, a canary side's, an override's)
+ * and a query only decoding could read are composed per request.
+ * @param {string} screen a remote's name, or NOT_FOUND_SCREEN
+ */
+const documentFileVariable = (screen) => `$nativegtm_document_${screen.replace(/\W/g, '_')}`;
+
+/**
+ * The map behind documentFileVariable, at http level; none when every request of the screen gets its file.
+ * @param {string} screen
+ * @param {string} key the variant key's expression (RemotePlan's key)
+ * @param {{ releases: boolean, undecidable: string | undefined, canaries?: string }} conditions releases: personal
+ *   documents exist; undecidable: the variable saying a query cannot be read without decoding; canaries: with
+ *   releases, the folder of the canaries nginx lists (canaryFolderOf)
+ */
+function documentFileMap(screen, key, { releases, undecidable, canaries }) {
+  const file = `/${documentFile(screen, key, canaries)}`;
+  const tests = [...(releases ? [[PERSONAL_VARIABLE, '']] : []), ...(undecidable ? [[undecidable, '0']] : [])];
+  if (tests.length === 0) return { map: '', file };
+  return {
+    map: block(`map "${tests.map(([variable]) => variable).join(':')}" ${documentFileVariable(screen)}`, [
+      `${quote(tests.map(([, shared]) => shared).join(':'))} ${quote(file)};`,
+      `default ${quote(NO_FILE)};`,
+    ]),
+    file: documentFileVariable(screen),
+  };
+}
+
+/**
+ * A screen's documents sent from the files nginx's collector composed (documentFiles.js), each in the encoding the
+ * client takes (the .br and .gz files beside it), with a validator; what has no file is composed per request by the
+ * screen's named location. The files are renamed into place as they change, and each request opens its file: no
+ * open_file_cache, whose copies are checked once a second at best (it would hold a promote back by up to a second).
+ * @param {string} header the location's first line
+ * @param {string} screen
+ * @param {string} documentsDir
+ * @param {string} file the file's path in documentsDir, or the variable holding it (documentFileMap)
+ * @param {Headers} headers the document's, as the composing location sends them
+ * @param {boolean} brotli whether nginx has the brotli_static module
+ * @param {boolean} internal
+ */
+function documentFileLocation(header, screen, documentsDir, file, headers, brotli, internal) {
+  return block(header, [
+    internal && 'internal;',
+    `root ${quote(documentsDir)};`,
+    'default_type text/html;',
+    brotli && 'brotli_static on;',
+    'gzip_static on;',
+    headerLines(headers),
+    `try_files ${quote(file)} @compose_${screen.replace(/\W/g, '_')};`,
+  ]);
+}
+
+/**
+ * A screen's document composed for its request (SSI): every document without documentsDir, else those
+ * documentFileLocation has no file for.
+ * @param {string} header
+ * @param {string} screen
+ * @param {Headers} headers
+ * @param {{ documentsDir: string | undefined, file: string, brotli: boolean, internal?: boolean }} options
+ */
+function screenLocations(header, screen, headers, { documentsDir, file, brotli, internal = false }) {
+  if (documentsDir === undefined) return documentLocation(header, screen, headers, internal);
+  return [
+    documentFileLocation(header, screen, documentsDir, file, headers, brotli, internal),
+    documentLocation(`location @compose_${screen.replace(/\W/g, '_')}`, screen, headers),
+  ].join('\n');
+}
+
 /**
  * An internal location answering fixed text.
  * @param {string} location
@@ -377,7 +479,8 @@ function siteHeadLocation(screen, head, plans) {
 
 /**
  * @param {{ root: string, origin: string, plans: RemotePlan[], timeoutMs: number, documentHeaders: Headers,
- *   revalidate: Headers, releasesDir?: string, overrideOrigins: readonly OriginPattern[], sampleRate: number }} options
+ *   revalidate: Headers, releasesDir?: string, overrideOrigins: readonly OriginPattern[], sampleRate: number,
+ *   documentsDir?: string, brotli: boolean, notFoundFile: string }} options
  */
 function shellLocations({
   root,
@@ -389,6 +492,9 @@ function shellLocations({
   releasesDir,
   overrideOrigins,
   sampleRate,
+  documentsDir,
+  brotli,
+  notFoundFile,
 }) {
   const releases = releasesDir !== undefined;
   // A browser that previews a release, and a canary's visitor, get personal documents (releaseLocations.js).
@@ -407,23 +513,29 @@ function shellLocations({
           previewCheck(),
         ]
       : []),
-    "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML.",
-    '# A CDN may keep them briefly (documentCaching.js). nginx sends no validator: SSI output has none.',
+    documentsDir === undefined
+      ? "# Page routes: documents composed per request (SSI) from index.html and the pages' server-rendered HTML."
+      : [
+          "# Page routes: a document for everyone is a file nginx's collector composed from index.html and the pages'",
+          '# server-rendered HTML whenever they changed (documentFiles.js); others are composed per request (SSI).',
+        ].join('\n'),
+    '# A CDN may keep them briefly (documentCaching.js). Only a file has a validator: SSI output has none.',
     ...plans.map((plan) =>
-      documentLocation(`location ~* ${quote(routePattern(plan.route))}`, plan.remote, {
-        ...documentHeaders,
-        'Cache-Control': pageCache,
-        ...robots,
-      }),
+      screenLocations(
+        `location ~* ${quote(routePattern(plan.route))}`,
+        plan.remote,
+        { ...documentHeaders, 'Cache-Control': pageCache, ...robots },
+        { documentsDir, file: plan.file, brotli },
+      ),
     ),
     '',
     "# Unknown paths: HTTP 404 with the shell's own 404 screen, composed the same way.",
     block('location /', notFound),
-    documentLocation(
+    screenLocations(
       `location = ${NOT_FOUND_DOCUMENT}`,
       NOT_FOUND_SCREEN,
       { ...documentHeaders, 'Cache-Control': notFoundCache, ...robots },
-      true,
+      { documentsDir, file: notFoundFile, brotli, internal: true },
     ),
     '',
     '# The template is never served as it is.',
@@ -607,7 +719,8 @@ function remotesJsonLocations(base, plans) {
  * One deployable's server block.
  * @param {{ deployable: Deployable, root: string, port: number, listenHost?: string, origins: string[],
  *   releasesDir?: string, shell: { origin: string, plans: RemotePlan[], timeoutMs: number,
- *   overrideOrigins: readonly OriginPattern[], sampleRate: number } }} options
+ *   overrideOrigins: readonly OriginPattern[], sampleRate: number, documentsDir?: string, brotli: boolean,
+ *   notFoundFile: string } }} options
  */
 function serverBlock({ deployable, root, port, listenHost, origins, releasesDir, shell }) {
   const host = deployable.role === 'host';
@@ -661,6 +774,39 @@ function serverBlock({ deployable, root, port, listenHost, origins, releasesDir,
   ])}`;
 }
 
+/** The fragment timeout and the share of page views measured, unless given. */
+const DEFAULT_FRAGMENT_TIMEOUT_MS = 400;
+const DEFAULT_SAMPLE_RATE = 1;
+
+/**
+ * What nginx's collector composes the documents for everyone with (@nativegtm/contract/documentFiles): the values
+ * the configuration rendered from the same options composes with, and with a release store the remotes whose
+ * canaries it lists, in its order (its plans': the remotes remotes.json names).
+ * @param {{ remotes: Partial<Record<string, string>>, roots?: Record<string, string>, origin?: string,
+ *   fragmentTimeoutMs?: number, sampleRate?: number, releasesDir?: string }} options
+ * @returns {import('@nativegtm/contract/documentFiles').DocumentsPlan}
+ */
+function documentsPlan({
+  remotes,
+  roots = {},
+  origin = DEFAULT_ORIGIN,
+  fragmentTimeoutMs = DEFAULT_FRAGMENT_TIMEOUT_MS,
+  sampleRate = DEFAULT_SAMPLE_RATE,
+  releasesDir,
+}) {
+  const shell = /** @type {Deployable} */ (deployables.find((deployable) => deployable.role === 'host'));
+  const listed = deployables
+    .filter((deployable) => deployable.role === 'remote' && remotes[/** @type {string} */ (deployable.remote)])
+    .map((deployable) => /** @type {string} */ (deployable.remote));
+  return {
+    shellRoot: path.resolve(roots[shell.name] ?? path.join(shell.dir, 'dist')),
+    origin: siteOrigin(origin),
+    sampleRate,
+    fragmentTimeoutMs,
+    ...(releasesDir === undefined ? {} : { canaryRemotes: listed }),
+  };
+}
+
 /**
  * Where nginx's master writes its pid, in the prefix the configuration is generated for.
  * @param {string} prefix
@@ -672,12 +818,15 @@ const pidFileOf = (prefix) => path.join(prefix, 'nginx.pid');
  * @param {{ remotes: Partial<Record<string, string>>, queries: Record<string, PageQuery>, prefix: string,
  *   roots?: Record<string, string>, ports?: Record<string, number>, listenHost?: string,
  *   mimeTypes?: string, origin?: string, fragmentTimeoutMs?: number, releasesDir?: string, collectorPort?: number,
- *   sampleRate?: number, overrideOrigins?: readonly OriginPattern[] }} options
+ *   sampleRate?: number, overrideOrigins?: readonly OriginPattern[], documentsDir?: string,
+ *   brotliModule?: string }} options
  *   remotes: remotes.json's valid entries; queries: each page's query parameters (readPageQueries.js); remotesFile:
  *   where the shell's /remotes.json is served from, when not its dist/; releasesDir: the release store
  *   (releaseLocations.js), none to serve dist/ only; collectorPort: the field-data collector's loopback port
  *   (COLLECTOR_PORT); sampleRate: the share of page views measured (RUM_SAMPLE_RATE); overrideOrigins: where overrides
- *   may come from (OVERRIDE_ORIGINS, loopback unless given; with the release store only: overrideLocations.js).
+ *   may come from (OVERRIDE_ORIGINS, loopback unless given; with the release store only: overrideLocations.js);
+ *   documentsDir: where nginx's collector composes the documents for everyone (its DOCUMENTS_DIR), none to compose
+ *   every document per request; brotliModule: the brotli_static module's file, to send their .br files
  * @returns {string}
  */
 function renderNginxConfig({
@@ -688,20 +837,36 @@ function renderNginxConfig({
   ports = {},
   listenHost,
   origin = DEFAULT_ORIGIN,
-  fragmentTimeoutMs = 400,
+  fragmentTimeoutMs = DEFAULT_FRAGMENT_TIMEOUT_MS,
   mimeTypes = '/etc/nginx/mime.types',
   releasesDir,
   collectorPort = 9465,
-  sampleRate = 1,
+  sampleRate = DEFAULT_SAMPLE_RATE,
   overrideOrigins = DEFAULT_OVERRIDE_ORIGINS,
+  documentsDir,
+  brotliModule,
 }) {
   if (!queries) throw new Error("renderNginxConfig needs the pages' queries: generateNginxConfig reads them");
   const origins = remoteOrigins(remotes);
-  const plans = deployables
-    .filter((d) => d.role === 'remote')
-    .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
-    .filter((plan) => plan !== undefined);
-  const shell = { origin: siteOrigin(origin), plans, timeoutMs: fragmentTimeoutMs, overrideOrigins, sampleRate };
+  const releases = releasesDir !== undefined;
+  const { plans, notFound } = withDocumentFiles(
+    deployables
+      .filter((d) => d.role === 'remote')
+      .map((deployable, index) => remotePlan(deployable, remotes, queries, index))
+      .filter((plan) => plan !== undefined),
+    releases,
+  );
+  const shell = {
+    origin: siteOrigin(origin),
+    plans,
+    timeoutMs: fragmentTimeoutMs,
+    overrideOrigins,
+    sampleRate,
+    documentsDir,
+    brotli: brotliModule !== undefined,
+    notFoundFile: notFound.file,
+  };
+  const fileMaps = documentsDir === undefined ? [] : [...plans.map((plan) => plan.fileMap), notFound.map];
   const relaySocket = path.join(prefix, 'fragment-relay.sock');
   const servers = deployables.map((deployable) =>
     serverBlock({
@@ -745,6 +910,7 @@ function renderNginxConfig({
     '',
     ...plans.map((plan) => `${upstreamBlock(plan)}\n`),
     ...plans.filter((plan) => plan.maps).map((plan) => `${plan.maps}\n`),
+    ...fileMaps.filter((map) => map !== '').map((map) => `${map}\n`),
     ...(releasesDir === undefined
       ? []
       : [
@@ -772,6 +938,7 @@ function renderNginxConfig({
   ]);
   return `${[
     '# Generated by @nativegtm/server (npm run nginx:config): edit remotes.json and regenerate rather than editing this file.',
+    ...(documentsDir !== undefined && brotliModule !== undefined ? [`load_module ${quote(brotliModule)};`] : []),
     '# One worker per core: documents are composed by whichever worker takes the connection.',
     'worker_processes auto;',
     'worker_rlimit_nofile 8192;',
@@ -787,4 +954,4 @@ function renderNginxConfig({
   ].join('\n')}\n`;
 }
 
-module.exports = { renderNginxConfig, pidFileOf };
+module.exports = { renderNginxConfig, pidFileOf, documentsPlan };

@@ -8,7 +8,7 @@ const { pages } = require('@nativegtm/contract/pages');
 const { routePattern } = require('@nativegtm/contract/routes');
 const { robotsTxt, siteHead, siteOrigin, sitemapXml } = require('@nativegtm/server/siteMeta');
 const { KEEP_ALIVE_MS } = require('@nativegtm/server/httpServer');
-const { renderNginxConfig } = require('./renderConfig');
+const { documentsPlan, renderNginxConfig } = require('./renderConfig');
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => fs.existsSync(file));
 
@@ -279,7 +279,44 @@ describe('the rendered nginx configuration', () => {
     expect(render()).not.toContain('nativegtm_side_');
   });
 
-  it.each([[undefined], ['store']])('is accepted by nginx -t (release store: %s)', (store) => {
+  it('sends a document for everyone from the file the collector composed, else composes it per request', () => {
+    const documentsDir = path.join(dir, 'documents');
+    const files = render({ documentsDir, releasesDir: path.join(dir, 'store') });
+    // The page's file by the variant key nginx computes; a personal document or an undecidable query has none.
+    expect(files).toContain('map "$nativegtm_personal:$nativegtm_jobs_undecidable" $nativegtm_document_jobs {');
+    // In the folder of the canaries nginx lists, which the collector names from the ones its document lists, in the
+    // plan's order: nginx sends a document only while it lists the same canaries.
+    const listed = documentsPlan({ remotes, releasesDir: 'store' }).canaryRemotes?.map(
+      (remote) => `\${nativegtm_listed_${remote}}`,
+    );
+    expect(listed).toHaveLength(4);
+    expect(files).toContain(`":0" "/jobs/${listed?.join(',')}/\${nativegtm_jobs_0}.html";`);
+    expect(documentsPlan({ remotes }).canaryRemotes).toBeUndefined();
+    expect(files).toContain('map "$nativegtm_personal" $nativegtm_document_employers {');
+    expect(files).toContain('map "$nativegtm_personal" $nativegtm_document_not_found {');
+    expect(files).toContain('try_files "$nativegtm_document_jobs" @compose_jobs;');
+    expect(files).toContain('try_files "$nativegtm_document_not_found" @compose_not_found;');
+    expect(files).toContain(`root "${documentsDir}";`);
+    expect(files).toContain('location @compose_jobs {');
+    // Without releases no document is personal: a page without query parameters always has its one file.
+    const dist = render({ documentsDir });
+    expect(dist).toContain('try_files "/employers/index.html" @compose_employers;');
+    expect(dist).not.toContain('$nativegtm_personal');
+    // The .br files only with the module; without a documents folder, every document is composed per request.
+    expect(files).not.toContain('brotli_static');
+    const brotli = render({ documentsDir, brotliModule: '/usr/lib/nginx/modules/brotli.so' });
+    expect(brotli.startsWith('# Generated')).toBe(true);
+    expect(brotli).toContain('load_module "/usr/lib/nginx/modules/brotli.so";');
+    expect(brotli).toContain('brotli_static on;');
+    expect(config).not.toContain('try_files "$nativegtm_document');
+    expect(config).not.toContain('@compose_');
+  });
+
+  it.each([
+    [undefined, undefined],
+    ['store', undefined],
+    ['store', 'documents'],
+  ])('is accepted by nginx -t (release store: %s, documents: %s)', (store, documents) => {
     if (!NGINX) return;
     const roots = Object.fromEntries(
       ['shell', ...pages.map((page) => page.package)].map((name) => {
@@ -291,7 +328,15 @@ describe('the rendered nginx configuration', () => {
     // Local upstreams only: nginx -t resolves upstream host names, and this machine may have no DNS.
     const local = { ...remotes, jobs: 'http://127.0.0.1:3003/mf-manifest.json' };
     const file = path.join(dir, 'nginx.conf');
-    fs.writeFileSync(file, render({ remotes: local, roots, releasesDir: store && path.join(dir, store) }));
+    fs.writeFileSync(
+      file,
+      render({
+        remotes: local,
+        roots,
+        releasesDir: store && path.join(dir, store),
+        documentsDir: documents && path.join(dir, documents),
+      }),
+    );
     const result = spawnSync(
       /** @type {string} */ (NGINX),
       ['-t', '-p', dir, '-e', path.join(dir, 'error.log'), '-c', file],
