@@ -34,6 +34,7 @@ const { locateTool } = require('../support/systemTools');
 const { measureVisit, measurePaint, measureNavigation } = require('./measure');
 const { RECORDS_PER_BEACON } = require('./load');
 const { probe } = require('./probe');
+const { treeCpuSeconds } = require('./processCpu');
 const { CHROME_ARGS, runLighthouse } = require('./lighthouse');
 const { median, summarizeLighthouse, summarizeVisits } = require('./report/statistics');
 const { evaluateBudgets } = require('./report/budgets');
@@ -296,6 +297,23 @@ async function cannon(origin, paths) {
 }
 
 /**
+ * A cannon of the server whose processes are `pids` (and their children), with the CPU time they spent per request,
+ * in microseconds; `inProcess`: also this process's (nginx's collector runs in it, and composes its documents).
+ * @param {string} origin
+ * @param {string[]} paths
+ * @param {number[]} pids
+ * @param {boolean} [inProcess]
+ */
+async function cannonWithCpu(origin, paths, pids, inProcess = false) {
+  const before = treeCpuSeconds(pids);
+  const own = process.cpuUsage();
+  const result = await cannon(origin, paths);
+  const ownSeconds = inProcess ? Object.values(process.cpuUsage(own)).reduce((sum, us) => sum + us, 0) / 1e6 : 0;
+  const seconds = treeCpuSeconds(pids) - before + ownSeconds;
+  return { ...result, cpuUs: (seconds * 1e6) / (result.requests + result.warmUpRequests) };
+}
+
+/**
  * The documents' load from one server with field-data beacons posted to it in every other second (load.js alternating).
  * @param {string} origin
  * @param {string[]} paths
@@ -373,9 +391,9 @@ async function measureNginx() {
           `  load, round ${round + 1}/${LOAD_ROUNDS}: ${staticFile.path} (${staticFile.bytes} bytes) from nginx, ` +
             `the documents (${documentBytes} bytes on average) from nginx, then from npm start`,
         );
-        rounds.static.push(await cannon(origin, [staticFile.path]));
-        rounds.nginx.push(await cannon(origin, paths));
-        rounds.builtIn.push(await cannon(builtInOrigin, paths));
+        rounds.static.push(await cannonWithCpu(origin, [staticFile.path], [nginx.pid]));
+        rounds.nginx.push(await cannonWithCpu(origin, paths, [nginx.pid], true));
+        rounds.builtIn.push(await cannonWithCpu(builtInOrigin, paths, [/** @type {number} */ (site.child.pid)]));
       }
       log(
         `  load with field data: the documents from nginx, then from npm start, for ${settings.beaconMs / 1000} s ` +

@@ -1,7 +1,8 @@
 // Each tree served as its own commands serve it (`npm start`, `npm run nginx:config` and nginx with `npm run collect`
 // beside it), never through this checkout's code: what is compared is each commit's servers. Both trees get the same
 // settings: the same workers, a release store per tree (empty unless a canary is measured), a field-data folder of
-// their own, logs thrown away. A server whose document of /employers lacks the page's server-rendered HTML is not
+// their own, logs to a pipe this process reads and throws away (as a terminal or a log shipper reads them: /dev/null
+// would make each line's write cost nothing). A server whose document of /employers lacks the page's server-rendered HTML is not
 // measured: a broken document is served faster than a whole one.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -102,7 +103,7 @@ async function startBuiltIn(tree, { base, metricsPort, workers, store }) {
   const child = spawn('npm', ['run', '--silent', 'start'], {
     cwd: tree.dir,
     detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
       PORT_BASE: String(base),
@@ -114,6 +115,7 @@ async function startBuiltIn(tree, { base, metricsPort, workers, store }) {
       WEB_CONCURRENCY: String(workers),
     },
   });
+  child.stdout?.resume();
   return served('built-in', tree, base, { child, signal: 'SIGTERM', folder, timeoutMs: 120_000 });
 }
 
@@ -141,6 +143,9 @@ async function startNginxOf(tree, { base, store }) {
       FIELD_DATA_DIR: path.join(prefix, 'field-data'),
       RELEASES_DIR: store,
       REMOTES_FILE: remotesFile,
+      // Where nginx:config's --documents points by default: a tree whose collector composes documents for nginx
+      // composes them there, as an operator runs it; an older one reads no such variable.
+      DOCUMENTS_DIR: path.join(prefix, 'documents'),
       METRICS_HOST: '127.0.0.1',
       METRICS_PORT: String(base + COLLECTOR_OFFSET + 1),
       LOG_LEVEL: 'silent',

@@ -110,12 +110,13 @@ function loadRows(load) {
       `${fmtRatio(figures.ratio)}x`,
       `${figures.p50} ms`,
       `${figures.p99} ms`,
+      Number.isNaN(figures.cpuUs) ? '' : `${fmtNumber(Math.round(figures.cpuUs))} µs`,
       String(figures.failures),
     ];
   });
 }
 
-const LOAD_HEADER = ['', 'requests/s', 'of the static file', 'p50', 'p99', 'errors'];
+const LOAD_HEADER = ['', 'requests/s', 'of the static file', 'p50', 'p99', 'server CPU per request', 'errors'];
 
 /**
  * The smallest React page's Lighthouse runs, in one line: what React DOM's own start-up scores on this machine.

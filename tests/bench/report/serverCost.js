@@ -12,8 +12,10 @@
  */
 
 /**
- * One load figure (load.js cannon): requests/s, latency percentiles in ms, failures.
- * @typedef {{ requestsPerSecond: number, p50: number, p99: number, errors: number, non2xx: number }} Load
+ * One load figure (load.js cannon): requests/s, latency percentiles in ms, failures, and the server's CPU time per
+ * request in microseconds (its processes', nginx's collector's included; none in results from before it was measured).
+ * @typedef {{ requestsPerSecond: number, p50: number, p99: number, errors: number, non2xx: number,
+ *   cpuUs?: number }} Load
  */
 
 /**

@@ -200,6 +200,7 @@ function overRounds(rounds, staticRounds) {
       Number.NaN,
     p50: pick((load) => load.p50),
     p99: pick((load) => load.p99),
+    cpuUs: pick((load) => load.cpuUs ?? Number.NaN),
     failures: rounds.reduce((sum, load) => sum + load.errors + load.non2xx, 0),
   };
 }
