@@ -12,6 +12,7 @@ const { isRemoteName } = require('@nativegtm/contract/remotes');
 const { writeNginxCanaryMaps } = require('@nativegtm/store/canaryInStore');
 const { storeLayout } = require('@nativegtm/store/layout');
 const { StoreRefusal } = require('@nativegtm/store/storeRefusal');
+const { processTable } = require('./processTable');
 
 /** The store's folder of registered nginx servers: one file per server, holding its pid file's path. */
 const REGISTRY = '.nginx-servers';
@@ -93,26 +94,16 @@ function registeredPidFiles(storeDir) {
 }
 
 /**
- * The processes whose parent is `pid` (nginx's workers, cache manager and loader), from /proc.
+ * The processes whose parent is `pid` (nginx's workers, cache manager and loader).
  * @param {number} pid
  * @returns {Set<number>}
  */
 function childrenOf(pid) {
-  /** @type {Set<number>} */
-  const children = new Set();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone since the listing
-    }
-    // "pid (command) state ppid …": the command may hold spaces and parentheses, so read after the last ")".
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (parent === pid) children.add(Number(name));
-  }
-  return children;
+  return new Set(
+    processTable()
+      .filter((process) => process.parent === pid)
+      .map((process) => process.pid),
+  );
 }
 
 /**
