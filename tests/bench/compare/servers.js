@@ -49,6 +49,23 @@ function stopChild(child, signal) {
 }
 
 /**
+ * Resolves once no process of the child's group is left, or after 10 s.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function groupGone(child) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      process.kill(-(/** @type {number} */ (child.pid)), 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * A tree's server once every port of its site listens; stopping it stops its process group and removes its folder.
  * @param {Served['kind']} kind
  * @param {Tree} tree
@@ -63,7 +80,9 @@ async function served(kind, tree, base, { child, signal, folder, timeoutMs, besi
   const stop = async () => {
     await stopChild(child, signal);
     await Promise.all(beside.map((other) => stopChild(other, 'SIGTERM')));
-    fs.rmSync(folder, { recursive: true, force: true });
+    // npm exits once its child has, while the workers may still be writing out what they hold into the folder.
+    await Promise.all([child, ...beside].map(groupGone));
+    fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
   };
   try {
     await Promise.all(Object.values(portsFrom(base)).map((port) => waitForPort(port, { timeoutMs, what })));
