@@ -101,12 +101,15 @@ function createDocumentWriter(dir, canaryRemotes) {
         onDisk.delete(key);
       }
     },
-    /** Removes every screen's documents: nginx composes them per request again. */
-    clear() {
+    /**
+     * Removes the screens' documents, written by this writer or left by a collector before it: nginx composes them
+     * per request again. Only the screens' own folders: DOCUMENTS_DIR set to a folder that holds anything else (a
+     * mistake) loses nothing else.
+     * @param {string[]} screens
+     */
+    clear(screens) {
       written.clear();
-      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-        if (entry.isDirectory()) fs.rmSync(path.join(dir, entry.name), { recursive: true, force: true });
-      }
+      for (const screen of screens) fs.rmSync(path.join(dir, screen), { recursive: true, force: true });
     },
   };
 }
@@ -128,6 +131,7 @@ function startDocumentFiles({ dir, routes, logger, planCheckMs = PLAN_CHECK_MS, 
     ...routes.map((route) => /** @type {const} */ ([route.route, route.remote])),
     [NOT_FOUND_LABEL, NOT_FOUND_SCREEN],
   ]);
+  const screens = [...screenOf.values()];
   const planFile = path.join(dir, PLAN_FILE);
   /** @type {{ stop: () => Promise<void> } | undefined} */
   let composing;
@@ -136,12 +140,12 @@ function startDocumentFiles({ dir, routes, logger, planCheckMs = PLAN_CHECK_MS, 
   /** The look at the plan under way: one at a time, and stop() waits for it. @type {Promise<void>} */
   let looking = Promise.resolve();
   let stopped = false;
-  writer.clear();
+  writer.clear(screens);
 
   async function stopComposing() {
     await composing?.stop();
     composing = undefined;
-    writer.clear();
+    writer.clear(screens);
   }
 
   /** @param {string} text */

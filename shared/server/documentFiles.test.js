@@ -119,12 +119,13 @@ describe('the documents written for nginx to send', () => {
     expect(fs.readdirSync(path.join(dir, 'jobs', ','))).toEqual(['_.html', '_.html.br', '_.html.gz']);
   });
 
-  it('are all removed by clear(), the plan left in place', async () => {
+  it("are all removed by clear(), the plan and anything that is not a screen's folder left in place", async () => {
     const writer = createDocumentWriter(dir);
     await writer.swap('employers', new Map([['index', await ready('x')]]));
     fs.writeFileSync(path.join(dir, PLAN_FILE), '{}');
-    writer.clear();
-    expect(fs.readdirSync(dir)).toEqual([PLAN_FILE]);
+    fs.mkdirSync(path.join(dir, 'etc'));
+    writer.clear(['employers', 'jobs']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['etc', PLAN_FILE]);
   });
 });
 
