@@ -2,9 +2,11 @@
 // to send in every encoding. A page's document is the same bytes for every visitor until its remote's live build,
 // a canary, remotes.json or the shell's template changes. So every `intervalMs`, each page asked for lately has its
 // default variant composed again (from the fragment cache's copies, which fetch ahead of their age: a few dozen
-// microseconds); only when that changed are its other variants composed, and encoded off the event loop, and the
-// page's documents swapped in whole. A request is answered from what is ready, without waiting for anything; one the
-// table cannot answer is composed for that request as before (the caller's fallback), and the metrics say why:
+// microseconds); only when that changed is it swapped in at once, then its other variants composed (eight at a time)
+// and encoded off the event loop, and swapped in together: every document is whole, of one build or the next, and a
+// page with many variants shows a change on its default one as soon as a page without any. A request is answered
+// from what is ready, without waiting for anything; one the table cannot answer is composed for that request as
+// before (the caller's fallback), and the metrics say why:
 //   not-ready          the page was not asked for lately, or its remote never gave its HTML since
 //   too-many-variants  the page has more query variants than `maxVariants`: each would be composed ahead, asked or not
 //   undecidable        the query cannot be read without decoding it (pageVariant.js): the browser renders that page
@@ -20,6 +22,9 @@ const { NOT_FOUND_DOCUMENT } = require('@nativegtm/contract/composePaths');
 const { missedFragment, serverTiming } = require('./fragmentTiming');
 const { encodeAhead } = require('./documentResponse');
 
+/** How many of a page's other variants are composed at once when it changed. */
+const VARIANTS_AT_ONCE = 8;
+
 /** What a route label says of the 404 document (a page route otherwise). */
 const NOT_FOUND_LABEL = 'not-found';
 
@@ -34,12 +39,12 @@ const NOT_FOUND_LABEL = 'not-found';
  * One page's documents: the query its manifest lists (undefined: no manifest, or the 404 document), its ready
  * documents by variant key, whether it has too many variants, the variants whose last good document is in service
  * because the newest composition missed its HTML, and when it was last asked for; unswapped: onSwap has not taken
- * its newest documents yet.
+ * its newest documents yet; told: the documents it took last.
  * basis: the default variant's text and the query it was composed with last round; version: what it was composed
  * from (the option of that name).
  * @typedef {{ query: PageQuery | undefined, ready: Map<string, ReadyDocument>, tooMany: boolean, kept: Set<string>,
  *   usedAt: number, basis?: { html: string, query: PageQuery | undefined }, version?: unknown,
- *   unswapped?: boolean }} Page
+ *   unswapped?: boolean, told?: Map<string, ReadyDocument> }} Page
  */
 
 /**
@@ -139,11 +144,12 @@ function createSharedDocuments({
     const next = new Map();
     /** @type {Set<string>} */
     const kept = new Set();
-    for (const { key, search } of allVariants(query)) {
+    /** @param {{ key: string, search: string }} variant */
+    const settle = async ({ key, search }) => {
       const last = page.ready.get(key);
       if (unchanged && last && !page.kept.has(key)) {
         next.set(key, last);
-        continue;
+        return;
       }
       const document = search === '' ? base : await compose(`${urlOf(label)}${search}`);
       if (document.fragment && missedFragment(document.fragment)) {
@@ -152,16 +158,47 @@ function createSharedDocuments({
           next.set(key, last);
           kept.add(key);
         }
-        continue;
+        return;
       }
       next.set(key, await readied(document, last));
+    };
+    const [first, ...others] = allVariants(query);
+    await settle(/** @type {{ key: string, search: string }} */ (first));
+    const firstReady = next.get(/** @type {{ key: string }} */ (first).key);
+    if (!unchanged && firstReady && page.version === composedFrom && page.query === query) {
+      // The default variant at once, what most requests ask for: a page with many variants (Featured Jobs' 60 files
+      // to fetch and encode) would otherwise show a change only once all are done.
+      page.ready = new Map(page.ready).set(/** @type {{ key: string }} */ (first).key, firstReady);
+      await swapped(label, page);
     }
-    // Swapped whole: a request sees this round's documents of the page or the last round's, never a mix.
+    // The others a few at once: their files are fetched from the remote, and encoded off the event loop.
+    for (let at = 0; at < others.length; at += VARIANTS_AT_ONCE) {
+      await Promise.all(others.slice(at, at + VARIANTS_AT_ONCE).map(settle));
+    }
+    // Each document is whole; a page's variants move to the new ones together, its default variant first.
     page.query = query;
-    page.ready = next;
+    page.ready = new Map(
+      allVariants(query).flatMap(({ key }) =>
+        next.has(key) ? [[key, /** @type {ReadyDocument} */ (next.get(key))]] : [],
+      ),
+    );
     page.basis = { html: base.html, query };
     page.kept = kept;
     page.version = composedFrom;
+  }
+
+  /**
+   * Tells onSwap a page's documents; told again next round until it took them (a full disk, say).
+   * @param {string} label
+   * @param {Page} page
+   */
+  async function swapped(label, page) {
+    if (!onSwap) return;
+    const told = page.ready;
+    page.unswapped = true;
+    await onSwap(label, told);
+    page.unswapped = false;
+    page.told = told;
   }
 
   /**
@@ -184,15 +221,9 @@ function createSharedDocuments({
         metrics?.sharedDocuments(label, 0, false);
         continue;
       }
-      const before = page.ready;
       try {
         await refreshPage(label, page);
-        if (onSwap && (page.unswapped || changed(before, page.ready))) {
-          // Told again next round until it took them (a full disk, say).
-          page.unswapped = true;
-          await onSwap(label, page.ready);
-          page.unswapped = false;
-        }
+        if (page.unswapped || changed(page.told ?? new Map(), page.ready)) await swapped(label, page);
       } catch (error) {
         // The shell's template gone, say: the last good documents stay in service, and requests compose (and fail)
         // as they would have.

@@ -296,4 +296,36 @@ describe('shared documents', () => {
     await rounds(shared, calls, 4);
     expect(taken).toEqual(['employers v1 ']);
   });
+
+  it("swaps in a changed page's default variant before its others are composed, each variant whole", async () => {
+    const composer = fakeComposer();
+    /** @type {() => void} */
+    let release = () => {};
+    let holding = false;
+    const held = new Promise((resolve) => {
+      release = () => resolve(undefined);
+    });
+    const shared = createSharedDocuments({
+      // The other variants' files come late, once the page changed.
+      compose: async (url) => {
+        if (holding && url.includes('?')) await held;
+        return composer.compose(url);
+      },
+      intervalMs: 5,
+    });
+    open.push(shared);
+    shared.lookup('/featured-jobs', '');
+    await rounds(shared, composer.calls, 2);
+    /** @type {{ text: string }} */ (composer.pages['/featured-jobs']).text = 'jobs v2';
+    holding = true;
+    const deadline = Date.now() + 5000;
+    while (readyHtml(shared.lookup, '/featured-jobs', '') !== 'jobs v2 ' && Date.now() < deadline) await sleep(5);
+    // The default variant is the new one; the others, not composed yet, are still the old ones, whole.
+    expect(readyHtml(shared.lookup, '/featured-jobs', '')).toBe('jobs v2 ');
+    expect(readyHtml(shared.lookup, '/featured-jobs', '?function=sales')).toBe('jobs v1 ?function=sales');
+    release();
+    await shared.settled();
+    await rounds(shared, composer.calls);
+    expect(readyHtml(shared.lookup, '/featured-jobs', '?function=sales')).toBe('jobs v2 ?function=sales');
+  });
 });
