@@ -32,6 +32,16 @@ function remotesFileFor(folder, base) {
 }
 
 /**
+ * Whether the tree's package.json has the npm script.
+ * @param {Tree} tree
+ * @param {string} name
+ */
+function hasScript(tree, name) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(tree.dir, 'package.json'), 'utf8'));
+  return typeof manifest.scripts?.[name] === 'string';
+}
+
+/**
  * Stops a child process group and waits for it.
  * @param {import('node:child_process').ChildProcess} child
  * @param {NodeJS.Signals} signal
@@ -150,30 +160,34 @@ async function startNginxOf(tree, { base, store }) {
   const config = path.join(prefix, 'nginx.conf');
   const remotesFile = remotesFileFor(prefix, base);
   // The collector beside nginx (field data, /remotes.json, a release's server-rendered files), on the ports after
-  // the site's.
+  // the site's, where the tree has one: an older tree's nginx serves without it.
   const collectorEnv = { COLLECTOR_PORT: String(base + COLLECTOR_OFFSET) };
-  const collector = spawn('npm', ['run', '--silent', 'collect'], {
-    cwd: tree.dir,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...collectorEnv,
-      FIELD_DATA_DIR: path.join(prefix, 'field-data'),
-      RELEASES_DIR: store,
-      REMOTES_FILE: remotesFile,
-      // Where nginx:config's --documents points by default: a tree whose collector composes documents for nginx
-      // composes them there, as an operator runs it; an older one reads no such variable.
-      DOCUMENTS_DIR: path.join(prefix, 'documents'),
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: String(base + COLLECTOR_OFFSET + 1),
-      LOG_LEVEL: 'silent',
-    },
-  });
+  const collector = hasScript(tree, 'collect')
+    ? spawn('npm', ['run', '--silent', 'collect'], {
+        cwd: tree.dir,
+        detached: true,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          ...collectorEnv,
+          FIELD_DATA_DIR: path.join(prefix, 'field-data'),
+          RELEASES_DIR: store,
+          REMOTES_FILE: remotesFile,
+          // Where nginx:config's --documents points by default: a tree whose collector composes documents for nginx
+          // composes them there, as an operator runs it; an older one reads no such variable.
+          DOCUMENTS_DIR: path.join(prefix, 'documents'),
+          METRICS_HOST: '127.0.0.1',
+          METRICS_PORT: String(base + COLLECTOR_OFFSET + 1),
+          LOG_LEVEL: 'silent',
+        },
+      })
+    : undefined;
+  const beside = collector ? [collector] : [];
+  const stopBeside = () => Promise.all(beside.map((other) => stopChild(other, 'SIGTERM')));
   try {
-    await waitForPort(base + COLLECTOR_OFFSET, { timeoutMs: 30_000, what: `${tree.label}'s collector` });
+    if (collector) await waitForPort(base + COLLECTOR_OFFSET, { timeoutMs: 30_000, what: `${tree.label}'s collector` });
   } catch (error) {
-    await stopChild(collector, 'SIGTERM');
+    await stopBeside();
     fs.rmSync(prefix, { recursive: true, force: true });
     throw error;
   }
@@ -190,7 +204,7 @@ async function startNginxOf(tree, { base, store }) {
     { cwd: tree.dir, encoding: 'utf8', env: { ...process.env, ...collectorEnv } },
   );
   if (generated.status !== 0) {
-    await stopChild(collector, 'SIGTERM');
+    await stopBeside();
     throw new Error(`${tree.label}'s nginx:config failed:\n${generated.stderr}`);
   }
   // Listening on loopback only, and as root's workers can read a checkout in a private folder (as the tests do).
@@ -209,7 +223,7 @@ async function startNginxOf(tree, { base, store }) {
     signal: 'SIGQUIT',
     folder: prefix,
     timeoutMs: 10_000,
-    beside: [collector],
+    beside,
   });
 }
 
