@@ -63,6 +63,31 @@ describe('the live pointer', () => {
     expect(problems[0]).toContain(`→ ${good}`);
   });
 
+  it('read as nginx reads it, names no release while it is corrupt, and the good one once it is mended', () => {
+    const layout = storeLayout(store, 'jobs');
+    const good = publishRelease(layout, 'jobs', fakeBuild(), source).id;
+    writeLivePointer(layout, good);
+    let time = 0;
+    /** @type {string[]} */
+    const problems = [];
+    const live = liveRelease(layout, {
+      now: () => time,
+      keepLastGood: false,
+      onProblem: (text, keeping) => problems.push(`${text} → ${keeping}`),
+    });
+    expect(live()).toBe(good);
+    fs.rmSync(layout.live);
+    fs.symlinkSync('not-a-release', layout.live);
+    time += 1000;
+    expect(live()).toBeUndefined();
+    time += 1000;
+    expect(live()).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(/"not-a-release", which is not a release id → undefined$/)]);
+    writeLivePointer(layout, good);
+    time += 1000;
+    expect(live()).toBe(good);
+  });
+
   it('is looked at no more often than its check interval, and tells of each change', () => {
     const layout = storeLayout(store, 'jobs');
     const a = publishRelease(layout, 'jobs', fakeBuild(), source).id;
