@@ -1,5 +1,6 @@
-// The shell's document server: every page route answers a complete document, composed per request from the shell's
-// index.html (an SSI template, see ssi.js) and the HTML each page's remote rendered at build time (fragments.js).
+// The shell's document server: every page route answers a complete document, composed from the shell's index.html (an
+// SSI template, see ssi.js) and the HTML each page's remote rendered at build time (fragments.js): for everyone, once
+// per change (sharedDocuments.js calls render), and per request for a personal one or what that table cannot answer.
 // Unknown paths answer 404 with the shell's own 404 screen. A remote that is down, answers an error or is slow only
 // loses its HTML: the document still answers within the fragment timeout and boots that page in the browser. So does
 // a release in the store whose HTML is not the bytes its record names (vouchedFragments).
@@ -28,9 +29,6 @@ const { canariesContent } = require('@nativegtm/contract/canaryBuckets');
 const { INTEGRITY_ALGORITHM, fragmentIntegrityOf } = require('@nativegtm/contract/integrity');
 
 const NOT_FOUND = NOT_FOUND_SCREEN;
-/** How long a composed document is reused for the same request target, and for how many targets at most. */
-const DOCUMENT_REUSE_MS = 100;
-const MAX_REUSED = 256;
 
 /** @typedef {import('@nativegtm/contract/fragments').PageManifest} PageManifest */
 /**
@@ -45,11 +43,11 @@ const MAX_REUSED = 256;
 /** @typedef {import('./releases/vouchedRemotes').VouchedFragments} VouchedFragments */
 /**
  * @typedef {{ status: number, html: string, route: string | undefined,
- *   fragment: import('./fragmentTiming').FragmentTiming | undefined, composedAt: number,
+ *   fragment: import('./fragmentTiming').FragmentTiming | undefined,
  *   query: import('@nativegtm/contract/pageVariant').PageQuery | undefined }} ComposedDocument
  *   route: the page route the document is for, none for the 404 document; fragment: what it waited for from its
- *   page's remote; composedAt: when it was composed (performance.now()): before a request began, it was reused;
- *   query: the page's query parameters, as the manifest its HTML came from lists them (none without a manifest)
+ *   page's remote; query: the page's query parameters, as the manifest its HTML came from lists them (none without a
+ *   manifest)
  */
 /**
  * One document's view of its page's remote: the deadline of its fetches, the manifest, read once per document, and
@@ -73,14 +71,13 @@ function fragmentUrl(base, file, buildId) {
 
 /**
  * @param {{ root: string, remotes: import('./remotesFile').RemotesFile, routes: { route: string, remote: string }[], origin: string,
- *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, reuseMs?: number, sampleRate?: number,
+ *   fragmentTimeoutMs?: number, fragmentMaxAgeMs?: number, sampleRate?: number,
  *   canaries?: () => { remote: string, share: number }[],
  *   vouchedFragments?: (remote: string, chosen?: string) => VouchedFragments | undefined,
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
- *   absolute URLs (never taken from the request); reuseMs: how long a composed document is reused for the same
- *   request target; sampleRate: the share of page views measured (RUM_SAMPLE_RATE); canaries: the running canaries'
+ *   absolute URLs (never taken from the request); sampleRate: the share of page views measured (RUM_SAMPLE_RATE); canaries: the running canaries'
  *   shares, listed in every document for browsers to place themselves (releases/canaries.js); vouchedFragments: which
  *   of a remote's ssr/manifest.json this server may take, for the live release or a chosen one (none: any); events:
  *   told of each fragment fetch, cache hit and file refused for its bytes, by remote;
@@ -93,7 +90,6 @@ function createDocumentComposer({
   origin,
   fragmentTimeoutMs = 400,
   fragmentMaxAgeMs = 500,
-  reuseMs = DOCUMENT_REUSE_MS,
   sampleRate = 1,
   canaries,
   vouchedFragments = () => undefined,
@@ -320,13 +316,15 @@ function createDocumentComposer({
   }
 
   /**
+   * A document composed now. Every request that has no ready copy (sharedDocuments.js) comes here: a personal one, or
+   * one for everyone the table cannot answer.
    * @param {string} url the request's path and query
-   * @param {ChosenRelease[]} chosen
-   * @param {string | undefined} inBrowser a remote whose page is rendered in the browser only: its files are not
-   *   fetched at all (an override's, served from a dev server the server must never request: releases/overrides.js)
+   * @param {ChosenRelease[]} [chosen] releases served in place of live ones (only the page's remote's matters)
+   * @param {string} [inBrowser] a remote whose page is rendered in the browser only: its files are not fetched at
+   *   all (an override's, served from a dev server the server must never request: releases/overrides.js)
    * @returns {Promise<ComposedDocument>}
    */
-  async function render(url, chosen, inBrowser) {
+  async function render(url, chosen = [], inBrowser = undefined) {
     const { pathname, search } = requestTarget(url);
     const route = byPath.get(normalizeRoutePath(pathname));
     const page = route ? route.remote : NOT_FOUND;
@@ -362,51 +360,12 @@ function createDocumentComposer({
       html,
       route: route?.route,
       fragment: live.timer.result(),
-      composedAt: performance.now(),
       query: (await manifestOnce)?.manifest.query,
     };
   }
 
-  /**
-   * Documents composed lately, by request target: a target asked for again within `reuseMs` gets the same document
-   * (or waits for the same composition) instead of being composed again. Under load that is most requests; a change
-   * of a remote then shows reuseMs later at most.
-   * @type {LRUCache<string, { document: ReturnType<typeof render> }> | undefined}
-   */
-  // (lru-cache reads a ttl of 0 as "no expiry": reuseMs 0, no reuse, keeps nothing instead.)
-  const recent = reuseMs > 0 ? new LRUCache({ max: MAX_REUSED, ttl: reuseMs }) : undefined;
-
-  /**
-   * @param {string} url the request's path and query
-   * @param {ChosenRelease[]} [chosen] releases served in place of live ones (only the page's remote's matters)
-   * @param {string} [inBrowser] a remote whose page renders in the browser only (see render)
-   */
-  function renderReusing(url, chosen = [], inBrowser) {
-    const personal = [
-      ...chosen.map((release) => `${release.remote}.${release.id}`),
-      ...(inBrowser ? [`@${inBrowser}`] : []),
-    ];
-    const key = personal.length > 0 ? `${personal.join(',')} ${url}` : url;
-    const reused = recent?.get(key);
-    if (reused) return reused.document;
-    const document = render(url, chosen, inBrowser);
-    if (!recent) return document;
-    const entry = { document };
-    recent.set(key, entry);
-    // A composition that failed is not handed to anyone else.
-    document.catch(() => {
-      if (recent.get(key) === entry) recent.delete(key);
-    });
-    return document;
-  }
-
   return {
-    render: renderReusing,
-    /**
-     * A document for everyone, composed now, never reused: what sharedDocuments.js keeps ready.
-     * @param {string} url the path and query
-     */
-    compose: (/** @type {string} */ url) => render(url, [], undefined),
+    render,
     /**
      * The page route a request path is for, or undefined (the 404 document's).
      * @param {string} pathname
@@ -422,4 +381,4 @@ function createDocumentComposer({
   };
 }
 
-module.exports = { createDocumentComposer, DOCUMENT_REUSE_MS };
+module.exports = { createDocumentComposer };

@@ -14,45 +14,37 @@ const remotesFile = path.join(root, 'remotes.json');
 fs.writeFileSync(remotesFile, '{}');
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** @param {{ reuseMs: number, folder?: string }} options */
-function composer({ reuseMs, folder = root }) {
+/** @param {string} folder the shell's dist/ */
+function composer(folder) {
   return createDocumentComposer({
     root: folder,
     remotes: createRemotesFile(remotesFile),
     routes: [{ route: '/employers', remote: 'employers' }],
     origin: 'https://nativegtm.example',
-    reuseMs,
   });
 }
 
 describe('the document composer', () => {
   beforeAll(() => fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><p>NativeGTM</p>'));
 
-  it('hands a target asked for again within reuseMs the same document, and composes it again after', async () => {
-    const documents = composer({ reuseMs: 100 });
+  it('composes each call afresh, from the template as it is now, and says which route it is for', async () => {
+    const documents = composer(root);
     try {
-      const first = documents.render('/employers');
-      expect(documents.render('/employers')).toBe(first);
-      expect(documents.render('/employers?utm_source=x')).not.toBe(first);
-      expect(await first).toMatchObject({ status: 200, html: '<!doctype html><p>NativeGTM</p>', route: '/employers' });
-      await new Promise((resolve) => setTimeout(resolve, 120));
-      expect(documents.render('/employers')).not.toBe(first);
+      expect(await documents.render('/employers')).toMatchObject({
+        status: 200,
+        html: '<!doctype html><p>NativeGTM</p>',
+        route: '/employers',
+      });
+      expect(await documents.render('/nowhere')).toMatchObject({ status: 404, route: undefined });
     } finally {
       documents.close();
     }
   });
 
-  it('composes every request afresh with reuseMs 0, and never hands on a composition that failed', async () => {
-    const documents = composer({ reuseMs: 0 });
-    expect(documents.render('/employers')).not.toBe(documents.render('/employers'));
-    documents.close();
-
+  it("fails, saying why, when the shell's template is missing", async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-empty-'));
-    const failing = composer({ reuseMs: 10_000, folder: empty });
+    const failing = composer(empty);
     try {
-      const first = failing.render('/employers');
-      await expect(first).rejects.toThrow(/index.html is missing/);
-      expect(failing.render('/employers')).not.toBe(first);
       await expect(failing.render('/employers')).rejects.toThrow(/index.html is missing/);
     } finally {
       failing.close();
@@ -94,7 +86,6 @@ describe("what a document waited for from its page's remote (Server-Timing)", ()
       remotes: createRemotesFile(remotes),
       routes: [{ route: '/employers', remote: 'employers' }],
       origin: 'https://nativegtm.example',
-      reuseMs: 0,
       fragmentMaxAgeMs: 200,
       // Longer than the default 400 ms: a cold fetch on a busy machine took longer, and the page was left out.
       fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS,
@@ -204,7 +195,6 @@ describe("a release's server-rendered HTML, pasted only with the bytes the store
       remotes: createRemotesFile(remotes),
       routes: [{ route: '/employers', remote: 'employers' }],
       origin: 'https://nativegtm.example',
-      reuseMs: 0,
       // Every document reads the manifest again: what the remote's server answers now.
       fragmentMaxAgeMs: 1,
       // Not what these tests are about: a busy machine can take longer than the default 400 ms for a whole document

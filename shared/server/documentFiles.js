@@ -168,7 +168,7 @@ function startDocumentFiles({ dir, routes, logger, planCheckMs = PLAN_CHECK_MS, 
       sampleRate: plan.sampleRate,
     });
     const shared = createSharedDocuments({
-      compose: composer.compose,
+      compose: composer.render,
       intervalMs,
       pinned: [...routes.map((route) => route.route), undefined],
       onSwap: (label, ready) => planned.swap(/** @type {string} */ (screenOf.get(label)), ready),

@@ -2,7 +2,7 @@
 // (Network → Timing) how its fragment reached the page: the time from the first of the remote's files the document
 // asked for (manifest, head, body) to the last one answered, and whether every one came from the fragment cache
 // (hit), one had to be fetched (miss), one could not be had (failed: the page renders in the browser), or one did not
-// come in time (timeout: the same, for want of time). A document reused from a moment ago (documentComposer.js)
+// come in time (timeout: the same, for want of time). A document composed ahead of its request (sharedDocuments.js)
 // waited for nothing, and says so. The release gate reads the header too (fragmentTimedOut): a document without its
 // page's HTML for want of time says nothing of the release it composed.
 
@@ -54,7 +54,7 @@ function createFragmentTimer(remote) {
 /**
  * The Server-Timing header's value: `fragment;desc="jobs: cache miss";dur=12.3`.
  * @param {FragmentTiming} timing
- * @param {boolean} reused the document was composed for an earlier request
+ * @param {boolean} reused the document was composed ahead of the request
  */
 function serverTiming({ remote, ms, cache }, reused) {
   const desc = `${remote}: ${reused ? 'document reused' : SAID[cache]}`;
@@ -68,9 +68,8 @@ function serverTiming({ remote, ms, cache }, reused) {
 const missedFragment = ({ cache }) => cache === 'failed' || cache === 'timeout';
 
 /**
- * Whether a document's Server-Timing (serverTiming's value) says its page's HTML did not come in time. (A reused
- * document says how it came no more: the gate, its site's only client, never gets one unless it asks twice within
- * the reuse.)
+ * Whether a document's Server-Timing (serverTiming's value) says its page's HTML did not come in time. (A document
+ * composed ahead says how it came no more, but only one whose page's HTML came is kept ready.)
  * @param {string | null | undefined} header
  */
 const fragmentTimedOut = (header) => /^fragment;desc="[^"]*: timed out";/.test(header ?? '');

@@ -22,6 +22,8 @@ const { NOT_FOUND_DOCUMENT } = require('@nativegtm/contract/composePaths');
 const { missedFragment, serverTiming } = require('./fragmentTiming');
 const { encodeAhead } = require('./documentResponse');
 
+/** How often the pages asked for lately are composed again. */
+const REFRESH_INTERVAL_MS = 100;
 /** How many of a page's other variants are composed at once when it changed. */
 const VARIANTS_AT_ONCE = 8;
 
@@ -71,7 +73,7 @@ function variantCount(query) {
  */
 function createSharedDocuments({
   compose,
-  intervalMs = 100,
+  intervalMs = REFRESH_INTERVAL_MS,
   idleMs = 60_000,
   maxVariants = 64,
   now = Date.now,
@@ -111,7 +113,7 @@ function createSharedDocuments({
       route: document.route,
       html: document.html,
       encoded: await encodeAhead(document.html),
-      // It is sent after it was composed, so it says, as a reused document did, that the request waited for nothing.
+      // It is sent after it was composed, so it says that the request waited for nothing.
       timing: document.fragment && serverTiming(document.fragment, true),
     };
   }
@@ -284,4 +286,4 @@ function createSharedDocuments({
   };
 }
 
-module.exports = { createSharedDocuments, NOT_FOUND_LABEL };
+module.exports = { createSharedDocuments, NOT_FOUND_LABEL, REFRESH_INTERVAL_MS };

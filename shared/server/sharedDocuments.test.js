@@ -42,7 +42,6 @@ function fakeComposer() {
       html: missed ? `${path}: no HTML` : `${page.text} ${search}`,
       route: path === '/_compose/not-found' ? undefined : path,
       fragment: { remote: 'r', ms: 1, cache: missed && page.cache === 'hit' ? 'failed' : page.cache },
-      composedAt: performance.now(),
       query: missed ? undefined : page.query,
     };
   }

@@ -140,7 +140,7 @@ function createShellHandler({
     sampleRate: fieldData ? compose.sampleRate : 0,
   });
   // A document for everyone is sent from what is ready; composed on request only when it is not (sharedDocuments.js).
-  const shared = createSharedDocuments({ compose: composer.compose, version: remotes.entries, metrics, logger });
+  const shared = createSharedDocuments({ compose: composer.render, version: remotes.entries, metrics, logger });
   const secure = compose.origin.startsWith('https:');
   const previews =
     releasesDir === undefined
@@ -232,7 +232,7 @@ function createShellHandler({
       const timing =
         override && pageRemote === override.remote
           ? renderedInBrowserTiming(override)
-          : document.fragment && serverTiming(document.fragment, document.composedAt < started);
+          : document.fragment && serverTiming(document.fragment, false);
       if (!personal) return sendDocument(req, res, document, headers, { timing });
       // A personal document carries its own token, proof for its field data (fieldData/fieldTokens.js), which says
       // whom it was for: a preview, or a canary's side.

@@ -9,13 +9,13 @@ import { startSite } from '@nativegtm/server/startSite';
 import { startFaultyRemote, type FaultMode, type FaultScope } from './faultyRemote';
 import { startNginx } from './nginxServer';
 import { NGINX_FRAGMENT_MAX_AGE_MS } from '@nativegtm/tools/nginx/fragmentCaching';
-import { DOCUMENT_REUSE_MS } from '@nativegtm/server/documentComposer';
+import { REFRESH_INTERVAL_MS } from '@nativegtm/server/sharedDocuments';
 
 /**
- * The built-in server keeps a fragment (or its failure) for 500 ms (fragmentCache.js) and reuses a composed document
- * for DOCUMENT_REUSE_MS.
+ * The built-in server keeps a fragment (or its failure) for 500 ms (fragmentCache.js), and composes its ready
+ * documents again every REFRESH_INTERVAL_MS.
  */
-const BUILT_IN_SETTLE_MS = 500 + DOCUMENT_REUSE_MS + 100;
+const BUILT_IN_SETTLE_MS = 500 + REFRESH_INTERVAL_MS + 100;
 
 // What the server-rendering specs share: the two servers under test (the built-in one and nginx with the generated
 // configuration), each with the jobs remote replaced by a faulty one the test steers, and helpers to read HTML.

@@ -16,7 +16,7 @@ const { Undecided } = require('@nativegtm/server/commandLine');
 
 /**
  * How long the gate waits before it tries a check again: past the site's memory of a fragment that failed (half a
- * second) and its reuse of a document (a tenth), so that the second try composes afresh.
+ * second) and the next round of its documents composed ahead (a tenth), so that the second try gets a fresh one.
  */
 const RETRY_AFTER_MS = 1000;
 
