@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BUCKETS, BUCKET_COOKIE, sideOf } from '@nativegtm/contract/canaryBuckets';
@@ -26,7 +27,7 @@ import { checkHistory, historyReport, recordHistory } from '../support/history';
 import { enginesUnderTest, launchEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
 import { pageChunk, plantedRan, PLANTED_LINE } from '../support/planted';
-import { rawGet } from '../support/rawGet';
+import { rawGet, rawRequest } from '../support/rawGet';
 import { npmRun, startCanaryCommand, type RunningCommand } from '../support/releaseCommands';
 import { buildIdOf, releaseScratch } from '../support/releaseSites';
 import { ports as testPorts } from '../support/site';
@@ -87,6 +88,32 @@ const beacon = (token: string | undefined, vitals = 1) =>
 /** Posts a beacon to the node (or HAProxy) on `port`; its status. */
 const post = async (port: number, body: string) =>
   (await fetch(`http://127.0.0.1:${port}${FIELD_DATA_PATH}`, { method: 'POST', body })).status;
+
+/**
+ * Sends `count` copies of a beacon through HAProxy at `perSecond`, over at most `connections` kept-alive connections,
+ * as browsers send them: one whose reused connection is closed under it is sent again (rawRequest). HAProxy closes a
+ * client's connection without an answer when the node closed the idle connection it reused for that request, for the
+ * client to retry; a load tool that does not (autocannon) counts neither an answer nor an error for it.
+ * @returns each beacon's status, or its error
+ */
+async function flood(count: number, perSecond: number, connections: number, body: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const port = Number(new URL(topology.origin).port);
+  const started = Date.now();
+  try {
+    return await Promise.all(
+      Array.from({ length: count }, async (_, at) => {
+        await pause(started + (at * 1000) / perSecond - Date.now());
+        return rawRequest(port, FIELD_DATA_PATH, { method: 'POST', body, agent }).then(
+          (response) => String(response.status),
+          (error: NodeJS.ErrnoException) => `${error.code ?? ''} ${error.message}`,
+        );
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
 
 /** The records every node sent to the database, of `since` onwards, that are this suite's unsigned beacons'. */
 async function unsignedInDatabase(since: number) {
@@ -335,21 +362,13 @@ it('takes a flood of records (2,000 a second sent) from every node into the data
   // 400 beacons a second through HAProxy, round robin over the four nodes, of five records each (a view, four LCPs).
   const BEACONS = 2000;
   const since = Date.now();
-  // A count of beacons, not a duration: how many autocannon gets out in 5 s depends on the machine's load (852 of
-  // the 2,000 with a process spinning on each core and a build beside), and the rate the nodes sustain is the
-  // bench's (npm run bench:many-nodes). Here: the whole flood is sent, each beacon answered, and every record of it
-  // reaches the database.
-  const run = autocannon({
-    url: topology.origin,
-    connections: 8,
-    overallRate: 400,
-    amount: BEACONS,
-    requests: [{ method: 'POST', path: FIELD_DATA_PATH, body: beacon(undefined, 4) }],
-  }) as unknown as Promise<autocannon.Result>;
-  const result = await run;
-  expect(result.errors + result.timeouts + result.non2xx).toBe(0);
-  const accepted = result['2xx'];
-  expect(accepted).toBe(BEACONS);
+  // A count of beacons, not a duration: how many get out in 5 s depends on the machine's load (852 of the 2,000 with a
+  // process spinning on each core and a build beside), and the rate the nodes sustain is the bench's (npm run
+  // bench:many-nodes). Here: the whole flood is sent, each beacon answered, and every record of it reaches the
+  // database.
+  const statuses = await flood(BEACONS, 400, 8, beacon(undefined, 4));
+  expect(statuses.filter((status) => status !== '204')).toEqual([]);
+  const accepted = statuses.length;
   // Each writer sends what it holds within a second; what is missing after that was lost.
   await eventually(
     () => unsignedInDatabase(since),

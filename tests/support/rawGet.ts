@@ -1,4 +1,4 @@
-import { request, type ClientRequest } from 'node:http';
+import { request, type Agent, type ClientRequest } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -7,19 +7,29 @@ export interface RawResponse {
 }
 
 /**
- * A GET with the path sent byte for byte (fetch would normalise "/../" away, which is exactly what a traversal
+ * A request with the path sent byte for byte (fetch would normalise "/../" away, which is exactly what a traversal
  * test must not do). Bodies are read as sent: no decompression.
  *
- * Node's agent keeps connections alive between requests. A server may close an idle one just as a request is sent
- * on it (its keep-alive timeout, an nginx reload's old worker): the request then fails with "socket hang up" though
- * the server did nothing wrong. As browsers do, such a request is sent once more, on a new connection (Node's
- * documented `reusedSocket` pattern); a failure on a new connection is the answer.
+ * Node's agent keeps connections alive between requests. A server (or a proxy in front of it) may close an idle one
+ * just as a request is sent on it (its keep-alive timeout, an nginx reload's old worker, HAProxy reusing a connection
+ * the node had just closed): the request then fails with "socket hang up" though nothing was done with it. As browsers
+ * do, such a request is sent once more, on a new connection (Node's documented `reusedSocket` pattern); a failure on a
+ * new connection is the answer.
  */
-export function rawGet(port: number, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  path: string,
+  {
+    method = 'GET',
+    headers = {},
+    body,
+    agent,
+  }: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
+): Promise<RawResponse> {
   const once = (fresh: boolean) =>
     new Promise<RawResponse>((resolve, reject) => {
       const req: ClientRequest = request(
-        { host: '127.0.0.1', port, path, method: 'GET', headers, ...(fresh ? { agent: false } : {}) },
+        { host: '127.0.0.1', port, path, method, headers, agent: fresh ? false : agent },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,10 +46,15 @@ export function rawGet(port: number, path: string, headers: Record<string, strin
         const closedUnder = req.reusedSocket && error.code === 'ECONNRESET';
         reject(Object.assign(error, { closedUnder }));
       });
-      req.end();
+      req.end(body);
     });
   return once(false).catch((error: Error & { closedUnder?: boolean }) => {
     if (!error.closedUnder) throw error;
     return once(true);
   });
+}
+
+/** A GET, as rawRequest sends it. */
+export function rawGet(port: number, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(port, path, { headers });
 }
