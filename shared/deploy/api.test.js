@@ -344,10 +344,20 @@ describe('a published archive', () => {
   it('leaves nothing behind when cut off half-way', async () => {
     const bytes = await packRelease(fakeBuild());
     const half = bytes.subarray(0, Math.floor(bytes.length / 2));
-    const response = await publish('jobs', token, half, { sha256: sha256Of(bytes) });
-    expect(response.status).toBe(400);
-    expect(stored('jobs')).toEqual([]);
-    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('nativegtm-deploy-'))).toEqual([]);
+    // The API's own scratch folders, watched: other tests on this machine unpack uploads into folders of that name.
+    const made = jest.spyOn(fs, 'mkdtempSync');
+    try {
+      const response = await publish('jobs', token, half, { sha256: sha256Of(bytes) });
+      expect(response.status).toBe(400);
+      expect(stored('jobs')).toEqual([]);
+      const scratches = made.mock.results
+        .map((result) => String(result.value))
+        .filter((folder) => path.basename(folder).startsWith('nativegtm-deploy-'));
+      expect(scratches).toHaveLength(1);
+      expect(scratches.filter((folder) => fs.existsSync(folder))).toEqual([]);
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('whatever its bytes, is refused in one line or published whole, and never stores a part', async () => {
