@@ -94,22 +94,27 @@ const post = async (port: number, body: string) =>
  * as browsers send them: one whose reused connection is closed under it is sent again (rawRequest). HAProxy closes a
  * client's connection without an answer when the node closed the idle connection it reused for that request, for the
  * client to retry; a load tool that does not (autocannon) counts neither an answer nor an error for it.
- * @returns each beacon's status, or its error
+ * @returns each beacon's status (or its error), and how many were sent again
  */
 async function flood(count: number, perSecond: number, connections: number, body: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const port = Number(new URL(topology.origin).port);
   const started = Date.now();
+  let resent = 0;
   try {
-    return await Promise.all(
+    const statuses = await Promise.all(
       Array.from({ length: count }, async (_, at) => {
         await pause(started + (at * 1000) / perSecond - Date.now());
-        return rawRequest(port, FIELD_DATA_PATH, { method: 'POST', body, agent }).then(
-          (response) => String(response.status),
+        return rawRequest(port, FIELD_DATA_PATH, { method: 'POST', body, agent, timeoutMs: 10_000 }).then(
+          (response) => {
+            if (response.resent) resent += 1;
+            return String(response.status);
+          },
           (error: NodeJS.ErrnoException) => `${error.code ?? ''} ${error.message}`,
         );
       }),
     );
+    return { statuses, resent };
   } finally {
     agent.destroy();
   }
@@ -366,9 +371,12 @@ it('takes a flood of records (2,000 a second sent) from every node into the data
   // process spinning on each core and a build beside), and the rate the nodes sustain is the bench's (npm run
   // bench:many-nodes). Here: the whole flood is sent, each beacon answered, and every record of it reaches the
   // database.
-  const statuses = await flood(BEACONS, 400, 8, beacon(undefined, 4));
+  const { statuses, resent } = await flood(BEACONS, 400, 8, beacon(undefined, 4));
   expect(statuses.filter((status) => status !== '204')).toEqual([]);
-  const accepted = statuses.length;
+  // A connection closed under a request is a race of keep-alive timeouts, a few times a flood at most: a node that
+  // dropped requests it was sent would show as many more.
+  expect(resent).toBeLessThanOrEqual(BEACONS / 100);
+  const accepted = BEACONS;
   // Each writer sends what it holds within a second; what is missing after that was lost.
   await eventually(
     () => unsignedInDatabase(since),

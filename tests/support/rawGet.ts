@@ -4,7 +4,12 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Whether it was sent a second time, its first connection closed under it. */
+  resent: boolean;
 }
+
+/** The errors of a request sent on a connection the other side had just closed: nothing was done with it. */
+const CLOSED_UNDER = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * A request with the path sent byte for byte (fetch would normalise "/../" away, which is exactly what a traversal
@@ -13,8 +18,9 @@ export interface RawResponse {
  * Node's agent keeps connections alive between requests. A server (or a proxy in front of it) may close an idle one
  * just as a request is sent on it (its keep-alive timeout, an nginx reload's old worker, HAProxy reusing a connection
  * the node had just closed): the request then fails with "socket hang up" though nothing was done with it. As browsers
- * do, such a request is sent once more, on a new connection (Node's documented `reusedSocket` pattern); a failure on a
- * new connection is the answer.
+ * do, such a request is sent once more, on a new connection (Node's documented `reusedSocket` pattern), and says so
+ * (`resent`); a failure on a new connection is the answer. So is a response cut short, and, with `timeoutMs`, a
+ * connection silent for that long.
  */
 export function rawRequest(
   port: number,
@@ -24,7 +30,8 @@ export function rawRequest(
     headers = {},
     body,
     agent,
-  }: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
+    timeoutMs,
+  }: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent; timeoutMs?: number } = {},
 ): Promise<RawResponse> {
   const once = (fresh: boolean) =>
     new Promise<RawResponse>((resolve, reject) => {
@@ -38,12 +45,22 @@ export function rawRequest(
               status: res.statusCode ?? 0,
               headers: res.headers,
               body: Buffer.concat(chunks).toString('utf8'),
+              resent: fresh,
             }),
           );
+          res.on('error', reject);
+          res.on('close', () => {
+            if (!res.complete) reject(Object.assign(new Error('response cut short'), { code: 'ECUTSHORT' }));
+          });
         },
       );
+      if (timeoutMs !== undefined) {
+        req.setTimeout(timeoutMs, () =>
+          req.destroy(Object.assign(new Error(`nothing heard for ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        );
+      }
       req.on('error', (error: NodeJS.ErrnoException) => {
-        const closedUnder = req.reusedSocket && error.code === 'ECONNRESET';
+        const closedUnder = req.reusedSocket && CLOSED_UNDER.has(error.code ?? '');
         reject(Object.assign(error, { closedUnder }));
       });
       req.end(body);
