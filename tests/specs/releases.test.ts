@@ -106,34 +106,37 @@ const live = () => readlinkSync(join(env.RELEASES_DIR!, 'jobs/live'));
  */
 async function expectHydratedInPlace(port: number) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  const failed: string[] = [];
-  page.on('response', (response) => {
-    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
-  const errors = collectConsoleErrors(page);
-  // The shell's script waits until the server's h1 is noted, so that a page rendered afresh cannot pass for hydrated.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`http://127.0.0.1:${port}${jobsPage.route}`, { waitUntil: 'commit' });
-  await page.getByRole('heading', { level: 1, name: jobsPage.heading }).waitFor();
-  await page.evaluate(() => {
-    (window as unknown as { __h1: Element | null }).__h1 = document.querySelector('h1');
-  });
-  release();
-  await untilHydrated(page);
-  expect(
-    await page.evaluate(() => document.querySelector('h1') === (window as unknown as { __h1: Element }).__h1),
-  ).toBe(true);
-  expect(await page.$('#status-title')).toBeNull();
-  expect(failed).toEqual([]);
-  expect(errors).toEqual([]);
-  await context.close();
+  try {
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    const errors = collectConsoleErrors(page);
+    // The shell's script waits until the server's h1 is noted, so that a page rendered afresh cannot pass for hydrated.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`http://127.0.0.1:${port}${jobsPage.route}`, { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: jobsPage.heading }).waitFor();
+    await page.evaluate(() => {
+      (window as unknown as { __h1: Element | null }).__h1 = document.querySelector('h1');
+    });
+    release();
+    await untilHydrated(page);
+    expect(
+      await page.evaluate(() => document.querySelector('h1') === (window as unknown as { __h1: Element }).__h1),
+    ).toBe(true);
+    expect(await page.$('#status-title')).toBeNull();
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
 }
 
 describe('releases', () => {
@@ -352,17 +355,21 @@ describe('releases', () => {
     // which is no corruption (a remote with none serves its dist/), and keep that.
     symlinkSync('not-a-release', `${pointer}.corrupt`);
     renameSync(`${pointer}.corrupt`, pointer);
-    await pause(500);
-    expect(await documentBuild(sitePorts.shell!)).toBe(builds.b);
-    // nginx has no memory of the last good one: its remote falls back to dist/ (here release a's build), and its
-    // collector vouches for what nginx serves, so its documents and remotes.json move to that build too.
-    await untilBuild(nginxPorts.shell!, builds.a);
-    // Either way, a visitor's page is whole: the HTML is of the build the shell loads, whose files it accepts.
-    for (const { port } of servers) await expectHydratedInPlace(port);
-    expect((await npmRun('releases', ['jobs'], env)).stdout).toContain(
-      'warning: the live pointer names "not-a-release"',
-    );
-    expect((await npmRun('promote', ['jobs', ids.a, '--skip-gate'], env)).status).toBe(0);
+    try {
+      await pause(500);
+      expect(await documentBuild(sitePorts.shell!)).toBe(builds.b);
+      // nginx has no memory of the last good one: its remote falls back to dist/ (here release a's build), and its
+      // collector vouches for what nginx serves, so its documents and remotes.json move to that build too.
+      await untilBuild(nginxPorts.shell!, builds.a);
+      // Either way, a visitor's page is whole: the HTML is of the build the shell loads, whose files it accepts.
+      for (const { port } of servers) await expectHydratedInPlace(port);
+      expect((await npmRun('releases', ['jobs'], env)).stdout).toContain(
+        'warning: the live pointer names "not-a-release"',
+      );
+    } finally {
+      // Mended whatever happened, so that the tests after this one start from a good pointer.
+      expect((await npmRun('promote', ['jobs', ids.a, '--skip-gate'], env)).status).toBe(0);
+    }
     expect(live()).toBe(ids.a);
   });
 
