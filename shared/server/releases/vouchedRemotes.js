@@ -111,7 +111,15 @@ function createVouchedRemotes({
     if (releasesDir === undefined || servedFromFolders.includes(remote)) return undefined;
     let reader = live.get(remote);
     if (!reader) {
-      reader = liveRelease(layoutOf(remote), { now, keepLastGood });
+      reader = liveRelease(layoutOf(remote), {
+        now,
+        keepLastGood,
+        // The built-in server's remote logs it (remoteServer.js); nginx logs nothing of it, so what answers for nginx
+        // does, once per problem, as that one does.
+        onProblem: keepLastGood
+          ? undefined
+          : (problem) => logger.error({ remote, problem, keeping: 'dist/' }, 'live pointer ignored'),
+      });
       live.set(remote, reader);
     }
     return reader();

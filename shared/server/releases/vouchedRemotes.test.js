@@ -87,7 +87,16 @@ describe('the remotes.json browsers get', () => {
     const { layout, id } = jobsRelease({ live: true });
     lists['http://localhost:3003/integrity.json'] = 'the list of jobs in dist/';
     let time = 0;
-    const vouched = createVouchedRemotes({ remotes, releasesDir: store, keepLastGood, fetchImpl, now: () => time });
+    const error = jest.fn();
+    const logger = /** @type {any} */ ({ error });
+    const vouched = createVouchedRemotes({
+      remotes,
+      releasesDir: store,
+      keepLastGood,
+      logger,
+      fetchImpl,
+      now: () => time,
+    });
     expect(read(await vouched.json()).integrity.jobs).toBe(listIntegrity(layout, id));
     fs.symlinkSync('not-a-release', `${layout.live}.corrupt`);
     fs.renameSync(`${layout.live}.corrupt`, layout.live);
@@ -96,9 +105,17 @@ describe('the remotes.json browsers get', () => {
     if (keepLastGood) {
       expect(jobs).toBe(listIntegrity(layout, id));
       expect(vouched.serverRendered('jobs')?.manifests.map((manifest) => manifest.release)).toEqual([id]);
+      // The built-in server's remote says so, not this.
+      expect(error).not.toHaveBeenCalled();
     } else {
       expect(jobs).toBe(sha384('the list of jobs in dist/'));
       expect(vouched.serverRendered('jobs')).toBeUndefined();
+      expect(error.mock.calls).toEqual([
+        [
+          { remote: 'jobs', problem: expect.stringMatching(/"not-a-release"/), keeping: 'dist/' },
+          'live pointer ignored',
+        ],
+      ]);
     }
   });
 
