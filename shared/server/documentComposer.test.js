@@ -28,16 +28,26 @@ describe('the document composer', () => {
   beforeAll(() => fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><p>NativeGTM</p>'));
 
   it('composes each call afresh, from the template as it is now, and says which route it is for', async () => {
-    const documents = composer(root);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nativegtm-composer-afresh-'));
+    fs.writeFileSync(path.join(folder, 'index.html'), '<!doctype html><p>NativeGTM</p>');
+    const documents = composer(folder);
     try {
-      expect(await documents.render('/employers')).toMatchObject({
+      // Two requests at once are two compositions: nothing is shared between them.
+      const [first, second] = [documents.render('/employers'), documents.render('/employers')];
+      expect(second).not.toBe(first);
+      expect(await first).toMatchObject({
         status: 200,
         html: '<!doctype html><p>NativeGTM</p>',
         route: '/employers',
       });
+      fs.writeFileSync(path.join(folder, 'index.html'), '<!doctype html><p>NativeGTM, again</p>');
+      // The template is looked at again at most every 200 ms (fileReader).
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect((await documents.render('/employers')).html).toBe('<!doctype html><p>NativeGTM, again</p>');
       expect(await documents.render('/nowhere')).toMatchObject({ status: 404, route: undefined });
     } finally {
       documents.close();
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -63,7 +63,7 @@ function variantCount(query) {
  *   onSwap?: (label: string, ready: ReadonlyMap<string, ReadyDocument>) => Promise<void>,
  *   metrics?: import('./observability/metrics').Metrics,
  *   logger?: import('./observability/logger').Logger }} options
- *   compose: a document for everyone, composed now (documentComposer's compose); intervalMs: how often a page asked
+ *   compose: a document for everyone, composed now (documentComposer's render); intervalMs: how often a page asked
  *   for lately is composed again; idleMs: how long a page nobody asks for is kept; maxVariants: the most variants of
  *   one page kept ready; version: what the headers sent with a document are made from (remotes.json's entries, which
  *   its CSP allows): a document composed from another is not sent, so that its body and its headers always agree;
