@@ -77,8 +77,8 @@ function fragmentUrl(base, file, buildId) {
  *   events?: import('./fragmentCache').CacheEvents,
  *   metrics?: import('./observability/metrics').Metrics }} options
  *   root: the shell's dist/; remotes: remotes.json's reader; routes: which remote renders which page; origin: the site's public origin, for
- *   absolute URLs (never taken from the request); sampleRate: the share of page views measured (RUM_SAMPLE_RATE); canaries: the running canaries'
- *   shares, listed in every document for browsers to place themselves (releases/canaries.js); vouchedFragments: which
+ *   absolute URLs (never taken from the request); sampleRate: the share of page views measured (RUM_SAMPLE_RATE);
+ *   canaries: the running canaries' shares, listed in every document for browsers to place themselves (releases/canaries.js); vouchedFragments: which
  *   of a remote's ssr/manifest.json this server may take, for the live release or a chosen one (none: any); events:
  *   told of each fragment fetch, cache hit and file refused for its bytes, by remote;
  *   metrics: where the live build of each remote is shown.
