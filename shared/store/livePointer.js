@@ -42,25 +42,16 @@ function writeLivePointer(layout, id, fence) {
 
 /**
  * The live release as a server serves it: the pointer, looked at no more often than every `checkIntervalMs`. A
- * pointer that names no usable release never takes the remote down: the last good release stays live (the built-in
- * server's remote), or, with `keepLastGood` false, no release is (nginx's remote, which follows the pointer per request
- * and falls back to its dist/: what answers for nginx reads the pointer as nginx does). The problem is told once per
- * distinct problem. onChange hears of each new live release (for the logs).
+ * pointer that names no usable release never takes the remote down: the last good release stays live, and the
+ * problem is logged once per distinct problem. onChange hears of each new live release (for the logs).
  * @param {StoreLayout} layout
  * @param {{ onProblem?: (problem: string, keeping: string | undefined) => void,
- *   onChange?: (id: string | undefined) => void, checkIntervalMs?: number, now?: () => number,
- *   keepLastGood?: boolean }} [options]
+ *   onChange?: (id: string | undefined) => void, checkIntervalMs?: number, now?: () => number }} [options]
  * @returns {() => string | undefined} the live release's id, if any
  */
 function liveRelease(
   layout,
-  {
-    onProblem = () => {},
-    onChange = () => {},
-    checkIntervalMs = CHECK_INTERVAL_MS,
-    now = Date.now,
-    keepLastGood = true,
-  } = {},
+  { onProblem = () => {}, onChange = () => {}, checkIntervalMs = CHECK_INTERVAL_MS, now = Date.now } = {},
 ) {
   /** @type {string | undefined} */
   let good;
@@ -75,9 +66,9 @@ function liveRelease(
         lastProblem = undefined;
       } else if (pointer.problem !== lastProblem) {
         lastProblem = pointer.problem;
-        onProblem(pointer.problem, keepLastGood ? good : undefined);
+        onProblem(pointer.problem, good);
       }
-      return pointer.problem === undefined || keepLastGood ? good : undefined;
+      return good;
     },
     { checkIntervalMs, now },
   );

@@ -129,9 +129,11 @@ async function startCollector(config) {
       labels: createFieldLabels({ storeDir: releasesDir, liveBuilds: builds.liveBuilds }),
       clientOf: (req) => nginxClient(req).address ?? '',
     });
-    // nginx follows a live pointer per request and serves a remote's dist/ while it is corrupt: the remotes.json and
-    // the documents for everyone answered here vouch for what nginx serves, or browsers would refuse those files.
-    const vouched = createVouchedRemotes({ remotes, releasesDir, logger, keepLastGood: false });
+    const vouched = createVouchedRemotes({
+      remotes,
+      releasesDir,
+      logger,
+    });
     // nginx's documents for everyone, composed here whenever what they are made of changes (documentFiles.js).
     const canaries =
       releasesDir === undefined

@@ -55,20 +55,17 @@ const UNREAD_MAX_AGE_MS = 250;
 /**
  * @param {{ remotes: import('../remotesFile').RemotesFile, releasesDir?: string,
  *   servedFromFolders?: readonly string[], logger?: import('../observability/logger').Logger,
- *   keepLastGood?: boolean, fetchImpl?: typeof fetch, now?: () => number }} options
+ *   fetchImpl?: typeof fetch, now?: () => number }} options
  *   remotes: the operator's remotes.json; releasesDir: the release store, if any; servedFromFolders: remotes whose
  *   servers serve a folder of their own whatever the store holds (the gate's candidate release): vouched for as a
  *   dist/ remote is; logger: told once of each release in the store whose list this server cannot vouch for
- *   (missing, or not the one its record names: changed on this node's disk, or copied without one); keepLastGood:
- *   whether the remotes' servers keep the last good release on a corrupt live pointer, as the built-in server does
- *   (false: they serve their dist/ then, as nginx does, and that is what is vouched for)
+ *   (missing, or not the one its record names: changed on this node's disk, or copied without one)
  */
 function createVouchedRemotes({
   remotes,
   releasesDir,
   servedFromFolders = [],
   logger = silentLogger(),
-  keepLastGood = true,
   fetchImpl = fetch,
   now = Date.now,
 }) {
@@ -111,15 +108,7 @@ function createVouchedRemotes({
     if (releasesDir === undefined || servedFromFolders.includes(remote)) return undefined;
     let reader = live.get(remote);
     if (!reader) {
-      reader = liveRelease(layoutOf(remote), {
-        now,
-        keepLastGood,
-        // The built-in server's remote logs it (remoteServer.js); nginx logs nothing of it, so what answers for nginx
-        // does, once per problem, as that one does.
-        onProblem: keepLastGood
-          ? undefined
-          : (problem) => logger.error({ remote, problem, keeping: 'dist/' }, 'live pointer ignored'),
-      });
+      reader = liveRelease(layoutOf(remote), { now });
       live.set(remote, reader);
     }
     return reader();

@@ -80,45 +80,6 @@ describe('the remotes.json browsers get', () => {
     expect(read(await vouched.json()).integrity.jobs).toBe(sha384('the list of the candidate release'));
   });
 
-  it.each([
-    [true, 'the last good release, as the built-in server keeps serving it'],
-    [false, "the dist/ list nginx then serves, and takes the remote's HTML as it comes"],
-  ])('on a corrupt live pointer, with keepLastGood %s, vouches for %s', async (keepLastGood) => {
-    const { layout, id } = jobsRelease({ live: true });
-    lists['http://localhost:3003/integrity.json'] = 'the list of jobs in dist/';
-    let time = 0;
-    const error = jest.fn();
-    const logger = /** @type {any} */ ({ error });
-    const vouched = createVouchedRemotes({
-      remotes,
-      releasesDir: store,
-      keepLastGood,
-      logger,
-      fetchImpl,
-      now: () => time,
-    });
-    expect(read(await vouched.json()).integrity.jobs).toBe(listIntegrity(layout, id));
-    fs.symlinkSync('not-a-release', `${layout.live}.corrupt`);
-    fs.renameSync(`${layout.live}.corrupt`, layout.live);
-    time += 1000;
-    const jobs = read(await vouched.json()).integrity.jobs;
-    if (keepLastGood) {
-      expect(jobs).toBe(listIntegrity(layout, id));
-      expect(vouched.serverRendered('jobs')?.manifests.map((manifest) => manifest.release)).toEqual([id]);
-      // The built-in server's remote says so, not this.
-      expect(error).not.toHaveBeenCalled();
-    } else {
-      expect(jobs).toBe(sha384('the list of jobs in dist/'));
-      expect(vouched.serverRendered('jobs')).toBeUndefined();
-      expect(error.mock.calls).toEqual([
-        [
-          { remote: 'jobs', problem: expect.stringMatching(/"not-a-release"/), keeping: 'dist/' },
-          'live pointer ignored',
-        ],
-      ]);
-    }
-  });
-
   it("vouches for no list changed on this node's disk since its publish, and logs it once", async () => {
     const { layout, id } = jobsRelease({ live: true });
     // Published files are read-only: someone with the node's disk makes it writable first.
